@@ -1,0 +1,47 @@
+/**
+ * GCG documents to text in the canonical form macondo and quackle write: uppercase coordinates, one space between
+ * fields, `\n` line ends. `writeGcg(readGcg(x))` gives back `x` for canonical files.
+ */
+import { formatPosition } from '../coords.ts';
+import type { GcgDocument, GcgEntry } from './read.ts';
+
+export function writeGcg(document: GcgDocument): string {
+  const out: string[] = [];
+  for (const line of document.lines) {
+    if (line.type === 'pragma') out.push(line.value ? `#${line.key} ${line.value}` : `#${line.key}`);
+    else if (line.type === 'text') out.push(line.text);
+    else out.push(formatEntry(line.entry));
+  }
+  return `${out.join('\n')}\n`;
+}
+
+export function formatEntry(entry: GcgEntry): string {
+  const fields = [`>${entry.nick}:`];
+  if (entry.rack !== undefined) fields.push(entry.rack);
+  switch (entry.kind) {
+    case 'play':
+      fields.push(formatPosition(entry.position), entry.word);
+      break;
+    case 'pass':
+      fields.push('-');
+      break;
+    case 'exchange':
+      fields.push(`-${entry.tiles}`);
+      break;
+    case 'withdraw':
+      fields.push('--');
+      break;
+    case 'challenge-bonus':
+      fields.push('(challenge)');
+      break;
+    case 'time-penalty':
+      fields.push('(time)');
+      break;
+    case 'end-rack':
+      fields.push(`(${entry.letters})`);
+      break;
+  }
+  fields.push(entry.score >= 0 ? `+${entry.score}` : String(entry.score), String(entry.total));
+  if (entry.trailing) fields.push(entry.trailing);
+  return fields.join(' ');
+}

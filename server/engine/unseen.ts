@@ -1,0 +1,62 @@
+/**
+ * Unseen tiles: the full set minus the tiles on the board, minus the viewer's own rack where known.
+ * With two players and an empty bag, the unseen tiles are exactly the opponent's rack.
+ */
+import { type Board, EMPTY } from './board.ts';
+import { BLANK, isBlankTile, isVowel, type TileSet } from './tilesets.ts';
+
+export interface Unseen {
+  /** Letter (or `?`) → how many are unseen, in the set's order; letters with none left are omitted. */
+  readonly tiles: ReadonlyMap<string, number>;
+  readonly total: number;
+  readonly vowels: number;
+  readonly consonants: number;
+  readonly blanks: number;
+  /** Tiles still in the bag, counting every other player's rack as full where the unseen tiles allow. */
+  readonly bag: number;
+  /** More tiles of a letter on the board and rack than the set holds: a misreading or a different set. */
+  readonly overdrawn: readonly string[];
+}
+
+export interface UnseenOptions {
+  /** The viewer's rack, if known (`?` for a blank). */
+  readonly rack?: string;
+  /** How many other players hold racks (default 1). */
+  readonly opponents?: number;
+  readonly rackSize?: number;
+}
+
+export function unseenTiles(set: TileSet, board: Board, options: UnseenOptions = {}): Unseen {
+  const counts = new Map<string, number>(set.letters.map(([l, c]) => [l, c]));
+  counts.set(BLANK, set.blanks);
+  const take = (tile: string) => {
+    const key = isBlankTile(tile) ? BLANK : tile;
+    counts.set(key, (counts.get(key) ?? 0) - 1);
+  };
+  for (const cell of board.cells) if (cell !== EMPTY) take(cell);
+  for (const tile of options.rack ?? '') take(tile);
+  const tiles = new Map<string, number>();
+  const overdrawn: string[] = [];
+  let vowels = 0;
+  let consonants = 0;
+  let total = 0;
+  for (const [letter, count] of counts) {
+    if (count < 0) overdrawn.push(letter);
+    if (count <= 0) continue;
+    tiles.set(letter, count);
+    total += count;
+    if (letter === BLANK) continue;
+    if (isVowel(set, letter)) vowels += count;
+    else consonants += count;
+  }
+  const opponentTiles = (options.opponents ?? 1) * (options.rackSize ?? 7);
+  return {
+    tiles,
+    total,
+    vowels,
+    consonants,
+    blanks: tiles.get(BLANK) ?? 0,
+    bag: Math.max(0, total - opponentTiles),
+    overdrawn,
+  };
+}
