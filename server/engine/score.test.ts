@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { boardFromText, inferMove, makeRules, scorePlay } from './index.ts';
 
 const dir = new URL('../../fixtures/rules/worked_example/', import.meta.url);
-const boards = [0, 1, 2, 3, 4, 5].map((n) => boardFromText(readFileSync(new URL(`turn${n}.txt`, dir), 'utf8')));
+const boards = [0, 1, 2, 3, 4, 5].map((n) =>
+  boardFromText(readFileSync(new URL(`turn${n}.txt`, dir), 'utf8')),
+);
 const rules = makeRules();
 
 describe('the seed rule book worked example (R on the centre star)', () => {
@@ -41,7 +43,9 @@ describe('the seed rule book worked example (R on the centre star)', () => {
     // Turn 3: P of PASTE sits on 10F, a triple letter; in turn 5 the P is part of PI and counts face value.
     const inferred = inferMove(boards[4]!, boards[5]!);
     if (!inferred.ok || inferred.kind !== 'play') throw new Error('not inferred');
-    const pi = scorePlay(boards[5]!, inferred.move.placements, inferred.move.direction, rules).words.find((w) => w.word === 'PI')!;
+    const pi = scorePlay(boards[5]!, inferred.move.placements, inferred.move.direction, rules).words.find(
+      (w) => w.word === 'PI',
+    )!;
     expect(pi.letters[0]).toMatchObject({ tile: 'P', letterMultiplier: 1, placed: false });
   });
 });

@@ -12,7 +12,7 @@ export interface Unseen {
   readonly vowels: number;
   readonly consonants: number;
   readonly blanks: number;
-  /** Tiles still in the bag, counting every other player's rack as full where the unseen tiles allow. */
+  /** Tiles still in the bag: the unseen tiles less full racks for every player whose rack is not known. */
   readonly bag: number;
   /** More tiles of a letter on the board and rack than the set holds: a misreading or a different set. */
   readonly overdrawn: readonly string[];

@@ -8,5 +8,12 @@ export {
   type GcgPlayer,
   readGcg,
 } from './read.ts';
-export { type Mismatch, placementsFromNotation, placementsOf, type ReplayOptions, type ReplayReport, replayGcg } from './replay.ts';
+export {
+  type Mismatch,
+  placementsFromNotation,
+  placementsOf,
+  type ReplayOptions,
+  type ReplayReport,
+  replayGcg,
+} from './replay.ts';
 export { formatEntry, writeGcg } from './write.ts';

@@ -38,7 +38,14 @@ export type GcgEntry = EntryBase &
   );
 
 export type GcgLine =
-  | { readonly type: 'pragma'; readonly line: number; readonly key: string; readonly value: string }
+  /** `#key value`; `text` is the whole line as written, which the writer gives back. */
+  | {
+      readonly type: 'pragma';
+      readonly line: number;
+      readonly key: string;
+      readonly value: string;
+      readonly text: string;
+    }
   | { readonly type: 'entry'; readonly entry: GcgEntry }
   | { readonly type: 'text'; readonly line: number; readonly text: string };
 
@@ -60,12 +67,12 @@ export function readGcg(text: string): Result<{ document: GcgDocument }, GcgFail
   const rows = text.replace(/^\uFEFF/, '').split(/\r?\n|\r/);
   for (const [i, raw] of rows.entries()) {
     const line = i + 1;
-    const row = raw.normalize('NFC').replace(/\s+$/u, '');
+    const row = raw.normalize('NFC');
     if (row.startsWith('#')) {
-      const m = /^#(\S+)\s*(.*)$/u.exec(row)!;
+      const m = /^#(\S+)[ \t]?(.*)$/u.exec(row)!;
       const key = m[1]!;
-      const value = m[2]!;
-      lines.push({ type: 'pragma', line, key, value });
+      const value = m[2]!.trim();
+      lines.push({ type: 'pragma', line, key, value, text: row.replace(/\r$/, '') });
       const seat = /^player([1-9])$/.exec(key);
       if (seat) {
         const [nick, ...name] = value.split(/\s+/);
@@ -78,7 +85,7 @@ export function readGcg(text: string): Result<{ document: GcgDocument }, GcgFail
       if (!entry.ok) return entry;
       lines.push({ type: 'entry', entry: entry.entry });
     } else {
-      lines.push({ type: 'text', line, text: row });
+      lines.push({ type: 'text', line, text: row.replace(/\s+$/u, '') });
     }
   }
   while (lines.length > 0 && lines.at(-1)?.type === 'text' && (lines.at(-1) as { text: string }).text === '')

@@ -46,11 +46,12 @@ export function replayGcg(
   const nicks = document.players.map((p) => p.nick);
   const twice = nicks.find((nick, i) => nicks.indexOf(nick) !== i);
   if (twice !== undefined) {
-    const line = document.lines.find(
-      (l) => l.type === 'pragma' && l.key.startsWith('player') && l.value.startsWith(`${twice} `),
+    const seats = document.lines.filter(
+      (l) => l.type === 'pragma' && /^player\d$/.test(l.key) && l.value.split(/\s+/)[0] === twice,
     );
+    const second = seats[1];
     return bad(
-      line?.type === 'pragma' ? line.line : 1,
+      second?.type === 'pragma' ? second.line : 1,
       `two players share the nickname '${twice}': their lines cannot be told apart`,
     );
   }

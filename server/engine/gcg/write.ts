@@ -1,6 +1,7 @@
 /**
- * GCG documents to text in the canonical form macondo and quackle write: uppercase coordinates, one space between
- * fields, `\n` line ends. `writeGcg(readGcg(x))` gives back `x` for canonical files.
+ * GCG documents to text in the form macondo writes today: uppercase coordinates, fields joined by one space with
+ * an empty field where there is nothing to say (no rack: `>p:  (OPEG)`; a pass or a withdrawal has no word:
+ * `-  +0`, `--  -24`), `\n` line ends. `writeGcg(readGcg(x))` gives back `x` for files in that form.
  */
 import { formatPosition } from '../coords.ts';
 import type { GcgDocument, GcgEntry } from './read.ts';
@@ -8,7 +9,7 @@ import type { GcgDocument, GcgEntry } from './read.ts';
 export function writeGcg(document: GcgDocument): string {
   const out: string[] = [];
   for (const line of document.lines) {
-    if (line.type === 'pragma') out.push(line.value ? `#${line.key} ${line.value}` : `#${line.key}`);
+    if (line.type === 'pragma') out.push(line.text);
     else if (line.type === 'text') out.push(line.text);
     else out.push(formatEntry(line.entry));
   }
@@ -16,20 +17,19 @@ export function writeGcg(document: GcgDocument): string {
 }
 
 export function formatEntry(entry: GcgEntry): string {
-  const fields = [`>${entry.nick}:`];
-  if (entry.rack !== undefined) fields.push(entry.rack);
+  const fields = [`>${entry.nick}:`, entry.rack ?? ''];
   switch (entry.kind) {
     case 'play':
       fields.push(formatPosition(entry.position), entry.word);
       break;
     case 'pass':
-      fields.push('-');
+      fields.push('-', '');
       break;
     case 'exchange':
       fields.push(`-${entry.tiles}`);
       break;
     case 'withdraw':
-      fields.push('--');
+      fields.push('--', '');
       break;
     case 'challenge-bonus':
       fields.push('(challenge)');
