@@ -49,14 +49,16 @@ export function unseenTiles(set: TileSet, board: Board, options: UnseenOptions =
     if (isVowel(set, letter)) vowels += count;
     else consonants += count;
   }
-  const opponentTiles = (options.opponents ?? 1) * (options.rackSize ?? 7);
+  // Unknown racks are counted full: the bag is what is left. With the bag empty, the unseen tiles are the racks.
+  const unknownRacks = (options.opponents ?? 1) + (options.rack === undefined ? 1 : 0);
+  const bag = Math.max(0, total - unknownRacks * (options.rackSize ?? 7));
   return {
     tiles,
     total,
     vowels,
     consonants,
     blanks: tiles.get(BLANK) ?? 0,
-    bag: Math.max(0, total - opponentTiles),
+    bag,
     overdrawn,
   };
 }

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { boardFromText, emptyBoard, place, tileCount, tileSets, unseenTiles } from './index.ts';
+
+describe('tile sets', () => {
+  it('has 100 English tiles, 102 German (with Ä Ö Ü), 102 French and Dutch, 100 Polish', () => {
+    expect([tileSets.en, tileSets.de, tileSets.fr, tileSets.nl, tileSets.pl].map(tileCount)).toEqual([
+      100, 102, 102, 102, 100,
+    ]);
+    expect(
+      tileSets.de.letters.filter(([l]) => 'ÄÖÜ'.includes(l)).map(([, count, value]) => [count, value]),
+    ).toEqual([
+      [1, 6],
+      [1, 8],
+      [1, 6],
+    ]);
+  });
+});
+
+describe('unseen tiles', () => {
+  it('starts as the full set, with 42 vowels, 56 consonants and 2 blanks in English', () => {
+    const u = unseenTiles(tileSets.en, emptyBoard());
+    expect([u.total, u.vowels, u.consonants, u.blanks]).toEqual([100, 42, 56, 2]);
+    expect(u.bag).toBe(86); // two full racks not known
+  });
+
+  it('takes away the board and the viewer’s rack; a named blank counts as a blank', () => {
+    const board = place(emptyBoard(), [
+      { row: 7, col: 6, tile: 'Q' },
+      { row: 7, col: 7, tile: 'i' },
+    ]);
+    const u = unseenTiles(tileSets.en, board, { rack: 'AEZ' });
+    expect(u.tiles.has('Q')).toBe(false);
+    expect(u.tiles.get('?')).toBe(1);
+    expect(u.tiles.get('Z')).toBeUndefined();
+    expect(u.tiles.get('A')).toBe(8);
+    expect(u.total).toBe(95);
+    expect(u.bag).toBe(88);
+  });
+
+  it('with two players and an empty bag, the unseen tiles are the opponent’s rack', () => {
+    // A board holding every English tile but Q, U, I, Z and two E: the viewer holds the E's.
+    const letters = tileSets.en.letters.flatMap(([l, c]) => Array<string>(c).fill(l)).concat(['?', '?']);
+    for (const t of ['Q', 'U', 'I', 'Z', 'E', 'E']) letters.splice(letters.indexOf(t), 1);
+    const rows = Array.from({ length: 15 }, (_, r) =>
+      letters
+        .slice(r * 15, r * 15 + 15)
+        .join('')
+        .padEnd(15, '.'),
+    );
+    const u = unseenTiles(tileSets.en, boardFromText(rows), { rack: 'EE' });
+    expect([...u.tiles.entries()]).toEqual([
+      ['I', 1],
+      ['Q', 1],
+      ['U', 1],
+      ['Z', 1],
+    ]);
+    expect(u.bag).toBe(0);
+    expect(u.overdrawn).toEqual([]);
+  });
+
+  it('names letters seen more often than the set holds (a misreading or another set)', () => {
+    const board = place(emptyBoard(), [
+      { row: 7, col: 6, tile: 'Z' },
+      { row: 7, col: 7, tile: 'Z' },
+    ]);
+    expect(unseenTiles(tileSets.en, board).overdrawn).toEqual(['Z']);
+  });
+});

@@ -1,0 +1,16 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from './app.ts';
+
+describe('the service', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => server.close());
+
+  it('answers the health check with the tile sets it knows', async () => {
+    const res = await fetch(`http://127.0.0.1:${server.port}/api/health`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true, name: 'tilecam', tileSets: ['en', 'de', 'fr', 'nl', 'pl'] });
+  });
+});

@@ -1,0 +1,50 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lexiconFromText, unknownWords } from '../engine/index.ts';
+import { DEFAULT_LEXICON, loadLexicon } from './index.ts';
+
+describe('lexicons', () => {
+  it('reads a one-word-per-line list, ignoring case, blank lines, comments and CRLF', () => {
+    const lex = lexiconFromText('mine', '# my list\r\nqi\r\n\r\n ZA \nÄRGER\n');
+    expect(lex.size).toBe(3);
+    expect(lex.has('QI')).toBe(true);
+    expect(lex.has('za')).toBe(true);
+    expect(lex.has('ärger')).toBe(true);
+    expect(lex.has('QAT')).toBe(false);
+  });
+
+  it('flags the words of a play that are not in the list, reading a blank as its letter, never an unnamed blank', () => {
+    const lex = lexiconFromText('mine', 'WINDY\nAN\n');
+    expect(unknownWords(lex, ['WInDY', 'AN', 'XU', 'W?NDY'])).toEqual(['XU']);
+  });
+
+  it('loads the default English list with its common and Scrabble words', async () => {
+    const loaded = await loadLexicon(DEFAULT_LEXICON);
+    if (!loaded.ok) throw new Error(loaded.message);
+    expect(loaded.lexicon.size).toBeGreaterThan(200_000);
+    for (const word of ['QI', 'ZA', 'WINDY', 'RETAINS']) expect(loaded.lexicon.has(word), word).toBe(true);
+    expect(loaded.lexicon.has('TILAX')).toBe(false);
+  });
+
+  it('loads a user’s file, and says clearly when a file is missing or empty', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-lex-'));
+    writeFileSync(join(dir, 'list.txt'), 'QI\nZA\n');
+    writeFileSync(join(dir, 'empty.txt'), '\n# nothing\n');
+    const loaded = await loadLexicon(join(dir, 'list.txt'));
+    expect(loaded.ok && loaded.lexicon.size).toBe(2);
+    expect(await loadLexicon(join(dir, 'nope.txt'))).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/cannot read word list .*ENOENT/),
+    });
+    expect(await loadLexicon(join(dir, 'empty.txt'))).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/has no words/),
+    });
+    expect(await loadLexicon(dir)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/is not a file/),
+    });
+  });
+});

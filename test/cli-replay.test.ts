@@ -1,0 +1,83 @@
+/** The `tilecam replay` contract of DESIGN.md, through the real command line. */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'server/cli/bin.mjs');
+const games = join(root, 'fixtures/games');
+
+async function tilecam(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], { cwd: root });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('tilecam replay', () => {
+  it('prints one JSON object for one file, with scores computed from the tiles', async () => {
+    const r = await tilecam('replay', join(games, 'going_out_tournament.gcg'), '--json');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toEqual({
+      file: join(games, 'going_out_tournament.gcg'),
+      players: [
+        { name: 'Ann', score: 101 },
+        { name: 'Ben', score: 21 },
+      ],
+      turns: 6,
+      mismatches: [],
+    });
+  });
+
+  it('prints { files: [...] } in the order given for several files', async () => {
+    const a = join(games, 'phony_withdrawn.gcg');
+    const b = join(games, 'double_challenge_lost_turn.gcg');
+    const r = await tilecam('replay', b, a, '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).files.map((f: { file: string }) => f.file)).toEqual([b, a]);
+  });
+
+  it('reports a recorded score that disagrees with the tiles', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-cli-'));
+    const file = join(dir, 'wrong.gcg');
+    writeFileSync(file, '#player1 a A\n#player2 b B\n>a: DINNVWY 8D WINDY +30 30\n>b: ANZ 9D AN +9 9\n');
+    const r = await tilecam('replay', file, '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).mismatches).toEqual([
+      { line: 3, recorded: 30, computed: 32, field: 'score' },
+    ]);
+  });
+
+  it('exits 1 naming the line when a file cannot be read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-cli-'));
+    const file = join(dir, 'bad.gcg');
+    writeFileSync(file, '#player1 a A\n#player2 b B\n>a: DINNVWY 8D WINDY\n');
+    const r = await tilecam('replay', file, '--json');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/bad\.gcg: line 3: expected a score and a running total/);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ line: 3 });
+  });
+
+  it('exits 1 with a clear message for a missing file or an unknown option', async () => {
+    const missing = await tilecam('replay', '/nonexistent.gcg');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/cannot read \/nonexistent\.gcg: ENOENT/);
+    const option = await tilecam('replay', '--frobnicate', 'x.gcg');
+    expect(option.code).toBe(1);
+    expect(option.stderr).toMatch(/Unknown option '--frobnicate'/);
+  });
+
+  it('prints a human summary without --json', async () => {
+    const r = await tilecam('replay', join(games, 'phony_withdrawn.gcg'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/4 lines; Ann Example 41, Ben Example 0; every turn agrees/);
+  });
+});
