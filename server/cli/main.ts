@@ -2,6 +2,8 @@
  * The command line: `tilecam <command> …`. Each command lives in its own module and returns an exit code;
  * with `--json` a command prints exactly one JSON object on stdout.
  */
+import { evalCommand } from './eval.ts';
+import { recognizeCommand } from './recognize.ts';
 import { replayCommand } from './replay.ts';
 import { serveCommand } from './serve.ts';
 
@@ -9,6 +11,14 @@ export type Command = (args: string[]) => Promise<number>;
 
 const commands: Record<string, { run: Command; help: string }> = {
   serve: { run: serveCommand, help: 'serve [--port 3000] [--db FILE]   the service (also `npm start`)' },
+  recognize: {
+    run: recognizeCommand,
+    help: 'recognize IMAGE [--json] [--lang en|de] [--corners x1,y1,…,x4,y4] [--debug DIR]   read a photo of a board',
+  },
+  eval: {
+    run: evalCommand,
+    help: 'eval DIR… [--json] [--lang en|de]   measure the vision on labelled photos',
+  },
   replay: {
     run: replayCommand,
     help: 'replay FILE.gcg… [--json] [--lang en|de|fr|nl|pl]   rescore recorded games',

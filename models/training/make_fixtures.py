@@ -1,0 +1,121 @@
+"""Renders the synthetic board photos in fixtures/photos/ with their expected board text.
+
+    /usr/bin/python3 models/training/make_fixtures.py
+
+Each scenario is named for what it tests; the seeds are fixed, so the photos are reproducible.
+"""
+import math
+import os
+import random
+import sys
+
+import cv2
+import numpy as np
+from PIL import Image
+
+sys.path.insert(0, os.path.dirname(__file__))
+import render  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+OUT = os.path.join(ROOT, "fixtures", "photos")
+
+GAME = [
+    "...............",
+    "...............",
+    "...............",
+    "......JAM......",
+    "........OX.....",
+    "........V......",
+    "........I......",
+    "...WINDY.......",
+    "......E........",
+    ".....QUIRK.....",
+    "......S...A....",
+    "..........N....",
+    "..........G....",
+    "...............",
+    "...............",
+]
+BLANKS = [r.replace("WINDY", "WI?DY").replace("QUIRK", "QUI?K") for r in GAME]
+GERMAN = [
+    "...............",
+    "...............",
+    "....GRÜN.......",
+    ".......Ö.......",
+    ".......T.......",
+    ".......E.......",
+    "....SPÄT.......",
+    "....C..........",
+    "....HAUS.......",
+    "....Ö..........",
+    "....NÄHE.......",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+]
+
+
+def photo(board, seed, tilt=0.0, turn=0, style=None, hand_row=None, size=1000):
+    rng = random.Random(seed)
+    fonts = render.font_paths()
+    bs = render.board_style(rng)
+    ts = render.tile_style(rng, fonts)
+    if style:
+        bs.update(style.get("board", {}))
+        ts.update(style.get("tile", {}))
+    img, box = render.render_board(board, rng, fonts, s=48, bs=bs, ts=ts)
+    img = img.rotate(-90 * turn, expand=True)  # seen from another side of the table
+    w, h = img.size
+    # Perspective: the far edge shrinks with the tilt, as a camera looking down at an angle sees it.
+    shrink = math.sin(math.radians(tilt)) * 0.35
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    margin = size * 0.08
+    side = size - 2 * margin
+    dst = np.float32([
+        [margin + side * shrink / 2, margin + side * shrink * 0.6],
+        [size - margin - side * shrink / 2, margin + side * shrink * 0.6],
+        [size - margin, size - margin],
+        [margin, size - margin],
+    ]) + np.float32([[rng.uniform(-15, 15), rng.uniform(-15, 15)] for _ in range(4)])
+    H = cv2.getPerspectiveTransform(src, dst)
+    table = np.full((size, size, 3), render.jitter((120, 90, 60), 30, rng), np.float32)
+    table += np.random.default_rng(seed).normal(0, 6, table.shape)
+    warped = cv2.warpPerspective(np.asarray(img), H, (size, size), flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.ones((h, w), np.uint8), H, (size, size), flags=cv2.INTER_NEAREST)
+    out = np.where(mask[..., None] > 0, warped.astype(np.float32), table)
+    pil = Image.fromarray(np.clip(out, 0, 255).astype(np.uint8)).convert("RGBA")
+    if hand_row is not None:
+        # A hand over the board around a square of `hand_row` (as laid out before turning).
+        gx = box[0] + 48 * 7.5
+        gy = box[1] + 48 * (hand_row + 0.5)
+        p = H @ np.array([gx, gy, 1.0])
+        render.draw_hand(pil, p[0] / p[2], p[1] / p[2], 48 * size / w, rng)
+    return render.photo_effects(pil.convert("RGB"), rng, strength=0.5, blur_unit=1.2)
+
+
+SCENARIOS = {
+    "overhead_green_cream": dict(board=GAME, seed=11, style={"board": {"square": (25, 115, 60), "line": (230, 235, 230)}, "tile": {"face": (238, 230, 205), "ink": (15, 15, 15), "wood": False}}),
+    "tilted_30_red_wooden": dict(board=GAME, seed=12, tilt=30, style={"board": {"square": (150, 40, 40)}, "tile": {"face": (210, 170, 115), "ink": (20, 15, 10), "wood": True}}),
+    "seen_from_the_left_side": dict(board=GAME, seed=13, turn=1),
+    "upside_down_black_tiles": dict(board=GAME, seed=14, turn=2, style={"tile": {"face": (30, 30, 32), "ink": (240, 240, 240), "wood": False}}),
+    "blank_tiles": dict(board=BLANKS, seed=15),
+    "german_umlauts": dict(board=GERMAN, seed=16, style={"board": {"square": (25, 110, 60)}}),
+    "hand_over_row_8": dict(board=GAME, seed=17, hand_row=8),
+}
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    for name, spec in SCENARIOS.items():
+        spec = dict(spec)
+        board = spec.pop("board")
+        img = photo(board, **spec)
+        img.save(os.path.join(OUT, f"{name}.jpg"), quality=88)
+        with open(os.path.join(OUT, f"{name}.txt"), "w", encoding="utf-8") as f:
+            f.write("\n".join(board) + "\n")
+        print("wrote", name)
+
+
+if __name__ == "__main__":
+    main()

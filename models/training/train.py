@@ -1,0 +1,160 @@
+"""Trains tilecam's cell classifier on synthetic cells only and exports it to ONNX with its metadata.
+
+    /usr/bin/python3 models/training/train.py [--samples 120000] [--epochs 14] [--seed 7]
+
+Runs on 2 CPU threads in well under 30 minutes: rendering (2 processes), then training, then export.
+"""
+import argparse
+import json
+import multiprocessing as mp
+import os
+import random
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+import render  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+SIZE = 32
+MARGIN = 0.2
+
+
+def progress(label, done, total, start):
+    rate = done / max(1e-9, time.time() - start)
+    eta = (total - done) / max(rate, 1e-9)
+    bar = "#" * int(30 * done / total)
+    sys.stderr.write(f"\r{label:>10} [{bar:<30}] {done}/{total}  {rate:,.0f}/s  eta {eta:,.0f}s ")
+    sys.stderr.flush()
+    if done >= total:
+        sys.stderr.write("\n")
+
+
+def render_chunk(args):
+    seed, count = args
+    rng = random.Random(seed)
+    fonts = render.font_paths()
+    xs = np.empty((count, SIZE, SIZE, 3), np.uint8)
+    ys = np.empty(count, np.int64)
+    for i in range(count):
+        xs[i], ys[i] = render.render_cell(rng, fonts, SIZE, MARGIN)
+    return xs, ys
+
+
+def make_data(samples, seed, workers):
+    chunk = 500
+    jobs = [(seed * 1_000_003 + i, min(chunk, samples - i * chunk)) for i in range((samples + chunk - 1) // chunk)]
+    xs, ys = [], []
+    start = time.time()
+    with mp.Pool(workers) as pool:
+        for x, y in pool.imap(render_chunk, jobs):
+            xs.append(x)
+            ys.append(y)
+            progress("render", sum(len(v) for v in ys), samples, start)
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def build_model(torch, classes):
+    nn = torch.nn
+
+    def block(i, o):
+        return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *block(3, 16), nn.MaxPool2d(2),  # 16×16
+        *block(16, 32), nn.MaxPool2d(2),  # 8×8
+        *block(32, 64), nn.MaxPool2d(2),  # 4×4
+        *block(64, 128),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(128, classes),
+    )
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--samples", type=int, default=120_000)
+    ap.add_argument("--epochs", type=int, default=14)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--out", default=os.path.join(ROOT, "models", "cells.onnx"))
+    args = ap.parse_args()
+
+    import torch
+
+    torch.set_num_threads(2)
+    torch.manual_seed(args.seed)
+    t0 = time.time()
+    x, y = make_data(args.samples, args.seed, args.workers)
+    render_s = time.time() - t0
+    n_val = max(1000, len(y) // 20)
+    xt = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()  # uint8 N×3×32×32
+    yt = torch.from_numpy(y)
+    train_x, train_y, val_x, val_y = xt[n_val:], yt[n_val:], xt[:n_val], yt[:n_val]
+    classes = len(render.CLASSES)
+    model = build_model(torch, classes)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    batch = 256
+    steps = args.epochs * ((len(train_y) + batch - 1) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    lossf = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    start = time.time()
+    done = 0
+    for epoch in range(args.epochs):
+        model.train()
+        perm = torch.randperm(len(train_y))
+        for i in range(0, len(perm), batch):
+            idx = perm[i : i + batch]
+            xb = train_x[idx].float() / 255.0
+            loss = lossf(model(xb), train_y[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            done += 1
+            if done % 20 == 0 or done == steps:
+                progress(f"epoch {epoch + 1}", done, steps, start)
+        acc, content = evaluate(torch, model, val_x, val_y)
+        sys.stderr.write(f"\n  epoch {epoch + 1}: loss {loss.item():.3f}, synthetic validation {acc:.2%} ({content:.2%} ignoring orientation)\n")
+    train_s = time.time() - start
+    export(torch, model, args.out)
+    meta = {
+        "file": os.path.basename(args.out),
+        "classes": render.CLASSES,
+        "classesNote": "'.' empty, '?' blank tile, '#' occluded (a hand); otherwise a letter and k, the tile's quarter turns clockwise in the crop",
+        "input": {"name": "cells", "shape": ["N", 3, SIZE, SIZE], "layout": "NCHW", "channels": "RGB", "normalisation": "value / 255", "cropMargin": MARGIN,
+                  "crop": "the cell's square grown by cropMargin of a cell on every side, area-averaged to 32×32"},
+        "output": {"name": "logits", "shape": ["N", classes]},
+        "training": {
+            "data": "synthetic only: models/training/render.py (never a real photo)",
+            "samples": args.samples, "epochs": args.epochs, "seed": args.seed,
+            "fonts": [os.path.basename(p) for p in render.font_paths()],
+            "renderSeconds": round(render_s), "trainSeconds": round(train_s), "threads": 2,
+            "command": "npm run train",
+        },
+        "syntheticValidation": {"accuracy": round(acc, 4), "accuracyIgnoringOrientation": round(content, 4), "samples": n_val},
+    }
+    with open(os.path.splitext(args.out)[0] + ".json", "w") as f:
+        json.dump(meta, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    sys.stderr.write(f"wrote {args.out} in {time.time() - t0:,.0f}s (render {render_s:,.0f}s, train {train_s:,.0f}s)\n")
+
+
+def evaluate(torch, model, xs, ys):
+    model.eval()
+    with torch.no_grad():
+        pred = torch.cat([model(xs[i : i + 1024].float() / 255.0).argmax(1) for i in range(0, len(ys), 1024)])
+    names = render.CLASSES
+    content = sum(names[p][0] == names[t][0] for p, t in zip(pred.tolist(), ys.tolist())) / len(ys)
+    return (pred == ys).float().mean().item(), content
+
+
+def export(torch, model, path):
+    model.eval()
+    dummy = torch.zeros(1, 3, SIZE, SIZE)
+    torch.onnx.export(model, dummy, path, input_names=["cells"], output_names=["logits"],
+                      dynamic_axes={"cells": {0: "N"}, "logits": {0: "N"}}, opset_version=13)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,150 @@
+/**
+ * `tilecam eval DIR… [--lang en|de] [--json]`: reads every labelled photo below the folders (NAME.jpg|jpeg|png|webp
+ * beside NAME.txt in board text) and measures the vision. A photo whose board is not found counts all 225 of its
+ * squares as errors. A progress bar goes to stderr when it is a terminal.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import { recognize, VisionError } from '../../vision/index.ts';
+import { parseBoard } from '../engine/index.ts';
+import { reportError } from './errors.ts';
+import { lettersOf } from './recognize.ts';
+
+export interface EvalResult {
+  images: number;
+  detected: number;
+  cells: number;
+  cellErrors: number;
+  cellErrorRate: number;
+  boardsPerfect: number;
+  msPerImageMedian: number;
+  confusions: [string, string, number][];
+  failures: { file: string; errors: number; reason?: string }[];
+}
+
+async function labelledImages(dir: string): Promise<{ image: string; label: string }[]> {
+  const out: { image: string; label: string }[] = [];
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  const names = new Set(entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)));
+  for (const file of [...names].sort()) {
+    const m = /^(.*)\.(jpe?g|png|webp)$/i.exec(file);
+    if (m && names.has(`${m[1]}.txt`)) out.push({ image: file, label: `${m[1]}.txt` });
+  }
+  return out;
+}
+
+export async function evaluate(
+  dirs: string[],
+  letters: string,
+  onProgress?: (done: number, total: number) => void,
+): Promise<EvalResult> {
+  const items = (await Promise.all(dirs.map(labelledImages))).flat();
+  const confusions = new Map<string, number>();
+  const times: number[] = [];
+  const failures: EvalResult['failures'] = [];
+  let detected = 0;
+  let cellErrors = 0;
+  let perfect = 0;
+  for (const [i, { image, label }] of items.entries()) {
+    onProgress?.(i, items.length);
+    const truth = parseBoard(await readFile(label, 'utf8'));
+    if (!truth.ok) throw new Error(`${label}: ${truth.message}`);
+    const expected = truth.board.cells;
+    const started = performance.now();
+    let read: string[] | undefined;
+    let reason: string | undefined;
+    try {
+      read = (await recognize(await readFile(image), { letters })).board.join('').split('');
+      detected++;
+    } catch (err) {
+      if (!(err instanceof VisionError)) throw err;
+      reason = err.message;
+    }
+    times.push(performance.now() - started);
+    let errors = 0;
+    expected.forEach((t, k) => {
+      const r = read?.[k] ?? '∅';
+      if (r === t) return;
+      errors++;
+      const key = `${t}\u0000${r}`;
+      confusions.set(key, (confusions.get(key) ?? 0) + 1);
+    });
+    cellErrors += errors;
+    if (errors === 0) perfect++;
+    else failures.push({ file: image, errors, ...(reason ? { reason } : {}) });
+  }
+  onProgress?.(items.length, items.length);
+  times.sort((a, b) => a - b);
+  const cells = items.length * 225;
+  return {
+    images: items.length,
+    detected,
+    cells,
+    cellErrors,
+    cellErrorRate: cells ? Math.round((cellErrors / cells) * 1e6) / 1e6 : 0,
+    boardsPerfect: perfect,
+    msPerImageMedian: times.length ? Math.round(times[Math.floor(times.length / 2)]!) : 0,
+    confusions: [...confusions.entries()]
+      .map(([k, n]) => [...(k.split('\u0000') as [string, string]), n] as [string, string, number])
+      .sort((a, b) => b[2] - a[2]),
+    failures,
+  };
+}
+
+export async function evalCommand(args: string[]): Promise<number> {
+  const json = args.includes('--json');
+  let values: { lang?: string; json?: boolean };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { lang: { type: 'string' }, json: { type: 'boolean' } },
+    }));
+  } catch (err) {
+    return reportError(json, (err as Error).message);
+  }
+  if (positionals.length === 0) return reportError(json, 'eval needs at least one folder of labelled photos');
+  const letters = lettersOf(values.lang ?? 'en');
+  if (!letters) return reportError(json, `unknown --lang '${values.lang}'`);
+  const bar = process.stderr.isTTY
+    ? new cliProgress.SingleBar({ stream: process.stderr }, cliProgress.Presets.shades_classic)
+    : undefined;
+  let result: EvalResult;
+  try {
+    result = await evaluate(positionals, letters, (done, total) => {
+      if (!bar) return;
+      if (done === 0) bar.start(total, 0);
+      else bar.update(done);
+    });
+  } catch (err) {
+    bar?.stop();
+    return reportError(json, (err as Error).message);
+  }
+  bar?.stop();
+  if (result.images === 0)
+    return reportError(json, `no labelled photos (NAME.jpg beside NAME.txt) under ${positionals.join(', ')}`);
+  if (json) {
+    const { failures: _, ...contract } = result;
+    process.stdout.write(`${JSON.stringify(contract)}\n`);
+  } else {
+    const r = result;
+    process.stdout.write(
+      `${r.images} photos: board found in ${r.detected}; ${r.cellErrors} of ${r.cells} squares wrong (${(100 * r.cellErrorRate).toFixed(2)}%); ` +
+        `${r.boardsPerfect} read perfectly; median ${r.msPerImageMedian} ms a photo\n`,
+    );
+    if (r.confusions.length) {
+      process.stdout.write(
+        `confusions (truth → read × count): ${r.confusions
+          .slice(0, 25)
+          .map(([t, g, n]) => `${t}→${g}×${n}`)
+          .join(' ')}\n`,
+      );
+    }
+    for (const f of r.failures.slice(0, 20))
+      process.stdout.write(`  ${f.file}: ${f.errors} wrong${f.reason ? ` (${f.reason})` : ''}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,93 @@
+/**
+ * `tilecam recognize IMAGE [--lang en|de] [--corners x1,y1,…,x4,y4] [--debug DIR] [--json]`: reads one photo.
+ * Exit 1 with a clear message when the image cannot be read or holds no board.
+ */
+import { readFile } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type Corners, recognize, VisionError, writeDebugImages } from '../../vision/index.ts';
+import { isTileSetId, tileSets } from '../engine/index.ts';
+import { reportError } from './errors.ts';
+
+/** Letters a tile set can show, for `--lang`. */
+export function lettersOf(lang: string): string | undefined {
+  return isTileSetId(lang) ? tileSets[lang].letters.map(([l]) => l).join('') : undefined;
+}
+
+export function parseCorners(text: string): Corners | undefined {
+  const n = text.split(',').map((v) => Number(v.trim()));
+  if (n.length !== 8 || n.some((v) => !Number.isFinite(v))) return undefined;
+  return [
+    [n[0]!, n[1]!],
+    [n[2]!, n[3]!],
+    [n[4]!, n[5]!],
+    [n[6]!, n[7]!],
+  ];
+}
+
+export async function recognizeCommand(args: string[]): Promise<number> {
+  const json = args.includes('--json');
+  let values: { lang?: string; corners?: string; debug?: string; json?: boolean; model?: string };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        lang: { type: 'string' },
+        corners: { type: 'string' },
+        debug: { type: 'string' },
+        json: { type: 'boolean' },
+        model: { type: 'string' },
+      },
+    }));
+  } catch (err) {
+    return reportError(json, (err as Error).message);
+  }
+  if (positionals.length !== 1) return reportError(json, 'recognize needs exactly one image');
+  const letters = lettersOf(values.lang ?? 'en');
+  if (!letters) return reportError(json, `unknown --lang '${values.lang}'`);
+  const corners = values.corners === undefined ? undefined : parseCorners(values.corners);
+  if (values.corners !== undefined && !corners)
+    return reportError(json, '--corners needs 8 numbers: x1,y1,x2,y2,x3,y3,x4,y4');
+  const file = positionals[0]!;
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (err) {
+    return reportError(json, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+  }
+  try {
+    const debug = values.debug;
+    const reading = await recognize(bytes, {
+      letters,
+      ...(corners ? { corners } : {}),
+      ...(values.model ? { model: values.model } : {}),
+      ...(debug
+        ? {
+            inspect: (photo, c, warped) =>
+              writeDebugImages(debug, basename(file, extname(file)), photo, c, warped),
+          }
+        : {}),
+    });
+    if (json) {
+      const { board, confidence, corners: found, rotation, ms, unsure } = reading;
+      process.stdout.write(
+        `${JSON.stringify({ board, confidence, corners: found, rotation, ms, unsure })}\n`,
+      );
+    } else {
+      process.stdout.write(`${reading.board.join('\n')}\n`);
+      const doubts = reading.unsure.map((s) => `${s.row + 1}${'ABCDEFGHIJKLMNO'[s.col]}`);
+      process.stdout.write(
+        `rotation ${reading.rotation}°; unsure: ${doubts.length ? doubts.join(' ') : 'none'}\n`,
+      );
+      process.stdout.write(
+        `ms: decode ${reading.ms.decode}, locate ${reading.ms.locate}, classify ${reading.ms.classify}, total ${reading.ms.total}\n`,
+      );
+    }
+    return 0;
+  } catch (err) {
+    if (err instanceof VisionError) return reportError(json, `${file}: ${err.message}`, { code: err.code });
+    throw err;
+  }
+}

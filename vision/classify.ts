@@ -1,0 +1,144 @@
+/**
+ * The cell classifier: an ONNX model (models/cells.onnx, described by models/cells.json) run on all 225 cells in
+ * one batch with onnxruntime-node on one thread. The model reads each tile's letter and its quarter turns; the
+ * board's rotation is the turn most tiles agree on, and every cell is then read in that orientation.
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import * as ort from 'onnxruntime-node';
+import { type Rotation, VisionError } from './types.ts';
+
+export const DEFAULT_MODEL = fileURLToPath(new URL('../models/cells.onnx', import.meta.url));
+
+export interface CellModel {
+  readonly session: ort.InferenceSession;
+  readonly classes: readonly string[];
+  readonly size: number;
+  readonly margin: number;
+}
+
+interface Metadata {
+  classes: string[];
+  input: { shape: [string, number, number, number]; cropMargin: number };
+}
+
+const models = new Map<string, Promise<CellModel>>();
+
+/** Loads (once per path) the model and its metadata file beside it. */
+export function loadModel(path = DEFAULT_MODEL): Promise<CellModel> {
+  let model = models.get(path);
+  if (!model) {
+    model = open(path);
+    models.set(path, model);
+    model.catch(() => models.delete(path));
+  }
+  return model;
+}
+
+async function open(path: string): Promise<CellModel> {
+  let meta: Metadata;
+  try {
+    meta = JSON.parse(await readFile(path.replace(/\.onnx$/, '.json'), 'utf8')) as Metadata;
+  } catch (err) {
+    throw new VisionError(
+      'no-model',
+      `cannot read the model's metadata beside ${path}: ${(err as Error).message}`,
+    );
+  }
+  if (!Array.isArray(meta.classes) || meta.classes[0] !== '.' || !meta.input?.shape) {
+    throw new VisionError('no-model', `the metadata beside ${path} does not describe a cell classifier`);
+  }
+  const session = await ort.InferenceSession.create(path, {
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+  });
+  return { session, classes: meta.classes, size: meta.input.shape[2], margin: meta.input.cropMargin };
+}
+
+/** Class probabilities for every cell: `cells` is N×3×size×size, the result N×classes (softmax). */
+export async function classifyCells(model: CellModel, cells: Float32Array): Promise<Float32Array> {
+  const n = cells.length / (3 * model.size * model.size);
+  const input = new ort.Tensor('float32', cells, [n, 3, model.size, model.size]);
+  const output = await model.session.run({ cells: input });
+  const logits = output.logits!.data as Float32Array;
+  const k = model.classes.length;
+  const probs = new Float32Array(logits.length);
+  for (let i = 0; i < n; i++) {
+    let max = -Infinity;
+    for (let j = 0; j < k; j++) max = Math.max(max, logits[i * k + j]!);
+    let sum = 0;
+    for (let j = 0; j < k; j++) {
+      const e = Math.exp(logits[i * k + j]! - max);
+      probs[i * k + j] = e;
+      sum += e;
+    }
+    for (let j = 0; j < k; j++) probs[i * k + j]! /= sum;
+  }
+  return probs;
+}
+
+export interface CellReading {
+  /** 15×15 characters as seen (not yet turned upright). */
+  readonly chars: string[];
+  readonly confidence: number[];
+  /** Quarter turns clockwise of the letters as seen. */
+  readonly turns: 0 | 1 | 2 | 3;
+}
+
+/**
+ * Reads the cells: the orientation with the most letter probability over the board wins, then each cell takes
+ * its most likely reading among empty, blank and the allowed letters in that orientation. Its confidence is that
+ * reading's probability among all classes, so a hand over a square (`#`) or a letter seen in another orientation
+ * leaves it low.
+ */
+export function readCells(model: CellModel, probs: Float32Array, allowed?: ReadonlySet<string>): CellReading {
+  const k = model.classes.length;
+  const n = probs.length / k;
+  const turnMass = [0, 0, 0, 0];
+  const letterClass: { index: number; letter: string; turn: number }[] = [];
+  model.classes.forEach((name, index) => {
+    if (name.length === 2 && /\d/.test(name[1]!))
+      letterClass.push({ index, letter: name[0]!, turn: Number(name[1]) });
+  });
+  for (let i = 0; i < n; i++) for (const c of letterClass) turnMass[c.turn]! += probs[i * k + c.index]!;
+  const turns = turnMass.indexOf(Math.max(...turnMass)) as 0 | 1 | 2 | 3;
+  const candidates = [
+    { index: model.classes.indexOf('.'), char: '.' },
+    { index: model.classes.indexOf('?'), char: '?' },
+    ...letterClass
+      .filter((c) => c.turn === turns && (!allowed || allowed.has(c.letter)))
+      .map((c) => ({ index: c.index, char: c.letter })),
+  ];
+  const chars: string[] = [];
+  const confidence: number[] = [];
+  for (let i = 0; i < n; i++) {
+    let best = candidates[0]!;
+    for (const c of candidates) if (probs[i * k + c.index]! > probs[i * k + best.index]!) best = c;
+    chars.push(best.char);
+    confidence.push(probs[i * k + best.index]!);
+  }
+  return { chars, confidence, turns };
+}
+
+/** Turns a row-major 15×15 grid seen rotated `turns` quarter turns clockwise back upright. */
+export function uprightGrid<T>(seen: readonly T[], turns: number): T[] {
+  const out: T[] = [];
+  for (let r = 0; r < 15; r++) {
+    for (let c = 0; c < 15; c++) {
+      const [sr, sc] = [
+        [r, c],
+        [c, 14 - r],
+        [14 - r, 14 - c],
+        [14 - c, r],
+      ][turns]!;
+      out.push(seen[sr! * 15 + sc!]!);
+    }
+  }
+  return out;
+}
+
+export function rotationOf(turns: number): Rotation {
+  return (turns * 90) as Rotation;
+}

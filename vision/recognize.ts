@@ -1,0 +1,103 @@
+/**
+ * The vision pipeline: image bytes in, a BoardReading out. Decode (sharp), locate the grid (OpenCV) unless fixed
+ * corners are given, straighten and cut the cells, classify them in one batch (ONNX), turn the board upright.
+ * No game rules here: whether the reading is a legal move is the engine's question.
+ */
+import { classifyCells, loadModel, readCells, rotationOf, uprightGrid } from './classify.ts';
+import { decodeImage } from './decode.ts';
+import { locateBoard } from './locate.ts';
+import { type BoardReading, type Corners, type RgbImage, VisionError } from './types.ts';
+import { cellCrops, warpBoard } from './warp.ts';
+
+export interface RecognizeOptions {
+  /** Letters the tile set can hold; others are never reported. Default: every letter the model knows. */
+  readonly letters?: string;
+  /** Fixed grid corners (a mounted camera): skips the search. Top-left, top-right, bottom-right, bottom-left. */
+  readonly corners?: Corners;
+  /** Path of the ONNX model (default models/cells.onnx). */
+  readonly model?: string;
+  /** Squares read with less confidence than this are reported unsure (default 0.8). */
+  readonly threshold?: number;
+  /** Receives the decoded photo and the straightened board, for debug images. */
+  readonly inspect?: (photo: RgbImage, corners: Corners, warped: RgbImage) => void | Promise<void>;
+}
+
+export const DEFAULT_THRESHOLD = 0.8;
+/** Under this grid score there is no board in the photo. */
+const MIN_GRID_SCORE = 0.15;
+
+export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {}): Promise<BoardReading> {
+  const t0 = performance.now();
+  const model = loadModel(options.model);
+  const photo = await decodeImage(bytes);
+  const t1 = performance.now();
+  let corners = options.corners;
+  if (corners) validateCorners(corners, photo);
+  else {
+    const located = locateBoard(photo);
+    if (!located || located.score < MIN_GRID_SCORE)
+      throw new VisionError('no-board', 'no Scrabble board was found in the image');
+    corners = located.corners;
+  }
+  const t2 = performance.now();
+  const cells = await model;
+  const warped = warpBoard(photo, corners);
+  const probs = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin));
+  const allowed = options.letters ? new Set([...options.letters]) : undefined;
+  const seen = readCells(cells, probs, allowed);
+  const chars = uprightGrid(seen.chars, seen.turns);
+  const conf = uprightGrid(seen.confidence, seen.turns);
+  const t3 = performance.now();
+  await options.inspect?.(photo, corners, warped);
+  const threshold = options.threshold ?? DEFAULT_THRESHOLD;
+  const board: string[] = [];
+  const confidence: number[][] = [];
+  const unsure: { row: number; col: number }[] = [];
+  for (let r = 0; r < 15; r++) {
+    board.push(chars.slice(r * 15, r * 15 + 15).join(''));
+    confidence.push(conf.slice(r * 15, r * 15 + 15).map((p) => Math.round(p * 1000) / 1000));
+    for (let c = 0; c < 15; c++) if (conf[r * 15 + c]! < threshold) unsure.push({ row: r, col: c });
+  }
+  const upright = [0, 1, 2, 3].map((i) => corners[(i + seen.turns) % 4]!) as unknown as Corners;
+  const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
+  return {
+    board,
+    confidence,
+    unsure,
+    corners: upright.map(
+      ([x, y]) => [Math.round(x * 10) / 10, Math.round(y * 10) / 10] as const,
+    ) as unknown as Corners,
+    rotation: rotationOf(seen.turns),
+    ms: { decode: ms(t0, t1), locate: ms(t1, t2), classify: ms(t2, t3), total: ms(t0, t3) },
+  };
+}
+
+function validateCorners(corners: Corners, photo: RgbImage): void {
+  const inside = corners.every(
+    ([x, y]) =>
+      Number.isFinite(x) &&
+      Number.isFinite(y) &&
+      x >= -photo.width &&
+      y >= -photo.height &&
+      x <= 2 * photo.width &&
+      y <= 2 * photo.height,
+  );
+  const [a, b, c, d] = corners;
+  const area = Math.abs(
+    (a[0] * b[1] -
+      b[0] * a[1] +
+      b[0] * c[1] -
+      c[0] * b[1] +
+      c[0] * d[1] -
+      d[0] * c[1] +
+      d[0] * a[1] -
+      a[0] * d[1]) /
+      2,
+  );
+  if (!inside || area < 15 * 15 * 16) {
+    throw new VisionError(
+      'bad-corners',
+      'the corners do not outline a board in this image (give x1,y1,…,x4,y4 clockwise from top-left)',
+    );
+  }
+}

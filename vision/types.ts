@@ -1,0 +1,53 @@
+/** Shapes shared across the vision pipeline and with its callers. */
+
+/** An 8-bit RGB image, row-major, 3 bytes a pixel. */
+export interface RgbImage {
+  readonly width: number;
+  readonly height: number;
+  readonly data: Uint8Array;
+}
+
+export type Point = readonly [x: number, y: number];
+
+/** Corners of the 15×15 playing grid in image pixels: top-left, top-right, bottom-right, bottom-left as seen. */
+export type Corners = readonly [Point, Point, Point, Point];
+
+export type Rotation = 0 | 90 | 180 | 270;
+
+/** What the camera saw: the board text (upright), a confidence per square, where the grid is, and timings. */
+export interface BoardReading {
+  readonly board: readonly string[];
+  /** Row-major like `board`: the model's probability for the character reported. */
+  readonly confidence: readonly (readonly number[])[];
+  /** Squares the model is unsure of (confidence under the threshold), 0-based. */
+  readonly unsure: readonly { readonly row: number; readonly col: number }[];
+  readonly corners: Corners;
+  /** How the board was turned in the photo, clockwise: 90 means it was seen from its left side. The board text
+   *  and the corners are reported upright, whatever the rotation. */
+  readonly rotation: Rotation;
+  readonly ms: {
+    readonly decode: number;
+    readonly locate: number;
+    readonly classify: number;
+    readonly total: number;
+  };
+}
+
+export type VisionErrorCode =
+  | 'not-an-image'
+  | 'image-too-large'
+  | 'corrupt-image'
+  | 'no-board'
+  | 'bad-corners'
+  | 'no-model';
+
+/** An expected failure of the vision pipeline, with a stable code. */
+export class VisionError extends Error {
+  constructor(
+    readonly code: VisionErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'VisionError';
+  }
+}
