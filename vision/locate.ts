@@ -16,34 +16,43 @@ const SIDE = 300;
 
 export interface Located {
   readonly corners: Corners;
-  /** How grid-like the best candidate was (line contrast); under ~0.15 there is no board. */
+  /** How grid-like the best candidate was (line contrast): real boards score 0.5 and more, noise under 0.15. */
   readonly score: number;
 }
 
-/** Grayscale image as a CV_8UC1 Mat at work size, and the factor from work to original pixels. */
-function workGray(cv: CV, rgb: { width: number; height: number; data: Uint8Array }, track: (m: Mat) => Mat) {
+/** The photo at work size in colour and grayscale, and the factor from original to work pixels. */
+function workImages(
+  cv: CV,
+  rgb: { width: number; height: number; data: Uint8Array },
+  track: (m: Mat) => Mat,
+) {
   const src = track(new cv.Mat(rgb.height, rgb.width, cv.CV_8UC3));
   src.data.set(rgb.data);
-  const gray = track(new cv.Mat());
-  cv.cvtColor(src, gray, cv.COLOR_RGB2GRAY);
   const scale = Math.min(1, WORK / Math.max(rgb.width, rgb.height));
-  if (scale === 1) return { gray, scale };
-  const small = track(new cv.Mat());
-  cv.resize(
-    gray,
-    small,
-    new cv.Size(Math.round(rgb.width * scale), Math.round(rgb.height * scale)),
-    0,
-    0,
-    cv.INTER_AREA,
-  );
-  return { gray: small, scale };
+  let colour = src;
+  if (scale < 1) {
+    colour = track(new cv.Mat());
+    cv.resize(
+      src,
+      colour,
+      new cv.Size(Math.round(rgb.width * scale), Math.round(rgb.height * scale)),
+      0,
+      0,
+      cv.INTER_AREA,
+    );
+  }
+  const gray = track(new cv.Mat());
+  cv.cvtColor(colour, gray, cv.COLOR_RGB2GRAY);
+  return { colour, gray, scale };
 }
 
 export function locateBoard(rgb: { width: number; height: number; data: Uint8Array }): Located | undefined {
   const { cv } = opencv();
   return withMats((track) => {
-    const { gray, scale } = workGray(cv, rgb, track);
+    const T: [string, number][] = [['start', performance.now()]];
+    const mark = (l: string) => T.push([l, performance.now()]);
+    const { colour, gray, scale } = workImages(cv, rgb, track);
+    mark('gray');
     const small = track(new cv.Mat());
     cv.resize(
       gray,
@@ -54,6 +63,7 @@ export function locateBoard(rgb: { width: number; height: number; data: Uint8Arr
       cv.INTER_AREA,
     );
     const quads = candidateQuads(cv, small, track);
+    mark('quads ' + quads.length);
     let best: { grid: Point[]; score: number } | undefined;
     for (const quad of quads) {
       const found = gridInQuad(cv, small, quad, track);
@@ -61,31 +71,26 @@ export function locateBoard(rgb: { width: number; height: number; data: Uint8Arr
         console.error(JSON.stringify(quad.map((p) => p.map(Math.round))), found?.score.toFixed(2));
       if (found && (!best || found.score > best.score)) best = found;
     }
+    mark('combs');
     if (!best) return undefined;
     let grid = best.grid.map(([x, y]) => [x / SEARCH, y / SEARCH] as Point);
-    for (let pass = 0; pass < 3; pass++) grid = refineGrid(cv, gray, grid, track) ?? grid;
-    const colour = workColour(cv, rgb, gray.cols, gray.rows, track);
+    for (let pass = 0; pass < 2; pass++) grid = refineGrid(cv, gray, grid, track) ?? grid;
+    mark('refine');
     const shifted = symmetricShift(cv, colour, grid, track);
-    if (shifted !== grid)
-      for (let pass = 0; pass < 2; pass++) grid = refineGrid(cv, gray, shifted, track) ?? shifted;
+    if (shifted !== grid) {
+      grid = shifted;
+      for (let pass = 0; pass < 2; pass++) grid = refineGrid(cv, gray, grid, track) ?? grid;
+    }
+    mark('sym');
+    if (process.env.TILECAM_PROFILE)
+      console.error(
+        T.slice(1)
+          .map(([l, t], i) => `${l} ${(t - T[i]![1]).toFixed(1)}`)
+          .join(' | '),
+      );
     const corners = grid.map(([x, y]) => [x / scale, y / scale] as const) as unknown as Corners;
     return { corners, score: best.score };
   });
-}
-
-function workColour(
-  cv: CV,
-  rgb: { width: number; height: number; data: Uint8Array },
-  w: number,
-  h: number,
-  track: (m: Mat) => Mat,
-): Mat {
-  const src = track(new cv.Mat(rgb.height, rgb.width, cv.CV_8UC3));
-  src.data.set(rgb.data);
-  if (w === rgb.width) return src;
-  const small = track(new cv.Mat());
-  cv.resize(src, small, new cv.Size(w, h), 0, 0, cv.INTER_AREA);
-  return small;
 }
 
 /**
@@ -305,7 +310,7 @@ function sample(v: Float64Array, x: number): number {
 
 /**
  * The 16 equally spaced lines that stand out most from the cell middles between them: the period ranges from the
- * full width (the outline is the grid) to 15/19 of it (a wide border), the offset anywhere that keeps the grid in.
+ * full width (the outline is the grid) to 15/22 of it (a wide border or a side panel), the offset anywhere that keeps the grid in.
  */
 function bestComb(v: Float64Array): { period: number; offset: number; score: number } | undefined {
   const n = v.length;
@@ -321,7 +326,7 @@ function bestComb(v: Float64Array): { period: number; offset: number; score: num
     return (lines / 16 - middles / 15) / mean;
   };
   let best: { period: number; offset: number; score: number } | undefined;
-  for (let period = n / 19; period <= (n - 1) / 15; period += 0.25) {
+  for (let period = n / 22; period <= (n - 1) / 15; period += 0.25) {
     for (let offset = 0; offset + 15 * period <= n - 1; offset += 1) {
       const s = score(period, offset);
       if (!best || s > best.score) best = { period, offset, score: s };
@@ -346,7 +351,7 @@ function bestComb(v: Float64Array): { period: number; offset: number; score: num
  * lattice to the intersections. A correction that moves a corner by more than half a cell is not trusted.
  */
 function refineGrid(cv: CV, gray: Mat, grid: Point[], track: (m: Mat) => Mat): Point[] | undefined {
-  const cell = 40;
+  const cell = 28;
   const margin = cell;
   const size = 15 * cell + 2 * margin;
   const ideal = square(15 * cell).map(([x, y]) => [x + margin, y + margin] as Point);

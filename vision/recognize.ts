@@ -24,7 +24,7 @@ export interface RecognizeOptions {
 
 export const DEFAULT_THRESHOLD = 0.8;
 /** Under this grid score there is no board in the photo. */
-const MIN_GRID_SCORE = 0.15;
+const MIN_GRID_SCORE = 0.3;
 
 export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {}): Promise<BoardReading> {
   const t0 = performance.now();

@@ -1,0 +1,89 @@
+/** The `tilecam recognize` and `tilecam eval` contracts of DESIGN.md, through the real command line. */
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'server/cli/bin.mjs');
+const photos = join(root, 'fixtures/photos');
+
+async function tilecam(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], { cwd: root });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('tilecam recognize', () => {
+  it('prints the board, confidences, corners, rotation and timings as one JSON object', async () => {
+    const r = await tilecam('recognize', join(photos, 'seen_from_the_left_side.jpg'), '--json');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.board).toHaveLength(15);
+    expect(out.board[7]).toBe('...WINDY.......');
+    expect(out.confidence).toHaveLength(15);
+    expect(out.confidence[7]).toHaveLength(15);
+    expect(out.corners).toHaveLength(4);
+    expect(out.rotation).toBe(90);
+    expect(Object.keys(out.ms).sort()).toEqual(['classify', 'decode', 'locate', 'total']);
+  });
+
+  it('writes the grid and the straightened board with --debug', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-debug-'));
+    const r = await tilecam('recognize', join(photos, 'overhead_green_cream.jpg'), '--debug', dir);
+    expect(r.code).toBe(0);
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(dir).sort()).toEqual([
+      'overhead_green_cream.grid.jpg',
+      'overhead_green_cream.warped.jpg',
+    ]);
+  });
+
+  it('exits 1 with a clear message for a file that is not an image, and for bad corners', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-bad-'));
+    writeFileSync(join(dir, 'notes.jpg'), 'not a photo');
+    const r = await tilecam('recognize', join(dir, 'notes.jpg'), '--json');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/not an image tilecam can read/);
+    expect(JSON.parse(r.stdout).error.code).toBe('not-an-image');
+    const c = await tilecam('recognize', join(photos, 'overhead_green_cream.jpg'), '--corners', '1,2,3');
+    expect(c.code).toBe(1);
+    expect(c.stderr).toMatch(/--corners needs 8 numbers/);
+  });
+});
+
+describe('tilecam eval', () => {
+  it('measures labelled photos below the folders given', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-eval-'));
+    for (const name of ['overhead_green_cream', 'blank_tiles']) {
+      copyFileSync(join(photos, `${name}.jpg`), join(dir, `${name}.jpg`));
+      copyFileSync(join(photos, `${name}.txt`), join(dir, `${name}.txt`));
+    }
+    // A wrong label: one square says X where the photo has nothing.
+    copyFileSync(join(photos, 'tilted_30_red_wooden.jpg'), join(dir, 'mislabelled.jpg'));
+    writeFileSync(
+      join(dir, 'mislabelled.txt'),
+      `X${(await import('node:fs')).readFileSync(join(photos, 'tilted_30_red_wooden.txt'), 'utf8').slice(1)}`,
+    );
+    const r = await tilecam('eval', dir, '--json');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ images: 3, detected: 3, cells: 675, cellErrors: 1, boardsPerfect: 2 });
+    expect(out.cellErrorRate).toBeCloseTo(1 / 675, 6);
+    expect(out.confusions).toEqual([['X', '.', 1]]);
+    expect(out.msPerImageMedian).toBeGreaterThan(0);
+  });
+
+  it('exits 1 when a folder holds no labelled photo', async () => {
+    const r = await tilecam('eval', mkdtempSync(join(tmpdir(), 'tilecam-empty-')));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no labelled photos/);
+  });
+});
