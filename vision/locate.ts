@@ -9,6 +9,8 @@ import type { Corners, Point } from './types.ts';
 
 /** Work size: the photo is scaled so its longer side is this many pixels for refining the grid. */
 const WORK = 640;
+/** Black border added around the work image, as a fraction of its longer side. */
+const PAD = 0.03;
 /** The candidate search runs at half the work size. */
 const SEARCH = 0.5;
 /** Straightened candidate size in pixels. */
@@ -16,11 +18,17 @@ const SIDE = 300;
 
 export interface Located {
   readonly corners: Corners;
-  /** How grid-like the best candidate was (line contrast): real boards score 0.5 and more, noise under 0.15. */
+  /** How grid-like the best candidate was: the contrast of its lines against the cell middles. */
   readonly score: number;
+  /** Share of the grid's line segments (16 lines × 6 bands, both ways) that stand out where the grid puts them. */
+  readonly support: number;
 }
 
-/** The photo at work size in colour and grayscale, and the factor from original to work pixels. */
+/**
+ * The photo at work size in colour and grayscale, framed by a black border, and the factor from original to work
+ * pixels. The border gives a grid that runs to the edge of the picture (a photo already cut to the grid) a line
+ * to be found at its edge.
+ */
 function workImages(
   cv: CV,
   rgb: { width: number; height: number; data: Uint8Array },
@@ -29,30 +37,24 @@ function workImages(
   const src = track(new cv.Mat(rgb.height, rgb.width, cv.CV_8UC3));
   src.data.set(rgb.data);
   const scale = Math.min(1, WORK / Math.max(rgb.width, rgb.height));
-  let colour = src;
+  let sized = src;
   if (scale < 1) {
-    colour = track(new cv.Mat());
-    cv.resize(
-      src,
-      colour,
-      new cv.Size(Math.round(rgb.width * scale), Math.round(rgb.height * scale)),
-      0,
-      0,
-      cv.INTER_AREA,
-    );
+    sized = track(new cv.Mat());
+    const size = new cv.Size(Math.round(rgb.width * scale), Math.round(rgb.height * scale));
+    cv.resize(src, sized, size, 0, 0, cv.INTER_AREA);
   }
+  const pad = Math.round(PAD * Math.max(sized.cols, sized.rows));
+  const colour = track(new cv.Mat());
+  cv.copyMakeBorder(sized, colour, pad, pad, pad, pad, cv.BORDER_CONSTANT, new cv.Scalar(0, 0, 0, 255));
   const gray = track(new cv.Mat());
   cv.cvtColor(colour, gray, cv.COLOR_RGB2GRAY);
-  return { colour, gray, scale };
+  return { colour, gray, scale, pad };
 }
 
 export function locateBoard(rgb: { width: number; height: number; data: Uint8Array }): Located | undefined {
   const { cv } = opencv();
   return withMats((track) => {
-    const T: [string, number][] = [['start', performance.now()]];
-    const mark = (l: string) => T.push([l, performance.now()]);
-    const { colour, gray, scale } = workImages(cv, rgb, track);
-    mark('gray');
+    const { colour, gray, scale, pad } = workImages(cv, rgb, track);
     const small = track(new cv.Mat());
     cv.resize(
       gray,
@@ -63,33 +65,29 @@ export function locateBoard(rgb: { width: number; height: number; data: Uint8Arr
       cv.INTER_AREA,
     );
     const quads = candidateQuads(cv, small, track);
-    mark('quads ' + quads.length);
     let best: { grid: Point[]; score: number } | undefined;
     for (const quad of quads) {
       const found = gridInQuad(cv, small, quad, track);
-      if (process.env.TILECAM_DEBUG_LOCATE)
-        console.error(JSON.stringify(quad.map((p) => p.map(Math.round))), found?.score.toFixed(2));
       if (found && (!best || found.score > best.score)) best = found;
     }
-    mark('combs');
     if (!best) return undefined;
     let grid = best.grid.map(([x, y]) => [x / SEARCH, y / SEARCH] as Point);
-    for (let pass = 0; pass < 2; pass++) grid = refineGrid(cv, gray, grid, track) ?? grid;
-    mark('refine');
+    let support = 0;
+    const refine = () => {
+      const refined = refineGrid(cv, gray, grid, track);
+      support = refined.support;
+      if (refined.grid) grid = refined.grid;
+    };
+    for (let pass = 0; pass < 2; pass++) refine();
     const shifted = symmetricShift(cv, colour, grid, track);
     if (shifted !== grid) {
       grid = shifted;
-      for (let pass = 0; pass < 2; pass++) grid = refineGrid(cv, gray, grid, track) ?? grid;
+      for (let pass = 0; pass < 2; pass++) refine();
     }
-    mark('sym');
-    if (process.env.TILECAM_PROFILE)
-      console.error(
-        T.slice(1)
-          .map(([l, t], i) => `${l} ${(t - T[i]![1]).toFixed(1)}`)
-          .join(' | '),
-      );
-    const corners = grid.map(([x, y]) => [x / scale, y / scale] as const) as unknown as Corners;
-    return { corners, score: best.score };
+    const corners = grid.map(
+      ([x, y]) => [(x - pad) / scale, (y - pad) / scale] as const,
+    ) as unknown as Corners;
+    return { corners, score: best.score, support };
   });
 }
 
@@ -160,7 +158,7 @@ function symmetricShift(cv: CV, colour: Mat, grid: Point[], track: (m: Mat) => M
       if (s < best.score) best = { dx, dy, score: s };
     }
   }
-  if ((best.dx === 0 && best.dy === 0) || best.score > 0.8 * centre) return grid;
+  if ((best.dx === 0 && best.dy === 0) || best.score > 0.6 * centre) return grid;
   return [
     at(best.dx, best.dy),
     at(15 + best.dx, best.dy),
@@ -235,7 +233,10 @@ function gridInQuad(
   quad: Point[],
   track: (m: Mat) => Mat,
 ): { grid: Point[]; score: number } | undefined {
-  const H = track(cv.getPerspectiveTransform(pointsMat(cv, quad, track), pointsMat(cv, square(SIDE), track)));
+  // The outline maps a little inside the straightened square, so that lines on the outline itself can be seen.
+  const inset = Math.round(SIDE * 0.03);
+  const target = square(SIDE - 2 * inset).map(([x, y]) => [x + inset, y + inset] as Point);
+  const H = track(cv.getPerspectiveTransform(pointsMat(cv, quad, track), pointsMat(cv, target, track)));
   const warped = track(new cv.Mat());
   cv.warpPerspective(gray, warped, H, new cv.Size(SIDE, SIDE), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
   const { vx, vy } = lineProfiles(cv, warped, track);
@@ -312,8 +313,12 @@ function sample(v: Float64Array, x: number): number {
  * The 16 equally spaced lines that stand out most from the cell middles between them: the period ranges from the
  * full width (the outline is the grid) to 15/22 of it (a wide border or a side panel), the offset anywhere that keeps the grid in.
  */
-function bestComb(v: Float64Array): { period: number; offset: number; score: number } | undefined {
-  const n = v.length;
+function bestComb(profile: Float64Array): { period: number; offset: number; score: number } | undefined {
+  const n = profile.length;
+  // One very strong edge (the picture's frame, a table edge) must not outweigh fifteen grid lines: clip the
+  // profile at three times its median before comparing lines with cell middles.
+  const median = [...profile].sort((a, b) => a - b)[Math.floor(n / 2)]!;
+  const v = profile.map((x) => Math.min(x, 3 * median));
   let mean = 0;
   for (const x of v) mean += x;
   mean /= n;
@@ -326,7 +331,7 @@ function bestComb(v: Float64Array): { period: number; offset: number; score: num
     return (lines / 16 - middles / 15) / mean;
   };
   let best: { period: number; offset: number; score: number } | undefined;
-  for (let period = n / 22; period <= (n - 1) / 15; period += 0.25) {
+  for (let period = (0.94 * n) / 22; period <= (n - 1) / 15; period += 0.25) {
     for (let offset = 0; offset + 15 * period <= n - 1; offset += 1) {
       const s = score(period, offset);
       if (!best || s > best.score) best = { period, offset, score: s };
@@ -350,7 +355,12 @@ function bestComb(v: Float64Array): { period: number; offset: number; score: num
  * five bands, fits a straight line to each, intersects the two families, and fits a homography from the ideal
  * lattice to the intersections. A correction that moves a corner by more than half a cell is not trusted.
  */
-function refineGrid(cv: CV, gray: Mat, grid: Point[], track: (m: Mat) => Mat): Point[] | undefined {
+function refineGrid(
+  cv: CV,
+  gray: Mat,
+  grid: Point[],
+  track: (m: Mat) => Mat,
+): { grid?: Point[]; support: number } {
   const cell = 28;
   const margin = cell;
   const size = 15 * cell + 2 * margin;
@@ -398,6 +408,7 @@ function refineGrid(cv: CV, gray: Mat, grid: Point[], track: (m: Mat) => Mat): P
     const obs: [number, number][] = [];
     for (let band = 0; band < bands; band++) {
       const at = find(vertical, k, band);
+      if (at !== undefined) seen++;
       if (at !== undefined) obs.push([margin + ((band + 0.5) * 15 * cell) / bands, at]);
     }
     if (obs.length < 3) return undefined;
@@ -408,6 +419,7 @@ function refineGrid(cv: CV, gray: Mat, grid: Point[], track: (m: Mat) => Mat): P
     const b = obs.reduce((s, o) => s + (o[0] - mt) * (o[1] - mp), 0) / stt;
     return { a: mp - b * mt, b };
   };
+  let seen = 0;
   const verticals = Array.from({ length: 16 }, (_, k) => fitLine(true, k));
   const horizontals = Array.from({ length: 16 }, (_, k) => fitLine(false, k));
   const src: number[] = [];
@@ -424,16 +436,18 @@ function refineGrid(cv: CV, gray: Mat, grid: Point[], track: (m: Mat) => Mat): P
       dst.push(x, y);
     }
   }
-  if (src.length < 2 * 36) return undefined;
+  const support = seen / (2 * 16 * bands);
+  if (src.length < 2 * 36) return { support };
   const srcMat = track(cv.matFromArray(src.length / 2, 1, cv.CV_32FC2, src));
   const dstMat = track(cv.matFromArray(dst.length / 2, 1, cv.CV_32FC2, dst));
   const correction = track(cv.findHomography(srcMat, dstMat, cv.RANSAC, 4));
-  if (correction.empty()) return undefined;
+  if (correction.empty()) return { support };
   const moved = ideal.map((p) => apply(correction, p));
-  if (moved.some((p, i) => Math.hypot(p[0] - ideal[i]![0], p[1] - ideal[i]![1]) > cell / 2)) return undefined;
+  if (moved.some((p, i) => Math.hypot(p[0] - ideal[i]![0], p[1] - ideal[i]![1]) > cell / 2))
+    return { support };
   const Hinv = track(new cv.Mat());
   cv.invert(H, Hinv);
-  return moved.map((p) => apply(Hinv, p));
+  return { grid: moved.map((p) => apply(Hinv, p)), support };
 }
 
 function square(side: number): Point[] {
