@@ -1,0 +1,41 @@
+/** Small geometry helpers for the locator: squares, point Mats, homographies applied to points, corner order. */
+import type { CV, Mat } from './cv.ts';
+import type { Point } from './types.ts';
+
+export function square(side: number): Point[] {
+  return [
+    [0, 0],
+    [side, 0],
+    [side, side],
+    [0, side],
+  ];
+}
+
+export function pointsMat(cv: CV, pts: readonly Point[], track: (m: Mat) => Mat): Mat {
+  return track(cv.matFromArray(4, 1, cv.CV_32FC2, pts.flat()));
+}
+
+/** Applies a 3×3 homography (CV_64F Mat) to a point. */
+export function apply(H: Mat, [x, y]: Point): Point {
+  const h = H.data64F as Float64Array;
+  const w = h[6]! * x + h[7]! * y + h[8]!;
+  return [(h[0]! * x + h[1]! * y + h[2]!) / w, (h[3]! * x + h[4]! * y + h[5]!) / w];
+}
+
+/** Orders four points as top-left, top-right, bottom-right, bottom-left (by angle around their centre). */
+export function orderCorners(pts: Point[]): Point[] {
+  const cx = pts.reduce((s, p) => s + p[0], 0) / pts.length;
+  const cy = pts.reduce((s, p) => s + p[1], 0) / pts.length;
+  const sorted = [...pts].sort((a, b) => Math.atan2(a[1] - cy, a[0] - cx) - Math.atan2(b[1] - cy, b[0] - cx));
+  // atan2 order starts near -π (left); rotate so the first is the one with the smallest x + y.
+  const start = sorted.reduce((bi, p, i) => (p[0] + p[1] < sorted[bi]![0] + sorted[bi]![1] ? i : bi), 0);
+  return [...sorted.slice(start), ...sorted.slice(0, start)];
+}
+
+export function dedupe(quads: Point[][]): Point[][] {
+  const out: Point[][] = [];
+  for (const q of quads) {
+    if (!out.some((o) => o.every((p, i) => Math.hypot(p[0] - q[i]![0], p[1] - q[i]![1]) < 6))) out.push(q);
+  }
+  return out;
+}

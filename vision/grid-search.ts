@@ -1,0 +1,193 @@
+/**
+ * The first, coarse look for the grid: outlines that may be the board (edge regions, their hulls and boxes, the
+ * whole frame), each straightened and searched for 16 equally spaced lines along each axis.
+ */
+import type { CV, Mat } from './cv.ts';
+import { apply, dedupe, orderCorners, pointsMat, square } from './geometry.ts';
+import type { Point } from './types.ts';
+
+/** Straightened candidate size in pixels. */
+const SIDE = 300;
+
+/** Outlines that may be the board: 4-cornered hulls of large edge regions, their bounding boxes, and the frame. */
+export function candidateQuads(cv: CV, gray: Mat, track: (m: Mat) => Mat): Point[][] {
+  const w = gray.cols;
+  const h = gray.rows;
+  const quads: Point[][] = [
+    [
+      [0, 0],
+      [w - 1, 0],
+      [w - 1, h - 1],
+      [0, h - 1],
+    ],
+  ];
+  const blurred = track(new cv.Mat());
+  cv.GaussianBlur(gray, blurred, new cv.Size(5, 5), 0);
+  for (const [lo, hi] of [
+    [30, 90],
+    [60, 180],
+  ] as const) {
+    const edges = track(new cv.Mat());
+    cv.Canny(blurred, edges, lo, hi);
+    const kernel = track(cv.Mat.ones(5, 5, cv.CV_8U));
+    cv.dilate(edges, edges, kernel);
+    const contours = track(new cv.MatVector());
+    const hierarchy = track(new cv.Mat());
+    cv.findContours(edges, contours, hierarchy, cv.RETR_LIST, cv.CHAIN_APPROX_SIMPLE);
+    for (let i = 0; i < contours.size(); i++) {
+      const c = contours.get(i);
+      const hull = new cv.Mat();
+      cv.convexHull(c, hull);
+      const area = cv.contourArea(hull);
+      if (area >= 0.12 * w * h) {
+        const approx = new cv.Mat();
+        const peri = cv.arcLength(hull, true);
+        for (const eps of [0.02, 0.04, 0.06]) {
+          cv.approxPolyDP(hull, approx, eps * peri, true);
+          if (approx.rows === 4) {
+            quads.push(
+              orderCorners(
+                Array.from(
+                  { length: 4 },
+                  (_, k) => [approx.data32S[2 * k], approx.data32S[2 * k + 1]] as Point,
+                ),
+              ),
+            );
+            break;
+          }
+        }
+        approx.delete();
+        const rect = cv.minAreaRect(hull);
+        const pts = cv.RotatedRect.points(rect) as { x: number; y: number }[];
+        quads.push(orderCorners(pts.map((p) => [p.x, p.y] as Point)));
+      }
+      hull.delete();
+      c.delete();
+    }
+  }
+  return dedupe(quads);
+}
+
+/** Straightens `quad` and searches it for the grid's 16 lines along each axis. */
+export function gridInQuad(
+  cv: CV,
+  gray: Mat,
+  quad: Point[],
+  track: (m: Mat) => Mat,
+): { grid: Point[]; score: number } | undefined {
+  // The outline maps a little inside the straightened square, so that lines on the outline itself can be seen.
+  const inset = Math.round(SIDE * 0.03);
+  const target = square(SIDE - 2 * inset).map(([x, y]) => [x + inset, y + inset] as Point);
+  const H = track(cv.getPerspectiveTransform(pointsMat(cv, quad, track), pointsMat(cv, target, track)));
+  const warped = track(new cv.Mat());
+  cv.warpPerspective(gray, warped, H, new cv.Size(SIDE, SIDE), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+  const { vx, vy } = lineProfiles(cv, warped, track);
+  const fx = bestComb(vx);
+  const fy = bestComb(vy);
+  if (!fx || !fy) return undefined;
+  // Cells are square: the two periods must agree unless the outline is badly skewed.
+  const ratio = fx.period / fy.period;
+  if (ratio < 0.8 || ratio > 1.25) return undefined;
+  const inner: Point[] = [
+    [fx.offset, fy.offset],
+    [fx.offset + 15 * fx.period, fy.offset],
+    [fx.offset + 15 * fx.period, fy.offset + 15 * fy.period],
+    [fx.offset, fy.offset + 15 * fy.period],
+  ];
+  const Hinv = track(new cv.Mat());
+  cv.invert(H, Hinv);
+  const grid = inner.map((p) => apply(Hinv, p));
+  // Squares seen from up to ~50° off vertical: the grid's sides in the photo keep a sane aspect.
+  const side = (a: Point, b: Point) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+  const [tl, tr, br, bl] = grid as [Point, Point, Point, Point];
+  const aspect = (side(tl, tr) + side(bl, br)) / (side(tl, bl) + side(tr, br));
+  if (aspect < 0.55 || aspect > 1.8) return undefined;
+  return { grid, score: Math.min(fx.score, fy.score) };
+}
+
+/** Sums of gradient magnitude across the straightened image: peaks where grid lines (and tile edges) run. */
+function lineProfiles(cv: CV, img: Mat, track: (m: Mat) => Mat): { vx: Float64Array; vy: Float64Array } {
+  const gx = track(new cv.Mat());
+  const gy = track(new cv.Mat());
+  cv.Sobel(img, gx, cv.CV_32F, 1, 0, 3);
+  cv.Sobel(img, gy, cv.CV_32F, 0, 1, 3);
+  const n = img.cols;
+  const m = img.rows;
+  const vx = new Float64Array(n);
+  const vy = new Float64Array(m);
+  const dx = gx.data32F as Float32Array;
+  const dy = gy.data32F as Float32Array;
+  for (let y = 0; y < m; y++) {
+    for (let x = 0; x < n; x++) {
+      vx[x]! += Math.abs(dx[y * n + x]!);
+      vy[y]! += Math.abs(dy[y * n + x]!);
+    }
+  }
+  return { vx: smooth(vx), vy: smooth(vy) };
+}
+
+export function smooth(v: Float64Array): Float64Array {
+  const out = new Float64Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    let s = 0;
+    let k = 0;
+    for (let d = -2; d <= 2; d++) {
+      const j = i + d;
+      if (j >= 0 && j < v.length) {
+        s += v[j]! * (3 - Math.abs(d));
+        k += 3 - Math.abs(d);
+      }
+    }
+    out[i] = s / k;
+  }
+  return out;
+}
+
+function sample(v: Float64Array, x: number): number {
+  const i = Math.floor(x);
+  const f = x - i;
+  const a = v[Math.max(0, Math.min(v.length - 1, i))]!;
+  const b = v[Math.max(0, Math.min(v.length - 1, i + 1))]!;
+  return a + (b - a) * f;
+}
+
+/**
+ * The 16 equally spaced lines that stand out most from the cell middles between them: the period ranges from the
+ * full width (the outline is the grid) to 15/22 of it (a wide border or a side panel), the offset anywhere that keeps the grid in.
+ */
+function bestComb(profile: Float64Array): { period: number; offset: number; score: number } | undefined {
+  const n = profile.length;
+  // One very strong edge (the picture's frame, a table edge) must not outweigh fifteen grid lines: clip the
+  // profile at three times its median before comparing lines with cell middles.
+  const median = [...profile].sort((a, b) => a - b)[Math.floor(n / 2)]!;
+  const v = profile.map((x) => Math.min(x, 3 * median));
+  let mean = 0;
+  for (const x of v) mean += x;
+  mean /= n;
+  if (mean <= 0) return undefined;
+  const score = (period: number, offset: number) => {
+    let lines = 0;
+    let middles = 0;
+    for (let k = 0; k <= 15; k++) lines += sample(v, offset + k * period);
+    for (let k = 0; k < 15; k++) middles += sample(v, offset + (k + 0.5) * period);
+    return (lines / 16 - middles / 15) / mean;
+  };
+  let best: { period: number; offset: number; score: number } | undefined;
+  for (let period = (0.94 * n) / 22; period <= (n - 1) / 15; period += 0.25) {
+    for (let offset = 0; offset + 15 * period <= n - 1; offset += 1) {
+      const s = score(period, offset);
+      if (!best || s > best.score) best = { period, offset, score: s };
+    }
+  }
+  if (!best) return undefined;
+  // Finer steps around the best coarse match.
+  const coarse = best;
+  for (let period = coarse.period - 0.25; period <= coarse.period + 0.25; period += 0.05) {
+    for (let offset = coarse.offset - 1; offset <= coarse.offset + 1; offset += 0.25) {
+      if (offset < 0 || offset + 15 * period > n - 1) continue;
+      const s = score(period, offset);
+      if (s > best.score) best = { period, offset, score: s };
+    }
+  }
+  return best;
+}

@@ -1,0 +1,184 @@
+/**
+ * Making a coarse grid exact: line-by-line refinement with a fitted homography, and the premium-square symmetry
+ * check that catches a grid one cell off.
+ */
+import type { CV, Mat } from './cv.ts';
+import { apply, pointsMat, square } from './geometry.ts';
+import { smooth } from './grid-search.ts';
+import type { Point } from './types.ts';
+
+/**
+ * Re-straightens around the current grid estimate with a cell of margin, finds each of the 16 lines per axis in
+ * five bands, fits a straight line to each, intersects the two families, and fits a homography from the ideal
+ * lattice to the intersections. A correction that moves a corner by more than half a cell is not trusted.
+ */
+export function refineGrid(
+  cv: CV,
+  gray: Mat,
+  grid: Point[],
+  track: (m: Mat) => Mat,
+): { grid?: Point[]; support: number } {
+  const cell = 28;
+  const margin = cell;
+  const size = 15 * cell + 2 * margin;
+  const ideal = square(15 * cell).map(([x, y]) => [x + margin, y + margin] as Point);
+  const H = track(cv.getPerspectiveTransform(pointsMat(cv, grid, track), pointsMat(cv, ideal, track)));
+  const warped = track(new cv.Mat());
+  cv.warpPerspective(gray, warped, H, new cv.Size(size, size), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+  const gx = track(new cv.Mat());
+  const gy = track(new cv.Mat());
+  cv.Sobel(warped, gx, cv.CV_32F, 1, 0, 3);
+  cv.Sobel(warped, gy, cv.CV_32F, 0, 1, 3);
+  const dx = gx.data32F as Float32Array;
+  const dy = gy.data32F as Float32Array;
+  const bands = 6;
+  const search = Math.round(cell * 0.3);
+  // Line k, band b: the offset across the band of the strongest edge near where the line should be.
+  const find = (vertical: boolean, k: number, b: number): number | undefined => {
+    const lineAt = margin + k * cell;
+    const from = margin + Math.round((b * 15 * cell) / bands);
+    const to = margin + Math.round(((b + 1) * 15 * cell) / bands);
+    const profile = new Float64Array(2 * search + 1);
+    for (let d = -search; d <= search; d++) {
+      let s = 0;
+      for (let t = from; t < to; t++) {
+        s += vertical ? Math.abs(dx[t * size + lineAt + d]!) : Math.abs(dy[(lineAt + d) * size + t]!);
+      }
+      profile[d + search] = s;
+    }
+    const sm = smooth(profile);
+    let bestD = 0;
+    let bestV = -1;
+    let total = 0;
+    for (let i = 0; i < sm.length; i++) {
+      total += sm[i]!;
+      if (sm[i]! > bestV) {
+        bestV = sm[i]!;
+        bestD = i - search;
+      }
+    }
+    // A peak that does not stand out is no line (a tile face, a hand): leave it out.
+    return bestV > (1.5 * total) / sm.length ? lineAt + bestD : undefined;
+  };
+  // Each line as position = a + b·t along the other axis, fitted to its bands; undefined if too few were seen.
+  const fitLine = (vertical: boolean, k: number): { a: number; b: number } | undefined => {
+    const obs: [number, number][] = [];
+    for (let band = 0; band < bands; band++) {
+      const at = find(vertical, k, band);
+      if (at !== undefined) seen++;
+      if (at !== undefined) obs.push([margin + ((band + 0.5) * 15 * cell) / bands, at]);
+    }
+    if (obs.length < 3) return undefined;
+    const n = obs.length;
+    const mt = obs.reduce((s, o) => s + o[0], 0) / n;
+    const mp = obs.reduce((s, o) => s + o[1], 0) / n;
+    const stt = obs.reduce((s, o) => s + (o[0] - mt) ** 2, 0);
+    const b = obs.reduce((s, o) => s + (o[0] - mt) * (o[1] - mp), 0) / stt;
+    return { a: mp - b * mt, b };
+  };
+  let seen = 0;
+  const verticals = Array.from({ length: 16 }, (_, k) => fitLine(true, k));
+  const horizontals = Array.from({ length: 16 }, (_, k) => fitLine(false, k));
+  const src: number[] = [];
+  const dst: number[] = [];
+  for (let i = 0; i <= 15; i++) {
+    for (let j = 0; j <= 15; j++) {
+      const v = verticals[i];
+      const h = horizontals[j];
+      if (!v || !h) continue;
+      // x = v.a + v.b·y and y = h.a + h.b·x
+      const x = (v.a + v.b * h.a) / (1 - v.b * h.b);
+      const y = h.a + h.b * x;
+      src.push(margin + i * cell, margin + j * cell);
+      dst.push(x, y);
+    }
+  }
+  const support = seen / (2 * 16 * bands);
+  if (src.length < 2 * 36) return { support };
+  const srcMat = track(cv.matFromArray(src.length / 2, 1, cv.CV_32FC2, src));
+  const dstMat = track(cv.matFromArray(dst.length / 2, 1, cv.CV_32FC2, dst));
+  const correction = track(cv.findHomography(srcMat, dstMat, cv.RANSAC, 4));
+  if (correction.empty()) return { support };
+  const moved = ideal.map((p) => apply(correction, p));
+  if (moved.some((p, i) => Math.hypot(p[0] - ideal[i]![0], p[1] - ideal[i]![1]) > cell / 2))
+    return { support };
+  const Hinv = track(new cv.Mat());
+  cv.invert(H, Hinv);
+  return { grid: moved.map((p) => apply(Hinv, p)), support };
+}
+
+/**
+ * Line searches can settle one cell off (a border line taken for the first grid line). The premium squares are
+ * laid out with the symmetries of the square, so of the grid and its eight neighbours one cell away, the right
+ * one is where the squares' colours agree best with their mirror images.
+ */
+export function symmetricShift(cv: CV, colour: Mat, grid: Point[], track: (m: Mat) => Mat): Point[] {
+  const px = 12;
+  const n = 17; // cells -1..15 around the grid
+  const lattice = track(
+    cv.getPerspectiveTransform(pointsMat(cv, square(15), track), pointsMat(cv, grid, track)),
+  );
+  const at = (x: number, y: number) => apply(lattice, [x, y]);
+  const from: Point[] = [at(-1, -1), at(16, -1), at(16, 16), at(-1, 16)];
+  const H = track(
+    cv.getPerspectiveTransform(pointsMat(cv, from, track), pointsMat(cv, square(n * px), track)),
+  );
+  const warped = track(new cv.Mat());
+  cv.warpPerspective(colour, warped, H, new cv.Size(n * px, n * px), cv.INTER_AREA, cv.BORDER_REPLICATE);
+  const data = warped.data as Uint8Array;
+  const means: number[][] = [];
+  for (let r = 0; r < n; r++) {
+    for (let c = 0; c < n; c++) {
+      const m = [0, 0, 0];
+      let k = 0;
+      for (let y = r * px + px / 4; y < (r + 1) * px - px / 4; y++) {
+        for (let x = c * px + px / 4; x < (c + 1) * px - px / 4; x++) {
+          const o = (y * n * px + x) * 3;
+          m[0]! += data[o]!;
+          m[1]! += data[o + 1]!;
+          m[2]! += data[o + 2]!;
+          k++;
+        }
+      }
+      means.push(m.map((v) => v / k));
+    }
+  }
+  const asymmetry = (dx: number, dy: number) => {
+    const cell = (r: number, c: number) => means[(r + 1 + dy) * n + (c + 1 + dx)]!;
+    let diff = 0;
+    let spread = 0;
+    const avg = [0, 0, 0];
+    for (let r = 0; r < 15; r++)
+      for (let c = 0; c < 15; c++) for (let i = 0; i < 3; i++) avg[i]! += cell(r, c)[i]! / 225;
+    for (let r = 0; r < 15; r++) {
+      for (let c = 0; c < 15; c++) {
+        const a = cell(r, c);
+        for (let i = 0; i < 3; i++) spread += (a[i]! - avg[i]!) ** 2;
+        for (const [rr, cc] of [
+          [c, r],
+          [14 - r, c],
+          [r, 14 - c],
+        ]) {
+          const b = cell(rr!, cc!);
+          for (let i = 0; i < 3; i++) diff += (a[i]! - b[i]!) ** 2;
+        }
+      }
+    }
+    return diff / 3 / Math.max(spread, 1e-6);
+  };
+  let best = { dx: 0, dy: 0, score: asymmetry(0, 0) };
+  const centre = best.score;
+  for (const dy of [-1, 0, 1]) {
+    for (const dx of [-1, 0, 1]) {
+      const s = asymmetry(dx, dy);
+      if (s < best.score) best = { dx, dy, score: s };
+    }
+  }
+  if ((best.dx === 0 && best.dy === 0) || best.score > 0.6 * centre) return grid;
+  return [
+    at(best.dx, best.dy),
+    at(15 + best.dx, best.dy),
+    at(15 + best.dx, 15 + best.dy),
+    at(best.dx, 15 + best.dy),
+  ];
+}
