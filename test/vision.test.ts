@@ -54,6 +54,25 @@ describe('recognize on rendered photos', () => {
     });
   }
 
+  it('refines from the last frame’s corners (a steady camera) and reads the same board', async () => {
+    const bytes = readFileSync(join(photos, 'seen_from_the_left_side.jpg'));
+    const first = await recognize(bytes);
+    const next = await recognize(bytes, { hint: first.corners });
+    expect(next.board).toEqual(first.board);
+    expect(next.rotation).toBe(first.rotation);
+    for (const [i, [x, y]] of next.corners.entries()) {
+      expect(Math.hypot(x - first.corners[i]![0], y - first.corners[i]![1])).toBeLessThan(3);
+    }
+  });
+
+  it('falls back to a full search when the hint is far off', async () => {
+    const bytes = readFileSync(join(photos, 'overhead_green_cream.jpg'));
+    const found = await recognize(bytes);
+    const wrong = found.corners.map(([x, y]) => [x * 0.5, y * 0.5] as const) as unknown as typeof found.corners;
+    const again = await recognize(bytes, { hint: wrong });
+    expect(again.board).toEqual(found.board);
+  });
+
   it('skips the search with fixed corners and reads the same board', async () => {
     const bytes = readFileSync(join(photos, 'overhead_green_cream.jpg'));
     const found = await recognize(bytes);

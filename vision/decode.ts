@@ -43,3 +43,16 @@ export async function decodeImage(input: Uint8Array): Promise<RgbImage> {
     throw new VisionError('corrupt-image', `the image could not be decoded: ${(err as Error).message}`);
   }
 }
+
+/** The image scaled down (never up) so that its longer side is at most `longSide`, with libvips' resampling. */
+export async function shrink(image: RgbImage, longSide: number): Promise<RgbImage> {
+  const factor = longSide / Math.max(image.width, image.height);
+  if (factor >= 1) return image;
+  const width = Math.max(1, Math.round(image.width * factor));
+  const height = Math.max(1, Math.round(image.height * factor));
+  const data = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .resize(width, height, { fit: 'fill' })
+    .raw()
+    .toBuffer();
+  return { width, height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+}

@@ -35,7 +35,7 @@ export function orderCorners(pts: Point[]): Point[] {
 export function dedupe(quads: Point[][]): Point[][] {
   const out: Point[][] = [];
   for (const q of quads) {
-    if (!out.some((o) => o.every((p, i) => Math.hypot(p[0] - q[i]![0], p[1] - q[i]![1]) < 6))) out.push(q);
+    if (!out.some((o) => o.every((p, i) => Math.hypot(p[0] - q[i]![0], p[1] - q[i]![1]) < 10))) out.push(q);
   }
   return out;
 }

@@ -12,9 +12,11 @@ import type { Corners, Point } from './types.ts';
 export { apply, orderCorners } from './geometry.ts';
 
 /** Work size: the photo is scaled so its longer side is this many pixels for refining the grid. */
-const WORK = 640;
+export const WORK = 640;
 /** Black border added around the work image, as a fraction of its longer side. */
 const PAD = 0.03;
+/** A hint from the previous frame is kept when at least this share of its line segments is still seen. */
+const HINT_SUPPORT = 0.5;
 /** The candidate search runs at half the work size. */
 const SEARCH = 0.5;
 
@@ -53,27 +55,21 @@ function workImages(
   return { colour, gray, scale, pad };
 }
 
-export function locateBoard(rgb: { width: number; height: number; data: Uint8Array }): Located | undefined {
+/**
+ * Finds the grid in `rgb`. With `hint` (the corners found in the previous frame of a steady camera) it first
+ * refines from there and keeps the result when the grid's lines are still where it says; otherwise, or without a
+ * hint, it searches the whole picture.
+ */
+export function locateBoard(
+  rgb: { width: number; height: number; data: Uint8Array },
+  hint?: Corners,
+): Located | undefined {
   const { cv } = opencv();
   return withMats((track) => {
     const { colour, gray, scale, pad } = workImages(cv, rgb, track);
-    const small = track(new cv.Mat());
-    cv.resize(
-      gray,
-      small,
-      new cv.Size(Math.round(gray.cols * SEARCH), Math.round(gray.rows * SEARCH)),
-      0,
-      0,
-      cv.INTER_AREA,
-    );
-    const quads = candidateQuads(cv, small, track);
-    let best: { grid: Point[]; score: number } | undefined;
-    for (const quad of quads) {
-      const found = gridInQuad(cv, small, quad, track);
-      if (found && (!best || found.score > best.score)) best = found;
-    }
-    if (!best) return undefined;
-    let grid = best.grid.map(([x, y]) => [x / SEARCH, y / SEARCH] as Point);
+    const toWork = (p: Point): Point => [p[0] * scale + pad, p[1] * scale + pad];
+    const toPhoto = (p: Point): Point => [(p[0] - pad) / scale, (p[1] - pad) / scale];
+    let grid: Point[] = [];
     let support = 0;
     // Up to `passes` refinements, stopping once the corners settle (moving under half a pixel).
     const refine = (passes: number) => {
@@ -88,15 +84,28 @@ export function locateBoard(rgb: { width: number; height: number; data: Uint8Arr
         if (moved < 0.5) return;
       }
     };
+    if (hint) {
+      grid = hint.map(toWork);
+      refine(2);
+      if (support >= HINT_SUPPORT)
+        return { corners: grid.map(toPhoto) as unknown as Corners, score: 1, support };
+    }
+    const small = track(new cv.Mat());
+    const size = new cv.Size(Math.round(gray.cols * SEARCH), Math.round(gray.rows * SEARCH));
+    cv.resize(gray, small, size, 0, 0, cv.INTER_AREA);
+    let best: { grid: Point[]; score: number } | undefined;
+    for (const quad of candidateQuads(cv, small, track)) {
+      const found = gridInQuad(cv, small, quad, track);
+      if (found && (!best || found.score > best.score)) best = found;
+    }
+    if (!best) return undefined;
+    grid = best.grid.map(([x, y]) => [x / SEARCH, y / SEARCH] as Point);
     refine(3);
     const shifted = symmetricShift(cv, colour, grid, track);
     if (shifted !== grid) {
       grid = shifted;
       refine(3);
     }
-    const corners = grid.map(
-      ([x, y]) => [(x - pad) / scale, (y - pad) / scale] as const,
-    ) as unknown as Corners;
-    return { corners, score: best.score, support };
+    return { corners: grid.map(toPhoto) as unknown as Corners, score: best.score, support };
   });
 }

@@ -4,8 +4,8 @@
  * No game rules here: whether the reading is a legal move is the engine's question.
  */
 import { classifyCells, loadModel, readCells, rotationOf, uprightGrid } from './classify.ts';
-import { decodeImage } from './decode.ts';
-import { locateBoard } from './locate.ts';
+import { decodeImage, shrink } from './decode.ts';
+import { locateBoard, orderCorners, WORK } from './locate.ts';
 import { type BoardReading, type Corners, type RgbImage, VisionError } from './types.ts';
 import { cellCrops, warpBoard } from './warp.ts';
 
@@ -14,6 +14,8 @@ export interface RecognizeOptions {
   readonly letters?: string;
   /** Fixed grid corners (a mounted camera): skips the search. Top-left, top-right, bottom-right, bottom-left. */
   readonly corners?: Corners;
+  /** The corners found in the previous frame of a steady camera: tried first, kept if the lines are still there. */
+  readonly hint?: Corners;
   /** Path of the ONNX model (default models/cells.onnx). */
   readonly model?: string;
   /** Squares read with less confidence than this are reported unsure (default 0.8). */
@@ -35,10 +37,18 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
   let corners = options.corners;
   if (corners) validateCorners(corners, photo);
   else {
-    const located = locateBoard(photo);
+    const work = await shrink(photo, WORK);
+    const k = photo.width / work.width;
+    const hint = options.hint?.map(([x, y]) => [x / k, y / k] as const) as Corners | undefined;
+    const found = locateBoard(work, hint);
+    const located = found && {
+      ...found,
+      corners: found.corners.map(([x, y]) => [x * k, y * k] as const) as unknown as Corners,
+    };
     if (!located || located.score * located.support < MIN_GRID_EVIDENCE)
       throw new VisionError('no-board', 'no Scrabble board was found in the image');
-    corners = located.corners;
+    // Whatever order a hint came in, the corners go on as seen in the photo: top-left first, clockwise.
+    corners = orderCorners([...located.corners]) as unknown as Corners;
   }
   const t2 = performance.now();
   const cells = await model;

@@ -36,38 +36,40 @@ function mat(cv: CV, pts: readonly Point[], track: (m: Mat) => Mat): Mat {
 
 /**
  * The model's input for every cell, row-major: `size`×`size` RGB floats in [0, 1], channels first, cut from the
- * cell's square grown by `margin` (a fraction of a cell) on every side, area-averaged.
+ * cell's square grown by `margin` (a fraction of a cell) on every side, each output pixel the mean of a 2×2 grid of
+ * source samples (close to the box filter the training crops were shrunk with).
  */
 export function cellCrops(board: RgbImage, size: number, margin: number): Float32Array {
   const out = new Float32Array(225 * 3 * size * size);
-  const span = CELL * (1 + 2 * margin);
-  const step = span / size;
+  const step = (CELL * (1 + 2 * margin)) / size;
   const plane = size * size;
+  const { width, height, data } = board;
+  // Source offsets of the 2×2 samples under each output pixel, relative to the crop's corner (same for every cell).
+  const offX = new Int32Array(2 * size);
+  const offY = new Int32Array(2 * size);
+  for (let i = 0; i < size; i++) {
+    offX[2 * i] = offY[2 * i] = Math.floor((i + 0.25) * step);
+    offX[2 * i + 1] = offY[2 * i + 1] = Math.floor((i + 0.75) * step);
+  }
   for (let r = 0; r < 15; r++) {
     for (let c = 0; c < 15; c++) {
       const base = (r * 15 + c) * 3 * plane;
-      const x0 = MARGIN + c * CELL - CELL * margin;
-      const y0 = MARGIN + r * CELL - CELL * margin;
+      const x0 = Math.round(MARGIN + (c - margin) * CELL);
+      const y0 = Math.round(MARGIN + (r - margin) * CELL);
       for (let j = 0; j < size; j++) {
+        const ya = Math.min(height - 1, Math.max(0, y0 + offY[2 * j]!)) * width;
+        const yb = Math.min(height - 1, Math.max(0, y0 + offY[2 * j + 1]!)) * width;
         for (let i = 0; i < size; i++) {
-          // Average the source pixels under this output pixel (2×2 samples suffice at these scales).
-          let R = 0;
-          let G = 0;
-          let B = 0;
-          for (const dy of [0.25, 0.75]) {
-            for (const dx of [0.25, 0.75]) {
-              const x = Math.min(board.width - 1, Math.max(0, Math.floor(x0 + (i + dx) * step)));
-              const y = Math.min(board.height - 1, Math.max(0, Math.floor(y0 + (j + dy) * step)));
-              const p = (y * board.width + x) * 3;
-              R += board.data[p]!;
-              G += board.data[p + 1]!;
-              B += board.data[p + 2]!;
-            }
-          }
+          const xa = Math.min(width - 1, Math.max(0, x0 + offX[2 * i]!));
+          const xb = Math.min(width - 1, Math.max(0, x0 + offX[2 * i + 1]!));
+          const p00 = (ya + xa) * 3;
+          const p01 = (ya + xb) * 3;
+          const p10 = (yb + xa) * 3;
+          const p11 = (yb + xb) * 3;
           const o = base + j * size + i;
-          out[o] = R / 1020;
-          out[o + plane] = G / 1020;
-          out[o + 2 * plane] = B / 1020;
+          out[o] = (data[p00]! + data[p01]! + data[p10]! + data[p11]!) / 1020;
+          out[o + plane] = (data[p00 + 1]! + data[p01 + 1]! + data[p10 + 1]! + data[p11 + 1]!) / 1020;
+          out[o + 2 * plane] = (data[p00 + 2]! + data[p01 + 2]! + data[p10 + 2]! + data[p11 + 2]!) / 1020;
         }
       }
     }
