@@ -105,8 +105,36 @@ SCENARIOS = {
 }
 
 
+# A short game, one photo after each move, for the service's tests and the demo: Ann 8D WINDY (32),
+# Ben 9D AN (9), Ann H5 JOE(Y) (14).
+def demo_boards():
+    empty = ["." * 15 for _ in range(15)]
+
+    def put(board, row, col, word, down=False):
+        rows = [list(r) for r in board]
+        for k, ch in enumerate(word):
+            r, c = (row + k, col) if down else (row, col + k)
+            if ch != ".":
+                rows[r][c] = ch
+        return ["".join(r) for r in rows]
+
+    b1 = put(empty, 7, 3, "WINDY")
+    b2 = put(b1, 8, 3, "AN")
+    b3 = put(b2, 4, 7, "JOE", down=True)
+    return [empty, b1, b2, b3]
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
+    demo = os.path.join(ROOT, "fixtures", "demo_game")
+    os.makedirs(demo, exist_ok=True)
+    style = {"board": {"square": (25, 115, 60), "line": (230, 235, 230)}, "tile": {"face": (238, 230, 205), "ink": (15, 15, 15), "wood": False}}
+    for i, board in enumerate(demo_boards()):
+        img = photo(board, seed=100 + i, style=style)
+        img.save(os.path.join(demo, f"{i}.jpg"), quality=85)
+        with open(os.path.join(demo, f"{i}.txt"), "w", encoding="utf-8") as f:
+            f.write("\n".join(board) + "\n")
+        print("wrote demo", i)
     for name, spec in SCENARIOS.items():
         spec = dict(spec)
         board = spec.pop("board")

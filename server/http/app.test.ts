@@ -1,10 +1,13 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from './app.ts';
 
 describe('the service', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ port: 0, host: '127.0.0.1' });
+    server = await startServer({ port: 0, host: '127.0.0.1', db: join(mkdtempSync(join(tmpdir(), 'tilecam-')), 'db.sqlite') });
   });
   afterAll(() => server.close());
 

@@ -1,46 +1,141 @@
 /**
- * The HTTP service: one express app on one port. At this stage it serves the health check and a landing page;
- * the game API, WebSocket and web UI mount here.
+ * The HTTP service: one express app and one WebSocket endpoint on one port. Thin: it validates requests at the edge,
+ * calls the game service and maps expected failures to `{ error: { code, message } }` with their status.
  */
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express from 'express';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { tileSetIds } from '../engine/index.ts';
+import { ServiceError } from '../games/errors.ts';
+import { GameService } from '../games/service.ts';
+import type { CaptureTiming } from '../games/session.ts';
+import { parseAction, parseGameConfig } from '../games/validate.ts';
+import { SqliteStore } from '../store/sqlite.ts';
+import { attachWebSocket } from './ws.ts';
 
 export interface ServerOptions {
   /** Port to listen on; 0 picks a free one. Default 3000. */
   port?: number;
   host?: string;
+  /** SQLite file; photos go beside it. Default data/tilecam.db. */
+  db?: string;
+  /** Auto capture: identical readings needed before a commit. */
+  timing?: CaptureTiming;
+  /** Heartbeat period in milliseconds (default 5000). */
+  heartbeatMs?: number;
 }
 
 export interface RunningServer {
   port: number;
+  service: GameService;
   close(): Promise<void>;
 }
 
-export function createApp(): express.Express {
+const FRAME_LIMIT = 10 * 1024 * 1024;
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+/** Frames per game per second, at most. */
+const FRAME_RATE = 8;
+
+export function createApp(service: GameService): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  const webDir = fileURLToPath(new URL('../../web/', import.meta.url));
+  app.use(express.static(webDir, { index: 'index.html' }));
+  if (existsSync(join(webDir, '..', 'dist', 'web'))) app.use('/dist', express.static(join(webDir, '..', 'dist', 'web')));
+
   app.get('/api/health', (_req, res) => {
     res.json({ ok: true, name: 'tilecam', tileSets: tileSetIds });
   });
-  app.get('/', (_req, res) => {
-    res
-      .type('html')
-      .send(
-        '<!doctype html><meta charset="utf-8"><title>tilecam</title><h1>tilecam</h1>' +
-          '<p>The service is running. The scoreboard, camera page and game API are being built.</p>',
-      );
+  app.get('/api/games', (_req, res) => {
+    res.json({ games: service.list() });
+  });
+  app.post('/api/games', express.json({ limit: '64kb' }), (req, res) => {
+    const created = service.create(parseGameConfig(req.body));
+    res.status(201).json(created);
+  });
+  app.get('/api/games/:id', (req, res) => {
+    res.json(service.get(req.params.id!).snapshot());
+  });
+  const recent = new Map<string, number[]>();
+  app.post(
+    '/api/games/:id/frames',
+    (req, _res, next) => {
+      const session = service.authorize(req.params.id!, bearer(req));
+      const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+      if (!IMAGE_TYPES.includes(type)) throw new ServiceError('unsupported-media', 'send the frame as image/jpeg, image/png or image/webp');
+      const now = Date.now();
+      const times = (recent.get(session.id) ?? []).filter((t) => now - t < 1000);
+      if (times.length >= FRAME_RATE) throw new ServiceError('rate-limited', `at most ${FRAME_RATE} frames a second per game`);
+      recent.set(session.id, [...times, now]);
+      next();
+    },
+    express.raw({ type: IMAGE_TYPES, limit: FRAME_LIMIT }),
+    async (req, res) => {
+      const session = service.get(req.params.id!);
+      const body = req.body as Buffer;
+      if (!Buffer.isBuffer(body) || body.length === 0) throw new ServiceError('bad-image', 'the frame is empty');
+      const endTurn = req.query.endTurn === '1' || req.query.endTurn === 'true';
+      const result = await session.submitFrame(body, endTurn);
+      res.json(result);
+    },
+  );
+  app.post('/api/games/:id/actions', express.json({ limit: '64kb' }), (req, res) => {
+    const session = service.authorize(req.params.id!, bearer(req));
+    const result = session.act(parseAction(req.body));
+    res.json({ ...result, snapshot: session.snapshot() });
+  });
+  app.get('/api/games/:id/photos/:name', (req, res) => {
+    service.get(req.params.id!);
+    const name = req.params.name!;
+    if (!/^[\w.-]+\.jpg$/.test(name)) throw new ServiceError('not-found', 'no such photo');
+    res.sendFile(resolve(service.photoDir(req.params.id!), name), (err) => {
+      if (err && !res.headersSent) res.status(404).json({ error: { code: 'not-found', message: 'no such photo' } });
+    });
+  });
+  app.use('/api', (_req, _res, next) => next(new ServiceError('not-found', 'no such endpoint')));
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const e = err as { type?: string; status?: number; message?: string };
+    if (err instanceof ServiceError) return void res.status(err.status).json({ error: { code: err.code, message: err.message } });
+    if (e.type === 'entity.too.large') {
+      return void res.status(413).json({ error: { code: 'too-large', message: 'the request body is too large' } });
+    }
+    if (e.type === 'entity.parse.failed') {
+      return void res.status(400).json({ error: { code: 'bad-request', message: 'the body is not valid JSON' } });
+    }
+    console.error(err);
+    res.status(500).json({ error: { code: 'internal', message: 'something went wrong on the server' } });
   });
   return app;
 }
 
+function bearer(req: Request): string | undefined {
+  const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+  return m?.[1];
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const app = createApp();
-  return new Promise((resolve, reject) => {
-    const server = app.listen(options.port ?? 3000, options.host ?? '0.0.0.0', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({ port, close: () => new Promise((done) => server.close(() => done())) });
-    });
-    server.on('error', reject);
+  const db = options.db ?? join(process.cwd(), 'data', 'tilecam.db');
+  const store = new SqliteStore(db);
+  const service = new GameService(store, dirname(db), options.timing);
+  const app = createApp(service);
+  const server = createServer(app);
+  const ws = attachWebSocket(server, service, options.heartbeatMs ?? 5000);
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 3000, options.host ?? '0.0.0.0', () => done());
   });
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    service,
+    close: async () => {
+      ws.close();
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+      store.close();
+    },
+  };
 }

@@ -1,0 +1,28 @@
+/** Expected failures of the service, with a stable code, a message for people and the HTTP status they map to. */
+export const errorStatus = {
+  'bad-request': 400,
+  'bad-image': 422,
+  'no-board': 422,
+  unauthorized: 401,
+  'not-found': 404,
+  'not-allowed': 409,
+  'too-large': 413,
+  'unsupported-media': 415,
+  'rate-limited': 429,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export class ServiceError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+  }
+
+  get status(): number {
+    return errorStatus[this.code];
+  }
+}

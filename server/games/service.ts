@@ -1,0 +1,66 @@
+/**
+ * The games the server keeps: creation with a scorekeeper token, lookup (loading a game from storage on first use,
+ * so a restart resumes every game exactly), and token checks. Transport-free: HTTP and WebSocket call into it.
+ */
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { join } from 'node:path';
+import type { Lexicon } from '../engine/index.ts';
+import { defaultEnglishLexicon } from '../lexicon/index.ts';
+import type { GameConfig, GameStore } from '../store/types.ts';
+import { ServiceError } from './errors.ts';
+import { type CaptureTiming, GameSession } from './session.ts';
+
+export class GameService {
+  private readonly sessions = new Map<string, GameSession>();
+
+  constructor(
+    readonly store: GameStore,
+    private readonly dataDir: string,
+    private readonly timing: CaptureTiming = { frames: 3, ms: 1500 },
+  ) {}
+
+  /** Folder of a game's photos. */
+  photoDir(id: string): string {
+    return join(this.dataDir, 'photos', id);
+  }
+
+  create(config: GameConfig): { id: string; token: string } {
+    const id = randomUUID().slice(0, 8);
+    const token = randomBytes(24).toString('base64url');
+    this.store.createGame({ id, tokenHash: hash(token), config });
+    return { id, token };
+  }
+
+  get(id: string): GameSession {
+    let session = this.sessions.get(id);
+    if (!session) {
+      const stored = this.store.getGame(id);
+      if (!stored) throw new ServiceError('not-found', `no game ${id}`);
+      session = GameSession.load(this.store, stored, lexiconFor(stored.config), this.timing);
+      this.sessions.set(id, session);
+    }
+    return session;
+  }
+
+  /** Throws unless `token` is the game's scorekeeper token. */
+  authorize(id: string, token: string | undefined): GameSession {
+    const session = this.get(id);
+    const expected = Buffer.from(session.stored.tokenHash, 'hex');
+    const given = Buffer.from(hash(token ?? ''), 'hex');
+    if (!token || !timingSafeEqual(expected, given)) throw new ServiceError('unauthorized', 'a valid scorekeeper token is needed');
+    return session;
+  }
+
+  list(): { id: string; players: readonly string[]; createdAt: string }[] {
+    return this.store.listGames().map((g) => ({ id: g.id, players: g.config.players, createdAt: g.createdAt }));
+  }
+}
+
+function hash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function lexiconFor(config: GameConfig): Lexicon | undefined {
+  if (config.lexicon === 'none') return undefined;
+  return config.lang === 'en' ? defaultEnglishLexicon() : undefined;
+}

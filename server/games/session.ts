@@ -1,0 +1,290 @@
+/**
+ * One game being played: the engine state rebuilt from the stored events, the reading waiting for confirmation,
+ * and the frame intake that turns camera readings into events. The camera is never trusted alone: a reading that
+ * is not a legal move from the last board, or has squares in doubt, waits for the scorekeeper with its photo.
+ */
+import {
+  applyEvent,
+  type Board,
+  effectiveEvents,
+  type GameEvent,
+  type GameState,
+  inferMove,
+  type Lexicon,
+  makeRules,
+  newGame,
+  parseBoard,
+  type Placement,
+  tileSets,
+} from '../engine/index.ts';
+import type { GameSnapshot, PendingView } from '../protocol/index.ts';
+import type { GameStore, StoredGame } from '../store/types.ts';
+import { type BoardReading, type Corners, recognize, VisionError } from '../../vision/index.ts';
+import { ServiceError } from './errors.ts';
+import { snapshotOf } from './snapshot.ts';
+
+export type FrameStatus = 'committed' | 'unchanged' | 'waiting' | 'needs-confirmation';
+
+export interface FrameResult {
+  status: FrameStatus;
+  event?: GameEvent;
+  reasons?: string[];
+}
+
+export type Action =
+  | { type: 'pass' }
+  | { type: 'exchange'; tiles?: string; count?: number }
+  | { type: 'challenge'; player: number; acceptable: boolean }
+  | { type: 'confirm'; board?: string[] }
+  | { type: 'correct'; row: number; col: number; tile: string }
+  | { type: 'name-blank'; row: number; col: number; letter: string }
+  | { type: 'undo' }
+  | { type: 'end'; racks: string[] };
+
+interface Pending {
+  board: Board;
+  reasons: string[];
+  squares: { row: number; col: number }[];
+  photo: string;
+}
+
+/** Auto capture commits a reading once it has been the same for this many frames and this long. */
+export interface CaptureTiming {
+  frames: number;
+  ms: number;
+}
+
+export class GameSession {
+  private state: GameState;
+  private pending: Pending | null = null;
+  private corners: Corners | undefined;
+  private stable: { text: string; count: number; since: number } | undefined;
+  private seq: number;
+  private readonly listeners = new Set<(snapshot: GameSnapshot) => void>();
+
+  private constructor(
+    private readonly store: GameStore,
+    readonly stored: Omit<StoredGame, 'events'>,
+    private readonly lexicon: Lexicon | undefined,
+    private readonly timing: CaptureTiming,
+  ) {
+    const { config } = stored;
+    const rules = makeRules({
+      lang: config.lang,
+      players: config.players.length,
+      variant: config.variant,
+      challenge: config.challengeRule,
+    });
+    const start = newGame(config.players, rules);
+    if (!start.ok) throw new ServiceError('bad-request', start.message);
+    this.state = start.state;
+    this.seq = 0;
+  }
+
+  /** Rebuilds a session from its stored events, exactly as it was. */
+  static load(store: GameStore, stored: StoredGame, lexicon: Lexicon | undefined, timing: CaptureTiming): GameSession {
+    const session = new GameSession(store, stored, lexicon, timing);
+    for (const e of stored.events) {
+      const step = applyEvent(session.state, e.event);
+      if (!step.ok) throw new Error(`stored game ${stored.id} does not replay at event ${e.seq}: ${step.message}`);
+      session.state = step.state;
+      session.seq = e.seq;
+    }
+    return session;
+  }
+
+  get id(): string {
+    return this.stored.id;
+  }
+
+  snapshot(): GameSnapshot {
+    const pending: PendingView | null = this.pending && {
+      board: this.pending.board.cells.join('').match(/.{15}/gu) ?? [],
+      reasons: this.pending.reasons,
+      squares: this.pending.squares,
+      photo: `/api/games/${this.id}/photos/${encodeURIComponent(this.pending.photo.split('/').pop() ?? '')}`,
+    };
+    return snapshotOf(this.id, this.state, {
+      pending,
+      capture: this.stored.config.capture,
+      lang: this.stored.config.lang,
+      ...(this.lexicon ? { lexicon: this.lexicon } : {}),
+    });
+  }
+
+  subscribe(listener: (snapshot: GameSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** A camera frame: read it, and commit, hold or wait as the capture mode says. */
+  async submitFrame(bytes: Uint8Array, endTurn: boolean, now = Date.now()): Promise<FrameResult> {
+    if (this.state.ended) throw new ServiceError('not-allowed', 'the game is over');
+    const letters = tileSets[this.stored.config.lang].letters.map(([l]) => l).join('');
+    let reading: BoardReading;
+    try {
+      reading = await recognize(bytes, { letters, ...(this.corners ? { hint: this.corners } : {}) });
+    } catch (err) {
+      if (err instanceof VisionError) {
+        throw new ServiceError(err.code === 'no-board' ? 'no-board' : 'bad-image', err.message);
+      }
+      throw err;
+    }
+    this.corners = reading.corners;
+    const read = parseBoard(reading.board);
+    if (!read.ok) throw new Error(read.message);
+    const text = reading.board.join('');
+    const settled = this.settle(text, reading.unsure.length === 0, now);
+    const decide = this.stored.config.capture === 'button' ? endTurn : endTurn || settled;
+    if (!decide) return { status: 'waiting' };
+    const unsure = reading.unsure.map(({ row, col }) => ({ row, col }));
+    if (unsure.length > 0) {
+      return this.hold(read.board, ['some squares could not be read with confidence'], unsure, bytes);
+    }
+    return this.commitBoard(read.board, bytes, endTurn);
+  }
+
+  /** Counts identical confident readings for auto capture. */
+  private settle(text: string, confident: boolean, now: number): boolean {
+    if (!confident) {
+      this.stable = undefined;
+      return false;
+    }
+    if (this.stable?.text === text) this.stable.count++;
+    else this.stable = { text, count: 1, since: now };
+    return this.stable.count >= this.timing.frames && now - this.stable.since >= this.timing.ms;
+  }
+
+  /** The move between the committed board and `board`; commits it, or holds it for the scorekeeper. */
+  private commitBoard(board: Board, photo: Uint8Array | undefined, endTurn: boolean, confirmed = false): FrameResult {
+    const inferred = inferMove(this.state.board, board, {
+      layout: this.state.rules.layout,
+      ...(this.state.lastPlay ? { lastMove: this.state.lastPlay.placements } : {}),
+    });
+    if (!inferred.ok) {
+      if (inferred.reason === 'no-change') {
+        if (!endTurn && !confirmed) return { status: 'unchanged' };
+        // An end of turn with nothing new on the board is a pass (the scorekeeper can make it an exchange).
+        return this.commit([{ type: 'pass', player: this.state.toMove }], photo);
+      }
+      return this.hold(board, [inferred.message], [...(inferred.squares ?? [])], photo);
+    }
+    const events: GameEvent[] = [];
+    if (inferred.kind === 'withdrawal') {
+      events.push({ type: 'withdraw', player: this.state.lastPlay!.player });
+      if (inferred.next) events.push({ type: 'play', player: this.state.toMove, placements: inferred.next.placements });
+    } else {
+      events.push({ type: 'play', player: this.state.toMove, placements: inferred.move.placements });
+    }
+    return this.commit(events, photo);
+  }
+
+  private hold(board: Board, reasons: string[], squares: { row: number; col: number }[], photo?: Uint8Array): FrameResult {
+    const path = photo ? this.store.savePhoto(this.id, `pending-${Date.now()}.jpg`, photo) : (this.pending?.photo ?? '');
+    this.pending = { board, reasons, squares, photo: path };
+    this.notify();
+    return { status: 'needs-confirmation', reasons };
+  }
+
+  /** Applies events in order; all of them or none. */
+  private commit(events: GameEvent[], photo?: Uint8Array): FrameResult {
+    let state = this.state;
+    for (const event of events) {
+      const step = applyEvent(state, event);
+      if (!step.ok) {
+        throw new ServiceError('not-allowed', step.message);
+      }
+      state = step.state;
+    }
+    const at = new Date().toISOString();
+    const path = photo ? this.store.savePhoto(this.id, `event-${this.seq + 1}.jpg`, photo) : undefined;
+    for (const event of events) {
+      this.seq++;
+      this.store.appendEvent(this.id, { seq: this.seq, event, at, ...(path ? { photo: path } : {}) });
+    }
+    this.state = state;
+    this.pending = null;
+    this.stable = undefined;
+    this.notify();
+    return { status: 'committed', event: events.at(-1)! };
+  }
+
+  /** A scorekeeper's action. */
+  act(action: Action): FrameResult {
+    const player = this.state.toMove;
+    switch (action.type) {
+      case 'pass':
+        return this.commit([{ type: 'pass', player }]);
+      case 'exchange':
+        return this.commit([{ type: 'exchange', player, tiles: action.tiles ?? action.count ?? 0 }]);
+      case 'challenge':
+        return this.commit([{ type: 'challenge', player: action.player, acceptable: action.acceptable }]);
+      case 'end':
+        return this.commit([{ type: 'end', racks: action.racks }]);
+      case 'confirm': {
+        const board = action.board ? parseBoard(action.board) : undefined;
+        if (board && !board.ok) throw new ServiceError('bad-request', board.message);
+        const chosen = board?.board ?? this.pending?.board;
+        if (!chosen) throw new ServiceError('not-allowed', 'there is no reading waiting for confirmation');
+        return this.commitBoard(chosen, undefined, true, true);
+      }
+      case 'correct':
+        return this.correctSquare(action.row, action.col, action.tile);
+      case 'name-blank':
+        return this.correctSquare(action.row, action.col, action.letter.toLowerCase(), true);
+      case 'undo': {
+        const last = this.lastEffectiveEvent();
+        if (last === undefined) throw new ServiceError('not-allowed', 'there is nothing to undo');
+        return this.commit([{ type: 'correction', target: last, event: null }]);
+      }
+    }
+  }
+
+  /**
+   * Fixes one square: of the reading waiting for confirmation if there is one, otherwise of the committed play
+   * that put a tile there (a correction event: every total after it re-derives).
+   */
+  private correctSquare(row: number, col: number, tile: string, blankOnly = false): FrameResult {
+    if (this.pending && !blankOnly) {
+      const cells = this.pending.board.cells.slice();
+      cells[row * 15 + col] = tile;
+      const fixed = parseBoard(cells.join('').match(/.{15}/gu) ?? []);
+      if (!fixed.ok) throw new ServiceError('bad-request', fixed.message);
+      this.pending = { ...this.pending, board: fixed.board, squares: this.pending.squares.filter((s) => s.row !== row || s.col !== col) };
+      this.notify();
+      return { status: 'needs-confirmation', reasons: this.pending.reasons };
+    }
+    const index = this.playAt(row, col);
+    if (index === undefined) throw new ServiceError('not-allowed', `no committed play put a tile on ${row + 1}${'ABCDEFGHIJKLMNO'[col]}`);
+    const play = this.state.events[index] as Extract<GameEvent, { type: 'play' }>;
+    const placements: Placement[] = play.placements.map((p) => (p.row === row && p.col === col ? { ...p, tile } : p));
+    return this.commit([{ type: 'correction', target: index, event: { ...play, placements } }]);
+  }
+
+  /** Index of the effective play event that placed a tile on the square. */
+  private playAt(row: number, col: number): number | undefined {
+    const effective = this.effective();
+    for (let i = effective.length - 1; i >= 0; i--) {
+      const { event, index } = effective[i]!;
+      if (event.type === 'play' && event.placements.some((p) => p.row === row && p.col === col)) return index;
+    }
+    return undefined;
+  }
+
+  private lastEffectiveEvent(): number | undefined {
+    return this.effective().at(-1)?.index;
+  }
+
+  private effective(): { event: GameEvent; index: number }[] {
+    return effectiveEvents(this.state.events);
+  }
+
+  private notify(): void {
+    const snapshot = this.snapshot();
+    for (const listener of this.listeners) listener(snapshot);
+  }
+}
+
+export function newSession(store: GameStore, stored: StoredGame, lexicon: Lexicon | undefined, timing: CaptureTiming): GameSession {
+  return GameSession.load(store, stored, lexicon, timing);
+}

@@ -1,0 +1,95 @@
+/**
+ * The wire protocol shared by the server and web/: every WebSocket message is `{ type, seq, data }`. The server
+ * sends a full snapshot on connect and after every change (snapshots are small), with `seq` counting up per game so
+ * a client can see a gap; a heartbeat every few seconds. Pure types and a validator: no Node or DOM APIs.
+ */
+
+export interface PlayerView {
+  readonly name: string;
+  readonly score: number;
+}
+
+export interface WordView {
+  readonly word: string;
+  readonly score: number;
+  readonly wordMultiplier: number;
+  /** Letters with their premium under a tile placed this turn (2 or 3), for showing the premiums. */
+  readonly premiums: readonly { readonly tile: string; readonly letterMultiplier: number }[];
+  /** Not in the game's lexicon: flagged for the players, never rejected. */
+  readonly unknown: boolean;
+}
+
+export interface TurnView {
+  readonly player: number;
+  readonly kind: string;
+  readonly points: number;
+  readonly cumulative: number;
+  readonly position?: string;
+  readonly words?: readonly WordView[];
+  readonly bingo?: number;
+}
+
+export interface PendingView {
+  /** What the camera read, board text. */
+  readonly board: readonly string[];
+  readonly reasons: readonly string[];
+  /** Squares in doubt, 0-based. */
+  readonly squares: readonly { readonly row: number; readonly col: number }[];
+  /** URL of the photo behind it. */
+  readonly photo: string;
+}
+
+export interface GameSnapshot {
+  readonly id: string;
+  readonly players: readonly PlayerView[];
+  readonly toMove: number;
+  readonly board: readonly string[];
+  /** Squares of the last play on the board. */
+  readonly lastMove: readonly { readonly row: number; readonly col: number }[];
+  readonly turns: readonly TurnView[];
+  readonly unseen: {
+    readonly tiles: Readonly<Record<string, number>>;
+    readonly total: number;
+    readonly vowels: number;
+    readonly consonants: number;
+    readonly blanks: number;
+    readonly bag: number;
+  };
+  readonly pending: PendingView | null;
+  readonly ended: { readonly reason: string; readonly winners: readonly number[] } | null;
+  readonly capture: 'auto' | 'button';
+  readonly lang: string;
+}
+
+export type ServerMessage =
+  | { readonly type: 'snapshot'; readonly seq: number; readonly data: GameSnapshot }
+  | { readonly type: 'thumbnail'; readonly seq: number; readonly data: { readonly jpeg: string } }
+  | { readonly type: 'heartbeat'; readonly seq: number; readonly data: { readonly at: number } }
+  | { readonly type: 'error'; readonly seq: number; readonly data: { readonly code: string; readonly message: string } };
+
+/** What a browser may send: a resync request, or a camera frame (base64 JPEG) with the scorekeeper's token. */
+export type ClientMessage =
+  | { readonly type: 'resync' }
+  | { readonly type: 'frame'; readonly data: { readonly token: string; readonly jpeg: string; readonly endTurn?: boolean } };
+
+/** Validates a message from a client; anything else is an error value naming what was wrong. */
+export function parseClientMessage(text: string): { ok: true; message: ClientMessage } | { ok: false; message: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, message: 'not JSON' };
+  }
+  if (typeof value !== 'object' || value === null) return { ok: false, message: 'expected an object' };
+  const m = value as { type?: unknown; data?: unknown };
+  if (m.type === 'resync') return { ok: true, message: { type: 'resync' } };
+  if (m.type === 'frame') {
+    const d = m.data as { token?: unknown; jpeg?: unknown; endTurn?: unknown } | undefined;
+    if (!d || typeof d.token !== 'string' || typeof d.jpeg !== 'string') {
+      return { ok: false, message: 'a frame needs data.token and data.jpeg (base64)' };
+    }
+    if (d.endTurn !== undefined && typeof d.endTurn !== 'boolean') return { ok: false, message: 'data.endTurn must be a boolean' };
+    return { ok: true, message: { type: 'frame', data: { token: d.token, jpeg: d.jpeg, ...(d.endTurn ? { endTurn: true } : {}) } } };
+  }
+  return { ok: false, message: `unknown message type ${JSON.stringify(m.type)}` };
+}

@@ -1,0 +1,215 @@
+/**
+ * The service through its HTTP API and WebSocket: a real server on an ephemeral port with a real SQLite file,
+ * playing the rendered demo game (fixtures/demo_game: Ann 8D WINDY 32, Ben 9D AN 9, Ann H5 JOE(Y) 14).
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { type RunningServer, startServer } from '../server/http/app.ts';
+import type { GameSnapshot, ServerMessage } from '../server/protocol/index.ts';
+
+const demo = fileURLToPath(new URL('../fixtures/demo_game/', import.meta.url));
+const frame = (i: number) => readFileSync(join(demo, `${i}.jpg`));
+
+let server: RunningServer;
+let base: string;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tilecam-api-'));
+  server = await startServer({ port: 0, host: '127.0.0.1', db: join(dir, 'games.db'), heartbeatMs: 200 });
+  base = `http://127.0.0.1:${server.port}`;
+});
+afterAll(() => server.close());
+
+async function api(path: string, init: RequestInit & { token?: string; json?: unknown } = {}) {
+  const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(base + path, { ...init, headers, ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}) });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { error?: { code: string; message: string } } };
+}
+
+async function newGame(extra: object = {}) {
+  const res = await api('/api/games', { method: 'POST', json: { players: ['Ann', 'Ben'], ...extra } });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; token: string };
+}
+
+const postFrame = (id: string, token: string | undefined, bytes: Uint8Array, endTurn = true, type = 'image/jpeg') =>
+  api(`/api/games/${id}/frames${endTurn ? '?endTurn=1' : ''}`, {
+    method: 'POST',
+    ...(token ? { token } : {}),
+    headers: { 'content-type': type },
+    body: bytes as unknown as BodyInit,
+  });
+
+describe('games over HTTP', () => {
+  it('creates a game and shows its snapshot to anyone', async () => {
+    const { id, token } = await newGame();
+    expect(token.length).toBeGreaterThan(20);
+    const snap = (await api(`/api/games/${id}`)).body as unknown as GameSnapshot;
+    expect(snap.players).toEqual([
+      { name: 'Ann', score: 0 },
+      { name: 'Ben', score: 0 },
+    ]);
+    expect(snap.board).toHaveLength(15);
+    expect(snap.unseen).toMatchObject({ total: 100, bag: 86 });
+    expect((await api('/api/games')).body.games).toContainEqual(expect.objectContaining({ id, players: ['Ann', 'Ben'] }));
+  });
+
+  it('refuses bad game settings with a clear error', async () => {
+    for (const body of [{ players: ['Solo'] }, { players: ['A', 'B'], lang: 'xx' }, { players: ['A', 'B'], capture: 'sometimes' }, 'nope']) {
+      const res = await api('/api/games', { method: 'POST', json: body });
+      expect(res.status).toBe(400);
+      expect(res.body.error?.code).toBe('bad-request');
+    }
+    const broken = await fetch(`${base}/api/games`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"players":' });
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).error.code).toBe('bad-request');
+  });
+
+  it('plays the demo game from photos, scoring each move, and re-derives the totals after a corrected square', async () => {
+    const { id, token } = await newGame();
+    expect((await postFrame(id, token, frame(0), false)).body.status).toBe('waiting');
+    for (const i of [1, 2, 3]) expect((await postFrame(id, token, frame(i))).body.status).toBe('committed');
+    let snap = (await api(`/api/games/${id}`)).body as unknown as GameSnapshot;
+    expect(snap.players.map((p) => p.score)).toEqual([32 + 14, 9]);
+    expect(snap.turns.map((t) => [t.position, t.points])).toEqual([
+      ['8D', 32],
+      ['9D', 9],
+      ['H5', 14],
+    ]);
+    expect(snap.turns[1]!.words!.map((w) => w.word)).toEqual(['AN', 'WA', 'IN']);
+    expect(snap.lastMove).toHaveLength(3);
+    // The scorekeeper says the W on 8D was really an M: every total after it re-derives.
+    const fixed = await api(`/api/games/${id}/actions`, { method: 'POST', token, json: { type: 'correct', row: 7, col: 3, tile: 'M' } });
+    expect(fixed.status).toBe(200);
+    snap = fixed.body.snapshot as GameSnapshot;
+    expect(snap.players.map((p) => p.score)).toEqual([28 + 14, 8]);
+    expect(snap.board[7]).toBe('...MINDY.......');
+  });
+
+  it('holds a reading that is not a legal move from the last board, and commits it once the scorekeeper confirms', async () => {
+    const { id, token } = await newGame();
+    await postFrame(id, token, frame(2)); // two moves at once: tiles in two lines
+    const held = await postFrame(id, token, frame(2));
+    expect(held.body.status).toBe('needs-confirmation');
+    let snap = (await api(`/api/games/${id}`)).body as unknown as GameSnapshot;
+    expect(snap.pending?.reasons[0]).toMatch(/not in one row or column/);
+    expect(snap.players.map((p) => p.score)).toEqual([0, 0]);
+    const photo = await fetch(base + snap.pending!.photo);
+    expect(photo.status).toBe(200);
+    expect(photo.headers.get('content-type')).toMatch(/jpeg/);
+    // The scorekeeper confirms what was really played first: WINDY.
+    const confirmed = await api(`/api/games/${id}/actions`, {
+      method: 'POST',
+      token,
+      json: { type: 'confirm', board: readFileSync(join(demo, '1.txt'), 'utf8').trimEnd().split('\n') },
+    });
+    expect(confirmed.body.status).toBe('committed');
+    snap = confirmed.body.snapshot as GameSnapshot;
+    expect(snap.players.map((p) => p.score)).toEqual([32, 0]);
+    expect(snap.pending).toBeNull();
+  });
+
+  it('turns an end of turn with nothing new into a pass, and undoes it', async () => {
+    const { id, token } = await newGame();
+    expect((await postFrame(id, token, frame(0))).body.status).toBe('committed');
+    let snap = (await api(`/api/games/${id}`)).body as unknown as GameSnapshot;
+    expect(snap.turns.map((t) => t.kind)).toEqual(['pass']);
+    expect(snap.toMove).toBe(1);
+    const undone = await api(`/api/games/${id}/actions`, { method: 'POST', token, json: { type: 'undo' } });
+    snap = undone.body.snapshot as GameSnapshot;
+    expect(snap.turns).toEqual([]);
+    expect(snap.toMove).toBe(0);
+  });
+
+  it('lets only the scorekeeper change a game, and refuses bad frames and actions clearly', async () => {
+    const { id, token } = await newGame();
+    expect((await postFrame(id, undefined, frame(1))).status).toBe(401);
+    expect((await postFrame(id, 'wrong-token', frame(1))).status).toBe(401);
+    expect((await api(`/api/games/${id}/actions`, { method: 'POST', json: { type: 'pass' } })).status).toBe(401);
+    const notImage = await postFrame(id, token, Buffer.from('hello'), true);
+    expect([notImage.status, notImage.body.error?.code]).toEqual([422, 'bad-image']);
+    const text = await postFrame(id, token, Buffer.from('hello'), true, 'text/plain');
+    expect([text.status, text.body.error?.code]).toEqual([415, 'unsupported-media']);
+    const huge = await postFrame(id, token, Buffer.alloc(11 * 1024 * 1024), true);
+    expect([huge.status, huge.body.error?.code]).toEqual([413, 'too-large']);
+    const action = await api(`/api/games/${id}/actions`, { method: 'POST', token, json: { type: 'teleport' } });
+    expect([action.status, action.body.error?.code]).toEqual([400, 'bad-request']);
+    const square = await api(`/api/games/${id}/actions`, { method: 'POST', token, json: { type: 'correct', row: 20, col: 0, tile: 'A' } });
+    expect(square.status).toBe(400);
+    expect((await api('/api/games/nope')).status).toBe(404);
+    const snap = (await api(`/api/games/${id}`)).body as unknown as GameSnapshot;
+    expect(snap.turns).toEqual([]);
+  });
+});
+
+describe('games over WebSocket', () => {
+  function connect(id: string) {
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?game=${id}`);
+    const messages: ServerMessage[] = [];
+    const waiters: (() => void)[] = [];
+    ws.on('message', (raw) => {
+      messages.push(JSON.parse(raw.toString()));
+      for (const w of waiters.splice(0)) w();
+    });
+    const next = async (pred: (m: ServerMessage) => boolean, timeout = 5000): Promise<ServerMessage> => {
+      const deadline = Date.now() + timeout;
+      for (;;) {
+        const found = messages.find(pred);
+        if (found) {
+          messages.splice(messages.indexOf(found), 1);
+          return found;
+        }
+        if (Date.now() > deadline) throw new Error('no such message');
+        await new Promise<void>((r) => {
+          waiters.push(r);
+          setTimeout(r, 100);
+        });
+      }
+    };
+    return { ws, next, opened: new Promise((r) => ws.once('open', r)) };
+  }
+
+  it('sends a snapshot on connect, a new one after every change, and heartbeats, with rising seq', async () => {
+    const { id, token } = await newGame();
+    const client = connect(id);
+    await client.opened;
+    const first = await client.next((m) => m.type === 'snapshot');
+    expect(first.seq).toBe(1);
+    await api(`/api/games/${id}/actions`, { method: 'POST', token, json: { type: 'pass' } });
+    const after = await client.next((m) => m.type === 'snapshot');
+    expect(after.seq).toBeGreaterThan(first.seq);
+    expect((after.data as GameSnapshot).turns.map((t) => t.kind)).toEqual(['pass']);
+    const beat = await client.next((m) => m.type === 'heartbeat');
+    expect(beat.seq).toBeGreaterThan(after.seq);
+    client.ws.send(JSON.stringify({ type: 'resync' }));
+    expect(((await client.next((m) => m.type === 'snapshot')).data as GameSnapshot).turns).toHaveLength(1);
+    client.ws.close();
+  });
+
+  it('takes camera frames from the browser with the token, and answers bad messages with an error', async () => {
+    const { id, token } = await newGame();
+    const client = connect(id);
+    await client.opened;
+    await client.next((m) => m.type === 'snapshot');
+    client.ws.send('not json');
+    expect((await client.next((m) => m.type === 'error')).data).toMatchObject({ code: 'bad-request' });
+    client.ws.send(JSON.stringify({ type: 'frame', data: { token: 'wrong', jpeg: frame(1).toString('base64'), endTurn: true } }));
+    expect((await client.next((m) => m.type === 'error')).data).toMatchObject({ code: 'unauthorized' });
+    client.ws.send(JSON.stringify({ type: 'frame', data: { token, jpeg: frame(1).toString('base64'), endTurn: true } }));
+    const snap = await client.next((m) => m.type === 'snapshot' && (m.data as GameSnapshot).turns.length === 1, 15000);
+    expect((snap.data as GameSnapshot).players[0]!.score).toBe(32);
+    client.ws.close();
+  });
+
+  it('refuses a connection to a game that does not exist', async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?game=missing`);
+    const error = await new Promise((r) => ws.once('error', r));
+    expect(String(error)).toMatch(/404/);
+  });
+});
