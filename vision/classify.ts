@@ -90,34 +90,45 @@ export interface CellReading {
 /**
  * Reads the cells: the orientation with the most letter probability over the board wins, then each cell takes
  * its most likely reading among empty, blank and the allowed letters in that orientation. Its confidence is that
- * reading's probability among all classes, so a hand over a square (`#`) or a letter seen in another orientation
- * leaves it low.
+ * reading's share among those readings and "a hand is over it", so a hand, or a square where two readings
+ * compete, stays low and is reported unsure.
  */
 export function readCells(model: CellModel, probs: Float32Array, allowed?: ReadonlySet<string>): CellReading {
   const k = model.classes.length;
   const n = probs.length / k;
   const turnMass = [0, 0, 0, 0];
-  const letterClass: { index: number; letter: string; turn: number }[] = [];
+  const byTurn = new Map<string, number>();
   model.classes.forEach((name, index) => {
-    if (name.length === 2 && /\d/.test(name[1]!))
-      letterClass.push({ index, letter: name[0]!, turn: Number(name[1]) });
+    if (name.length === 2 && /\d/.test(name[1]!)) byTurn.set(name, index);
   });
-  for (let i = 0; i < n; i++) for (const c of letterClass) turnMass[c.turn]! += probs[i * k + c.index]!;
+  for (let i = 0; i < n; i++)
+    for (const [name, index] of byTurn) turnMass[Number(name[1])]! += probs[i * k + index]!;
   const turns = turnMass.indexOf(Math.max(...turnMass)) as 0 | 1 | 2 | 3;
-  const candidates = [
-    { index: model.classes.indexOf('.'), char: '.' },
-    { index: model.classes.indexOf('?'), char: '?' },
-    ...letterClass
-      .filter((c) => c.turn === turns && (!allowed || allowed.has(c.letter)))
-      .map((c) => ({ index: c.index, char: c.letter })),
-  ];
+  const letters = [...new Set([...byTurn.keys()].map((name) => name[0]!))].filter(
+    (l) => !allowed || allowed.has(l),
+  );
+  const empty = model.classes.indexOf('.');
+  const blank = model.classes.indexOf('?');
+  const hand = model.classes.indexOf('#');
   const chars: string[] = [];
   const confidence: number[] = [];
   for (let i = 0; i < n; i++) {
-    let best = candidates[0]!;
-    for (const c of candidates) if (probs[i * k + c.index]! > probs[i * k + best.index]!) best = c;
-    chars.push(best.char);
-    confidence.push(probs[i * k + best.index]!);
+    const p = (index: number | undefined) => (index === undefined || index < 0 ? 0 : probs[i * k + index]!);
+    const scores: [string, number][] = [
+      ['.', p(empty)],
+      ['?', p(blank)],
+      ...letters.map((l): [string, number] => {
+        return [l, p(byTurn.get(`${l}${turns}`))];
+      }),
+    ];
+    let best = scores[0]!;
+    let total = p(hand);
+    for (const s of scores) {
+      total += s[1];
+      if (s[1] > best[1]) best = s;
+    }
+    chars.push(best[0]);
+    confidence.push(total > 0 ? best[1] / total : 0);
   }
   return { chars, confidence, turns };
 }

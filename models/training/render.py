@@ -42,22 +42,6 @@ FONT_GLOBS = [
     "/usr/share/fonts/truetype/lato/Lato-Heavy.ttf",
     "/usr/share/fonts/opentype/cantarell/Cantarell-Bold.otf",
     "/usr/share/fonts/opentype/cantarell/Cantarell-ExtraBold.otf",
-    "/usr/share/fonts/opentype/urw-base35/URWGothic-Demi.otf",
-    "/usr/share/fonts/opentype/urw-base35/NimbusSans-Bold.otf",
-    "/usr/share/fonts/opentype/urw-base35/NimbusSansNarrow-Bold.otf",
-    "/usr/share/fonts/opentype/urw-base35/URWBookman-Demi.otf",
-    "/usr/share/fonts/opentype/urw-base35/C059-Bold.otf",
-    "/usr/share/fonts/opentype/urw-base35/P052-Bold.otf",
-    "/usr/share/texmf/fonts/opentype/public/tex-gyre/texgyreadventor-bold.otf",
-    "/usr/share/texmf/fonts/opentype/public/tex-gyre/texgyreheros-bold.otf",
-    "/usr/share/fonts/opentype/inter/Inter-Bold.otf",
-    "/usr/share/fonts/opentype/inter/Inter-Black.otf",
-    "/usr/share/fonts/opentype/league-spartan/LeagueSpartan-Bold.otf",
-    "/usr/share/fonts/truetype/quicksand/Quicksand-Bold.ttf",
-    "/usr/share/fonts/truetype/comfortaa/Comfortaa-Bold.ttf",
-    "/usr/share/fonts/truetype/adf/UniversalisADFStd-Bold.otf",
-    "/usr/share/fonts/opentype/b612/B612-Bold.otf",
-    "/usr/share/fonts/opentype/jura/Jura-Bold.otf",
 ]
 
 
@@ -85,7 +69,7 @@ def jitter(rgb, amount, rng):
 
 
 def board_style(rng):
-    kind = rng.choices(["green", "beige", "red", "cream", "gray", "wood"], weights=[3, 3, 3, 1, 1, 2])[0]
+    kind = rng.choice(["green", "beige", "red", "cream", "gray", "wood"])
     base = {
         "green": (20, 110, 60), "beige": (200, 185, 150), "red": (150, 40, 40),
         "cream": (230, 225, 205), "gray": (150, 150, 150), "wood": (170, 120, 70),
@@ -280,19 +264,15 @@ def photo_effects(img, rng, strength=1.0, blur_unit=None):
 
 # ---------------------------------------------------------------- training cells
 
-# Umlauts are drawn twice as often as other letters: their dots are the whole difference from A, O, U.
-LETTER_WEIGHTS = [2 if l in "ÄÖÜ" else 1 for l in LETTERS]
-
-
 def random_cell_content(rng):
     r = rng.random()
-    if r < 0.15:
+    if r < 0.16:
         return "."
-    if r < 0.23:
+    if r < 0.19:
         return "?"
-    if r < 0.26:
+    if r < 0.22:
         return "#"
-    return rng.choices(LETTERS, weights=LETTER_WEIGHTS)[0]
+    return rng.choice(LETTERS)
 
 
 def render_cell(rng, fonts, out_size=32, margin=0.2, s=48):

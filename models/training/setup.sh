@@ -4,8 +4,7 @@
 set -euo pipefail
 packages=(python3-torch python3-pil python3-opencv python3-numpy
   fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-freefont-ttf fonts-noto-core fonts-roboto
-  fonts-open-sans fonts-lato fonts-cantarell fonts-urw-base35 fonts-texgyre fonts-inter fonts-league-spartan
-  fonts-quicksand fonts-comfortaa fonts-adf-universalis fonts-b612 fonts-jura)
+  fonts-open-sans fonts-lato fonts-cantarell)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

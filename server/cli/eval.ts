@@ -19,6 +19,8 @@ export interface EvalResult {
   cellErrors: number;
   cellErrorRate: number;
   boardsPerfect: number;
+  /** Squares read wrong without being reported unsure: the misreadings nobody would be asked about. */
+  silentErrors: number;
   msPerImageMedian: number;
   confusions: [string, string, number][];
   failures: { file: string; errors: number; reason?: string }[];
@@ -47,6 +49,7 @@ export async function evaluate(
   let detected = 0;
   let cellErrors = 0;
   let perfect = 0;
+  let silent = 0;
   for (const [i, { image, label }] of items.entries()) {
     onProgress?.(i, items.length);
     const truth = parseBoard(await readFile(label, 'utf8'));
@@ -54,9 +57,12 @@ export async function evaluate(
     const expected = truth.board.cells;
     const started = performance.now();
     let read: string[] | undefined;
+    let unsure = new Set<number>();
     let reason: string | undefined;
     try {
-      read = (await recognize(await readFile(image), { letters })).board.join('').split('');
+      const reading = await recognize(await readFile(image), { letters });
+      read = reading.board.join('').split('');
+      unsure = new Set(reading.unsure.map((s) => s.row * 15 + s.col));
       detected++;
     } catch (err) {
       if (!(err instanceof VisionError)) throw err;
@@ -68,6 +74,7 @@ export async function evaluate(
       const r = read?.[k] ?? '∅';
       if (r === t) return;
       errors++;
+      if (read && !unsure.has(k)) silent++;
       const key = `${t}\u0000${r}`;
       confusions.set(key, (confusions.get(key) ?? 0) + 1);
     });
@@ -85,6 +92,7 @@ export async function evaluate(
     cellErrors,
     cellErrorRate: cells ? Math.round((cellErrors / cells) * 1e6) / 1e6 : 0,
     boardsPerfect: perfect,
+    silentErrors: silent,
     msPerImageMedian: times.length ? Math.round(times[Math.floor(times.length / 2)]!) : 0,
     confusions: [...confusions.entries()]
       .map(([k, n]) => [...(k.split('\u0000') as [string, string]), n] as [string, string, number])
@@ -133,7 +141,7 @@ export async function evalCommand(args: string[]): Promise<number> {
     const r = result;
     process.stdout.write(
       `${r.images} photos: board found in ${r.detected}; ${r.cellErrors} of ${r.cells} squares wrong (${(100 * r.cellErrorRate).toFixed(2)}%); ` +
-        `${r.boardsPerfect} read perfectly; median ${r.msPerImageMedian} ms a photo\n`,
+        `${r.boardsPerfect} read perfectly; ${r.silentErrors} wrong squares not reported unsure; median ${r.msPerImageMedian} ms a photo\n`,
     );
     if (r.confusions.length) {
       process.stdout.write(

@@ -7,10 +7,14 @@ export async function serveCommand(args: string[]): Promise<number> {
   let port = 3000;
   let db: string | undefined;
   try {
-    const { values } = parseArgs({ args, options: { port: { type: 'string' }, db: { type: 'string' }, json: { type: 'boolean' } } });
+    const { values } = parseArgs({
+      args,
+      options: { port: { type: 'string' }, db: { type: 'string' }, json: { type: 'boolean' } },
+    });
     if (values.port !== undefined) {
       port = Number(values.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0–65535, got '${values.port}'`);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new Error(`--port must be 0–65535, got '${values.port}'`);
     }
     db = values.db;
   } catch (err) {
@@ -22,7 +26,9 @@ export async function serveCommand(args: string[]): Promise<number> {
   if (json) process.stdout.write(`${JSON.stringify({ port: server.port, url: `${base}/` })}\n`);
   else {
     process.stdout.write(`tilecam is running: ${base}/\n`);
-    process.stdout.write(`  scoreboard and scorekeeper: ${base}/   API: ${base}/api/games   WebSocket: ws://localhost:${server.port}/ws?game=ID\n`);
+    process.stdout.write(
+      `  scoreboard and scorekeeper: ${base}/   API: ${base}/api/games   WebSocket: ws://localhost:${server.port}/ws?game=ID\n`,
+    );
   }
   const stop = async () => {
     await server.close();

@@ -47,12 +47,15 @@ export class GameService {
     const session = this.get(id);
     const expected = Buffer.from(session.stored.tokenHash, 'hex');
     const given = Buffer.from(hash(token ?? ''), 'hex');
-    if (!token || !timingSafeEqual(expected, given)) throw new ServiceError('unauthorized', 'a valid scorekeeper token is needed');
+    if (!token || !timingSafeEqual(expected, given))
+      throw new ServiceError('unauthorized', 'a valid scorekeeper token is needed');
     return session;
   }
 
   list(): { id: string; players: readonly string[]; createdAt: string }[] {
-    return this.store.listGames().map((g) => ({ id: g.id, players: g.config.players, createdAt: g.createdAt }));
+    return this.store
+      .listGames()
+      .map((g) => ({ id: g.id, players: g.config.players, createdAt: g.createdAt }));
   }
 }
 

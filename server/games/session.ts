@@ -3,6 +3,8 @@
  * and the frame intake that turns camera readings into events. The camera is never trusted alone: a reading that
  * is not a legal move from the last board, or has squares in doubt, waits for the scorekeeper with its photo.
  */
+
+import { type BoardReading, type Corners, recognize, VisionError } from '../../vision/index.ts';
 import {
   applyEvent,
   type Board,
@@ -13,13 +15,12 @@ import {
   type Lexicon,
   makeRules,
   newGame,
-  parseBoard,
   type Placement,
+  parseBoard,
   tileSets,
 } from '../engine/index.ts';
 import type { GameSnapshot, PendingView } from '../protocol/index.ts';
 import type { GameStore, StoredGame } from '../store/types.ts';
-import { type BoardReading, type Corners, recognize, VisionError } from '../../vision/index.ts';
 import { ServiceError } from './errors.ts';
 import { snapshotOf } from './snapshot.ts';
 
@@ -82,11 +83,17 @@ export class GameSession {
   }
 
   /** Rebuilds a session from its stored events, exactly as it was. */
-  static load(store: GameStore, stored: StoredGame, lexicon: Lexicon | undefined, timing: CaptureTiming): GameSession {
+  static load(
+    store: GameStore,
+    stored: StoredGame,
+    lexicon: Lexicon | undefined,
+    timing: CaptureTiming,
+  ): GameSession {
     const session = new GameSession(store, stored, lexicon, timing);
     for (const e of stored.events) {
       const step = applyEvent(session.state, e.event);
-      if (!step.ok) throw new Error(`stored game ${stored.id} does not replay at event ${e.seq}: ${step.message}`);
+      if (!step.ok)
+        throw new Error(`stored game ${stored.id} does not replay at event ${e.seq}: ${step.message}`);
       session.state = step.state;
       session.seq = e.seq;
     }
@@ -134,14 +141,33 @@ export class GameSession {
     const read = parseBoard(reading.board);
     if (!read.ok) throw new Error(read.message);
     const text = reading.board.join('');
-    const settled = this.settle(text, reading.unsure.length === 0, now);
+    const settled = this.settle(text, this.relevantDoubts(read.board, reading.unsure).length === 0, now);
     const decide = this.stored.config.capture === 'button' ? endTurn : endTurn || settled;
     if (!decide) return { status: 'waiting' };
-    const unsure = reading.unsure.map(({ row, col }) => ({ row, col }));
+    const unsure = this.relevantDoubts(read.board, reading.unsure);
     if (unsure.length > 0) {
       return this.hold(read.board, ['some squares could not be read with confidence'], unsure, bytes);
     }
     return this.commitBoard(read.board, bytes, endTurn);
+  }
+
+  /**
+   * The unsure squares that matter: those read differently from the committed board, and those next to a square
+   * that changed (a tile at the end of a new word read as empty would otherwise shorten the move unnoticed).
+   * An unchanged square far from the move cannot change the score.
+   */
+  private relevantDoubts(
+    board: Board,
+    unsure: readonly { row: number; col: number }[],
+  ): { row: number; col: number }[] {
+    const changed: { row: number; col: number }[] = [];
+    for (let i = 0; i < board.cells.length; i++) {
+      if (board.cells[i] !== this.state.board.cells[i])
+        changed.push({ row: Math.floor(i / 15), col: i % 15 });
+    }
+    return unsure
+      .filter((u) => changed.some((c) => Math.abs(c.row - u.row) + Math.abs(c.col - u.col) <= 1))
+      .map(({ row, col }) => ({ row, col }));
   }
 
   /** Counts identical confident readings for auto capture. */
@@ -156,7 +182,12 @@ export class GameSession {
   }
 
   /** The move between the committed board and `board`; commits it, or holds it for the scorekeeper. */
-  private commitBoard(board: Board, photo: Uint8Array | undefined, endTurn: boolean, confirmed = false): FrameResult {
+  private commitBoard(
+    board: Board,
+    photo: Uint8Array | undefined,
+    endTurn: boolean,
+    confirmed = false,
+  ): FrameResult {
     const inferred = inferMove(this.state.board, board, {
       layout: this.state.rules.layout,
       ...(this.state.lastPlay ? { lastMove: this.state.lastPlay.placements } : {}),
@@ -172,15 +203,23 @@ export class GameSession {
     const events: GameEvent[] = [];
     if (inferred.kind === 'withdrawal') {
       events.push({ type: 'withdraw', player: this.state.lastPlay!.player });
-      if (inferred.next) events.push({ type: 'play', player: this.state.toMove, placements: inferred.next.placements });
+      if (inferred.next)
+        events.push({ type: 'play', player: this.state.toMove, placements: inferred.next.placements });
     } else {
       events.push({ type: 'play', player: this.state.toMove, placements: inferred.move.placements });
     }
     return this.commit(events, photo);
   }
 
-  private hold(board: Board, reasons: string[], squares: { row: number; col: number }[], photo?: Uint8Array): FrameResult {
-    const path = photo ? this.store.savePhoto(this.id, `pending-${Date.now()}.jpg`, photo) : (this.pending?.photo ?? '');
+  private hold(
+    board: Board,
+    reasons: string[],
+    squares: { row: number; col: number }[],
+    photo?: Uint8Array,
+  ): FrameResult {
+    const path = photo
+      ? this.store.savePhoto(this.id, `pending-${Date.now()}.jpg`, photo)
+      : (this.pending?.photo ?? '');
     this.pending = { board, reasons, squares, photo: path };
     this.notify();
     return { status: 'needs-confirmation', reasons };
@@ -250,14 +289,24 @@ export class GameSession {
       cells[row * 15 + col] = tile;
       const fixed = parseBoard(cells.join('').match(/.{15}/gu) ?? []);
       if (!fixed.ok) throw new ServiceError('bad-request', fixed.message);
-      this.pending = { ...this.pending, board: fixed.board, squares: this.pending.squares.filter((s) => s.row !== row || s.col !== col) };
+      this.pending = {
+        ...this.pending,
+        board: fixed.board,
+        squares: this.pending.squares.filter((s) => s.row !== row || s.col !== col),
+      };
       this.notify();
       return { status: 'needs-confirmation', reasons: this.pending.reasons };
     }
     const index = this.playAt(row, col);
-    if (index === undefined) throw new ServiceError('not-allowed', `no committed play put a tile on ${row + 1}${'ABCDEFGHIJKLMNO'[col]}`);
+    if (index === undefined)
+      throw new ServiceError(
+        'not-allowed',
+        `no committed play put a tile on ${row + 1}${'ABCDEFGHIJKLMNO'[col]}`,
+      );
     const play = this.state.events[index] as Extract<GameEvent, { type: 'play' }>;
-    const placements: Placement[] = play.placements.map((p) => (p.row === row && p.col === col ? { ...p, tile } : p));
+    const placements: Placement[] = play.placements.map((p) =>
+      p.row === row && p.col === col ? { ...p, tile } : p,
+    );
     return this.commit([{ type: 'correction', target: index, event: { ...play, placements } }]);
   }
 
@@ -285,6 +334,11 @@ export class GameSession {
   }
 }
 
-export function newSession(store: GameStore, stored: StoredGame, lexicon: Lexicon | undefined, timing: CaptureTiming): GameSession {
+export function newSession(
+  store: GameStore,
+  stored: StoredGame,
+  lexicon: Lexicon | undefined,
+  timing: CaptureTiming,
+): GameSession {
   return GameSession.load(store, stored, lexicon, timing);
 }

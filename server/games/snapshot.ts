@@ -1,5 +1,12 @@
 /** The game as the wire protocol shows it: derived from the engine state, nothing stored twice. */
-import { formatBoard, formatPosition, type GameState, type Lexicon, unseenTiles, winners } from '../engine/index.ts';
+import {
+  formatBoard,
+  formatPosition,
+  type GameState,
+  type Lexicon,
+  unseenTiles,
+  winners,
+} from '../engine/index.ts';
 import type { GameSnapshot, PendingView } from '../protocol/index.ts';
 
 export function snapshotOf(
@@ -24,7 +31,9 @@ export function snapshotOf(
             word: w.word,
             score: w.score,
             wordMultiplier: w.wordMultiplier,
-            premiums: w.letters.filter((l) => l.letterMultiplier > 1).map((l) => ({ tile: l.tile, letterMultiplier: l.letterMultiplier })),
+            premiums: w.letters
+              .filter((l) => l.letterMultiplier > 1)
+              .map((l) => ({ tile: l.tile, letterMultiplier: l.letterMultiplier })),
             unknown: options.lexicon ? !w.word.includes('?') && !options.lexicon.has(w.word) : false,
           })),
         }

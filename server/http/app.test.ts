@@ -7,7 +7,11 @@ import { type RunningServer, startServer } from './app.ts';
 describe('the service', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ port: 0, host: '127.0.0.1', db: join(mkdtempSync(join(tmpdir(), 'tilecam-')), 'db.sqlite') });
+    server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      db: join(mkdtempSync(join(tmpdir(), 'tilecam-')), 'db.sqlite'),
+    });
   });
   afterAll(() => server.close());
 

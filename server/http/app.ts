@@ -2,7 +2,6 @@
  * The HTTP service: one express app and one WebSocket endpoint on one port. Thin: it validates requests at the edge,
  * calls the game service and maps expected failures to `{ error: { code, message } }` with their status.
  */
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -14,6 +13,7 @@ import { GameService } from '../games/service.ts';
 import type { CaptureTiming } from '../games/session.ts';
 import { parseAction, parseGameConfig } from '../games/validate.ts';
 import { SqliteStore } from '../store/sqlite.ts';
+import { bundleWeb } from './web-bundle.ts';
 import { attachWebSocket } from './ws.ts';
 
 export interface ServerOptions {
@@ -39,12 +39,16 @@ const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 /** Frames per game per second, at most. */
 const FRAME_RATE = 8;
 
-export function createApp(service: GameService): express.Express {
+export function createApp(service: GameService, scripts: Map<string, string>): express.Express {
   const app = express();
   app.disable('x-powered-by');
   const webDir = fileURLToPath(new URL('../../web/', import.meta.url));
-  app.use(express.static(webDir, { index: 'index.html' }));
-  if (existsSync(join(webDir, '..', 'dist', 'web'))) app.use('/dist', express.static(join(webDir, '..', 'dist', 'web')));
+  app.get('/app/:name', (req, res, next) => {
+    const script = scripts.get(req.params.name!);
+    if (!script) return next();
+    res.type('text/javascript').send(script);
+  });
+  app.use(express.static(webDir, { index: 'index.html', extensions: ['html'] }));
 
   app.get('/api/health', (_req, res) => {
     res.json({ ok: true, name: 'tilecam', tileSets: tileSetIds });
@@ -65,10 +69,12 @@ export function createApp(service: GameService): express.Express {
     (req, _res, next) => {
       const session = service.authorize(req.params.id!, bearer(req));
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
-      if (!IMAGE_TYPES.includes(type)) throw new ServiceError('unsupported-media', 'send the frame as image/jpeg, image/png or image/webp');
+      if (!IMAGE_TYPES.includes(type))
+        throw new ServiceError('unsupported-media', 'send the frame as image/jpeg, image/png or image/webp');
       const now = Date.now();
       const times = (recent.get(session.id) ?? []).filter((t) => now - t < 1000);
-      if (times.length >= FRAME_RATE) throw new ServiceError('rate-limited', `at most ${FRAME_RATE} frames a second per game`);
+      if (times.length >= FRAME_RATE)
+        throw new ServiceError('rate-limited', `at most ${FRAME_RATE} frames a second per game`);
       recent.set(session.id, [...times, now]);
       next();
     },
@@ -76,7 +82,8 @@ export function createApp(service: GameService): express.Express {
     async (req, res) => {
       const session = service.get(req.params.id!);
       const body = req.body as Buffer;
-      if (!Buffer.isBuffer(body) || body.length === 0) throw new ServiceError('bad-image', 'the frame is empty');
+      if (!Buffer.isBuffer(body) || body.length === 0)
+        throw new ServiceError('bad-image', 'the frame is empty');
       const endTurn = req.query.endTurn === '1' || req.query.endTurn === 'true';
       const result = await session.submitFrame(body, endTurn);
       res.json(result);
@@ -92,18 +99,24 @@ export function createApp(service: GameService): express.Express {
     const name = req.params.name!;
     if (!/^[\w.-]+\.jpg$/.test(name)) throw new ServiceError('not-found', 'no such photo');
     res.sendFile(resolve(service.photoDir(req.params.id!), name), (err) => {
-      if (err && !res.headersSent) res.status(404).json({ error: { code: 'not-found', message: 'no such photo' } });
+      if (err && !res.headersSent)
+        res.status(404).json({ error: { code: 'not-found', message: 'no such photo' } });
     });
   });
   app.use('/api', (_req, _res, next) => next(new ServiceError('not-found', 'no such endpoint')));
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const e = err as { type?: string; status?: number; message?: string };
-    if (err instanceof ServiceError) return void res.status(err.status).json({ error: { code: err.code, message: err.message } });
+    if (err instanceof ServiceError)
+      return void res.status(err.status).json({ error: { code: err.code, message: err.message } });
     if (e.type === 'entity.too.large') {
-      return void res.status(413).json({ error: { code: 'too-large', message: 'the request body is too large' } });
+      return void res
+        .status(413)
+        .json({ error: { code: 'too-large', message: 'the request body is too large' } });
     }
     if (e.type === 'entity.parse.failed') {
-      return void res.status(400).json({ error: { code: 'bad-request', message: 'the body is not valid JSON' } });
+      return void res
+        .status(400)
+        .json({ error: { code: 'bad-request', message: 'the body is not valid JSON' } });
     }
     console.error(err);
     res.status(500).json({ error: { code: 'internal', message: 'something went wrong on the server' } });
@@ -120,7 +133,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const db = options.db ?? join(process.cwd(), 'data', 'tilecam.db');
   const store = new SqliteStore(db);
   const service = new GameService(store, dirname(db), options.timing);
-  const app = createApp(service);
+  const app = createApp(service, await bundleWeb());
   const server = createServer(app);
   const ws = attachWebSocket(server, service, options.heartbeatMs ?? 5000);
   await new Promise<void>((done, fail) => {

@@ -11,7 +11,11 @@ import { parseClientMessage, type ServerMessage } from '../protocol/index.ts';
 /** Largest message a browser may send (a camera frame as base64). */
 const MAX_MESSAGE = 8 * 1024 * 1024;
 
-export function attachWebSocket(server: Server, service: GameService, heartbeatMs: number): { close(): void } {
+export function attachWebSocket(
+  server: Server,
+  service: GameService,
+  heartbeatMs: number,
+): { close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE });
   server.on('upgrade', (req: IncomingMessage, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://localhost');

@@ -65,15 +65,24 @@ export type ServerMessage =
   | { readonly type: 'snapshot'; readonly seq: number; readonly data: GameSnapshot }
   | { readonly type: 'thumbnail'; readonly seq: number; readonly data: { readonly jpeg: string } }
   | { readonly type: 'heartbeat'; readonly seq: number; readonly data: { readonly at: number } }
-  | { readonly type: 'error'; readonly seq: number; readonly data: { readonly code: string; readonly message: string } };
+  | {
+      readonly type: 'error';
+      readonly seq: number;
+      readonly data: { readonly code: string; readonly message: string };
+    };
 
 /** What a browser may send: a resync request, or a camera frame (base64 JPEG) with the scorekeeper's token. */
 export type ClientMessage =
   | { readonly type: 'resync' }
-  | { readonly type: 'frame'; readonly data: { readonly token: string; readonly jpeg: string; readonly endTurn?: boolean } };
+  | {
+      readonly type: 'frame';
+      readonly data: { readonly token: string; readonly jpeg: string; readonly endTurn?: boolean };
+    };
 
 /** Validates a message from a client; anything else is an error value naming what was wrong. */
-export function parseClientMessage(text: string): { ok: true; message: ClientMessage } | { ok: false; message: string } {
+export function parseClientMessage(
+  text: string,
+): { ok: true; message: ClientMessage } | { ok: false; message: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -88,8 +97,15 @@ export function parseClientMessage(text: string): { ok: true; message: ClientMes
     if (!d || typeof d.token !== 'string' || typeof d.jpeg !== 'string') {
       return { ok: false, message: 'a frame needs data.token and data.jpeg (base64)' };
     }
-    if (d.endTurn !== undefined && typeof d.endTurn !== 'boolean') return { ok: false, message: 'data.endTurn must be a boolean' };
-    return { ok: true, message: { type: 'frame', data: { token: d.token, jpeg: d.jpeg, ...(d.endTurn ? { endTurn: true } : {}) } } };
+    if (d.endTurn !== undefined && typeof d.endTurn !== 'boolean')
+      return { ok: false, message: 'data.endTurn must be a boolean' };
+    return {
+      ok: true,
+      message: {
+        type: 'frame',
+        data: { token: d.token, jpeg: d.jpeg, ...(d.endTurn ? { endTurn: true } : {}) },
+      },
+    };
   }
   return { ok: false, message: `unknown message type ${JSON.stringify(m.type)}` };
 }

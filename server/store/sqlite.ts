@@ -50,8 +50,19 @@ export class SqliteStore implements GameStore {
         photo: string | null;
         at: string;
       }[]
-    ).map((e) => ({ seq: e.seq, event: JSON.parse(e.event), at: e.at, ...(e.photo ? { photo: e.photo } : {}) }));
-    return { id: row.id, tokenHash: row.token_hash, config: JSON.parse(row.config), createdAt: row.created_at, events };
+    ).map((e) => ({
+      seq: e.seq,
+      event: JSON.parse(e.event),
+      at: e.at,
+      ...(e.photo ? { photo: e.photo } : {}),
+    }));
+    return {
+      id: row.id,
+      tokenHash: row.token_hash,
+      config: JSON.parse(row.config),
+      createdAt: row.created_at,
+      events,
+    };
   }
 
   listGames(): { id: string; config: GameConfig; createdAt: string }[] {

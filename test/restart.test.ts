@@ -1,0 +1,86 @@
+/** A server killed mid-game (SIGKILL) and started again on the same database has every committed move. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+});
+
+async function serve(db: string): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(
+    process.execPath,
+    [join(root, 'server/cli/bin.mjs'), 'serve', '--port', '0', '--db', db, '--json'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  children.push(child);
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(out.split('\n')[0]!);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  const { port } = JSON.parse(line) as { port: number };
+  return { child, base: `http://127.0.0.1:${port}` };
+}
+
+describe('restart', () => {
+  it('keeps every committed move through a SIGKILL', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'tilecam-restart-')), 'games.db');
+    const first = await serve(db);
+    const created = await fetch(`${first.base}/api/games`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ players: ['Ann', 'Ben'] }),
+    });
+    const { id, token } = (await created.json()) as { id: string; token: string };
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const post = (action: object) =>
+      fetch(`${first.base}/api/games/${id}/actions`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify(action),
+      });
+    const board = (n: number) =>
+      readFileSync(join(root, 'fixtures/demo_game', `${n}.txt`), 'utf8')
+        .trimEnd()
+        .split('\n');
+    // Two moves confirmed by the scorekeeper (no camera needed), then a pass.
+    for (const n of [1, 2]) {
+      await fetch(`${first.base}/api/games/${id}/frames?endTurn=1`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'image/jpeg' },
+        body: readFileSync(join(root, 'fixtures/demo_game', `${n}.jpg`)),
+      });
+      const snap = (await (await fetch(`${first.base}/api/games/${id}`)).json()) as { turns: unknown[] };
+      if (snap.turns.length < n) expect((await post({ type: 'confirm', board: board(n) })).status).toBe(200);
+    }
+    expect((await post({ type: 'pass' })).status).toBe(200);
+    const before = await (await fetch(`${first.base}/api/games/${id}`)).json();
+    expect(before.players.map((p: { score: number }) => p.score)).toEqual([32, 9]);
+
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+
+    const second = await serve(db);
+    const after = await (await fetch(`${second.base}/api/games/${id}`)).json();
+    expect(after).toEqual(before);
+    // The token still works after the restart.
+    const pass = await fetch(`${second.base}/api/games/${id}/actions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'pass' }),
+    });
+    expect(pass.status).toBe(200);
+  });
+});

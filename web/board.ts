@@ -1,0 +1,126 @@
+/**
+ * The scoreboard page (`/board.html?game=ID`), and with the scorekeeper's token in the address
+ * (`#token=…`) the scorekeeper's controls: the pending reading with its photo and squares in doubt, fix a square,
+ * confirm, pass, exchange, challenge, name a blank, undo, end the game.
+ */
+import type { GameSnapshot } from '../server/protocol/index.ts';
+import { connect } from './connection.ts';
+import { boardView, el, movesView, scoresView, unseenView } from './render.ts';
+
+const params = new URLSearchParams(location.search);
+const game = params.get('game') ?? '';
+const token = new URLSearchParams(location.hash.slice(1)).get('token');
+const root = document.getElementById('app')!;
+const status = document.getElementById('status')!;
+let latest: GameSnapshot | undefined;
+
+async function act(action: object): Promise<void> {
+  const res = await fetch(`/api/games/${game}/actions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(action),
+  });
+  const body = await res.json();
+  if (!res.ok) alert(body.error?.message ?? 'the action failed');
+}
+
+function controls(s: GameSnapshot) {
+  const box = el('div', { class: 'controls' });
+  const button = (label: string, action: () => object | undefined) => {
+    const b = el(
+      'button',
+      { type: 'button', 'data-action': label.toLowerCase().replace(/\s+/g, '-') },
+      label,
+    );
+    b.onclick = () => {
+      const a = action();
+      if (a) void act(a);
+    };
+    box.append(b);
+  };
+  button('Pass', () => ({ type: 'pass' }));
+  button('Exchange', () => {
+    const n = Number(prompt('How many tiles were exchanged?', '7'));
+    return Number.isInteger(n) && n > 0 ? { type: 'exchange', count: n } : undefined;
+  });
+  button('Challenge', () => {
+    const who = prompt(`Who challenged? ${s.players.map((p, i) => `${i + 1}=${p.name}`).join(', ')}`);
+    if (!who) return undefined;
+    return {
+      type: 'challenge',
+      player: Number(who) - 1,
+      acceptable: confirm('Is the play acceptable (OK) or a phony (Cancel)?'),
+    };
+  });
+  button('Undo', () => ({ type: 'undo' }));
+  button('End game', () => {
+    const racks = s.players.map((p) => prompt(`Letters left on ${p.name}'s rack (empty if none)`, '') ?? '');
+    return { type: 'end', racks: racks.map((r) => r.trim().toUpperCase()) };
+  });
+  return box;
+}
+
+function pendingView(s: GameSnapshot) {
+  const p = s.pending!;
+  const box = el('section', { class: 'pending' });
+  box.append(el('h2', {}, 'Waiting for confirmation'), el('p', { class: 'reasons' }, p.reasons.join('; ')));
+  const board = boardView(p.board, [], p.squares);
+  if (token) {
+    board.addEventListener('click', (e) => {
+      const sq = (e.target as HTMLElement).closest('[data-square]') as HTMLElement | null;
+      if (!sq) return;
+      const index = [...board.children].indexOf(sq);
+      const tile = prompt(`What is on ${sq.dataset.square}? (a letter, ? for a blank, . for empty)`);
+      if (tile && /^[\p{L}?.]$/u.test(tile))
+        void act({
+          type: 'correct',
+          row: Math.floor(index / 15),
+          col: index % 15,
+          tile: tile === '.' || tile === '?' ? tile : tile.toUpperCase(),
+        });
+    });
+  }
+  box.append(board, el('img', { src: p.photo, alt: 'the photo behind this reading', class: 'photo' }));
+  if (token) {
+    const ok = el('button', { type: 'button', 'data-action': 'confirm' }, 'Confirm this board');
+    ok.onclick = () => void act({ type: 'confirm', board: p.board });
+    box.append(ok);
+  }
+  return box;
+}
+
+function render(s: GameSnapshot) {
+  latest = s;
+  const board = boardView(s.board, s.lastMove);
+  if (token) {
+    board.addEventListener('click', (e) => {
+      const sq = (e.target as HTMLElement).closest('[data-square]') as HTMLElement | null;
+      if (!sq?.classList.contains('tile')) return;
+      const index = [...board.children].indexOf(sq);
+      const row = Math.floor(index / 15);
+      const col = index % 15;
+      if (sq.classList.contains('blank')) {
+        const letter = prompt(`Which letter is the blank on ${sq.dataset.square}?`);
+        if (letter && /^\p{L}$/u.test(letter)) void act({ type: 'name-blank', row, col, letter });
+      } else {
+        const tile = prompt(`Correct ${sq.dataset.square} to which letter? (? for a blank)`);
+        if (tile && /^[\p{L}?]$/u.test(tile))
+          void act({ type: 'correct', row, col, tile: tile === '?' ? tile : tile.toUpperCase() });
+      }
+    });
+  }
+  const side = el('div', { class: 'side' });
+  side.append(scoresView(s), movesView(s), unseenView(s));
+  if (token) side.append(controls(s));
+  root.replaceChildren(board, side, ...(s.pending ? [pendingView(s)] : []));
+}
+
+if (!game) root.textContent = 'No game given: open this page from the game list.';
+else {
+  connect(game, render, (state) => {
+    status.textContent =
+      state === 'live' ? 'live' : state === 'stale' ? 'connection lost: reconnecting…' : 'connecting…';
+    status.className = state;
+    if (state === 'live' && latest) status.title = `updated ${new Date().toLocaleTimeString()}`;
+  });
+}

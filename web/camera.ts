@@ -1,0 +1,68 @@
+/**
+ * The camera page (`/camera.html?game=ID#token=…`): picks a camera with getUserMedia (browsers allow it on
+ * localhost or https), sends a frame a second to the server over the WebSocket, and a frame marked as the end of the
+ * turn when the player presses the button or the space bar.
+ */
+import { connect } from './connection.ts';
+
+const game = new URLSearchParams(location.search).get('game') ?? '';
+const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
+const video = document.getElementById('video') as HTMLVideoElement;
+const select = document.getElementById('cameras') as HTMLSelectElement;
+const status = document.getElementById('status')!;
+const result = document.getElementById('result')!;
+const canvas = document.createElement('canvas');
+
+const link = connect(
+  game,
+  (s) => {
+    result.textContent = s.pending
+      ? `Waiting for the scorekeeper: ${s.pending.reasons.join('; ')}`
+      : `${s.players.map((p) => `${p.name} ${p.score}`).join(' · ')}`;
+  },
+  (state) => {
+    status.textContent = state;
+    status.className = state;
+  },
+  (m) => {
+    if (m.type === 'error') result.textContent = m.data.message;
+  },
+);
+
+async function start(deviceId?: string) {
+  const stream = await navigator.mediaDevices.getUserMedia({
+    video: deviceId
+      ? { deviceId: { exact: deviceId } }
+      : { facingMode: 'environment', width: { ideal: 1280 } },
+  });
+  video.srcObject = stream;
+  const devices = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'videoinput');
+  select.replaceChildren(
+    ...devices.map(
+      (d, i) => new Option(d.label || `camera ${i + 1}`, d.deviceId, false, d.deviceId === deviceId),
+    ),
+  );
+}
+
+function sendFrame(endTurn: boolean) {
+  if (!video.videoWidth) return;
+  const scale = Math.min(1, 1280 / Math.max(video.videoWidth, video.videoHeight));
+  canvas.width = Math.round(video.videoWidth * scale);
+  canvas.height = Math.round(video.videoHeight * scale);
+  canvas.getContext('2d')!.drawImage(video, 0, 0, canvas.width, canvas.height);
+  const jpeg = canvas.toDataURL('image/jpeg', 0.85).split(',')[1]!;
+  link.send({ type: 'frame', data: { token, jpeg, ...(endTurn ? { endTurn: true } : {}) } });
+}
+
+select.onchange = () => void start(select.value);
+document.getElementById('end-turn')!.onclick = () => sendFrame(true);
+document.addEventListener('keydown', (e) => {
+  if (e.code === 'Space') {
+    e.preventDefault();
+    sendFrame(true);
+  }
+});
+setInterval(() => sendFrame(false), 1000);
+start().catch((err) => {
+  result.textContent = `No camera: ${err.message}. Browsers allow cameras on http://localhost or over https.`;
+});

@@ -1,0 +1,43 @@
+/**
+ * The browser's side of the wire protocol: connects to /ws?game=ID, keeps the latest snapshot, notices a gap in
+ * `seq` or a silence longer than three heartbeats, and reconnects (a new connection starts with a full snapshot).
+ */
+import type { GameSnapshot, ServerMessage } from '../server/protocol/index.ts';
+
+export type ConnectionState = 'connecting' | 'live' | 'stale';
+
+export function connect(
+  game: string,
+  onSnapshot: (s: GameSnapshot) => void,
+  onState: (s: ConnectionState) => void,
+  onMessage: (m: ServerMessage) => void = () => {},
+): { send(data: unknown): void } {
+  let ws: WebSocket | undefined;
+  let seq = 0;
+  let lastHeard = 0;
+  const open = () => {
+    onState('connecting');
+    seq = 0;
+    ws = new WebSocket(
+      `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?game=${encodeURIComponent(game)}`,
+    );
+    ws.onmessage = (e) => {
+      const m = JSON.parse(String(e.data)) as ServerMessage;
+      lastHeard = Date.now();
+      if (seq !== 0 && m.seq !== seq + 1) ws?.send(JSON.stringify({ type: 'resync' }));
+      seq = m.seq;
+      onState('live');
+      if (m.type === 'snapshot') onSnapshot(m.data);
+      onMessage(m);
+    };
+    ws.onclose = () => {
+      onState('stale');
+      setTimeout(open, 1000);
+    };
+  };
+  open();
+  setInterval(() => {
+    if (lastHeard && Date.now() - lastHeard > 15000) onState('stale');
+  }, 2000);
+  return { send: (data) => ws?.readyState === WebSocket.OPEN && ws.send(JSON.stringify(data)) };
+}

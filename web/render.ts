@@ -1,0 +1,116 @@
+/** DOM rendering of a snapshot: the board with premium squares, scores, move list, unseen tiles, pending reading. */
+import type { GameSnapshot } from '../server/protocol/index.ts';
+
+const LAYOUT = [
+  'T..d...T...d..T',
+  '.D...t...t...D.',
+  '..D...d.d...D..',
+  'd..D...d...D..d',
+  '....D.....D....',
+  '.t...t...t...t.',
+  '..d...d.d...d..',
+  'T..d...D...d..T',
+];
+const PREMIUM = [...LAYOUT, ...LAYOUT.slice(0, 7).reverse()];
+const COLS = 'ABCDEFGHIJKLMNO';
+
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  text?: string,
+) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** A 15×15 board; `highlight` squares get the `last` class, `doubt` squares the `doubt` class. */
+export function boardView(
+  rows: readonly string[],
+  highlight: readonly { row: number; col: number }[] = [],
+  doubt: readonly { row: number; col: number }[] = [],
+) {
+  const table = el('div', { class: 'board', role: 'grid' });
+  const has = (list: readonly { row: number; col: number }[], r: number, c: number) =>
+    list.some((s) => s.row === r && s.col === c);
+  for (let r = 0; r < 15; r++) {
+    for (let c = 0; c < 15; c++) {
+      const ch = rows[r]?.[c] ?? '.';
+      const cell = el('div', { class: `sq p${PREMIUM[r]![c]}`, 'data-square': `${r + 1}${COLS[c]}` });
+      if (r === 7 && c === 7) cell.classList.add('star');
+      if (ch !== '.') {
+        cell.classList.add('tile');
+        if (ch === '?' || ch !== ch.toUpperCase()) cell.classList.add('blank');
+        cell.textContent = ch === '?' ? '' : ch.toUpperCase();
+      }
+      if (has(highlight, r, c)) cell.classList.add('last');
+      if (has(doubt, r, c)) cell.classList.add('doubt');
+      table.append(cell);
+    }
+  }
+  return table;
+}
+
+export function scoresView(s: GameSnapshot) {
+  const box = el('div', { class: 'scores' });
+  s.players.forEach((p, i) => {
+    const row = el('div', {
+      class: `player${i === s.toMove && !s.ended ? ' to-move' : ''}`,
+      'data-player': String(i),
+    });
+    row.append(el('span', { class: 'name' }, p.name), el('span', { class: 'score' }, String(p.score)));
+    box.append(row);
+  });
+  if (s.ended) {
+    box.append(
+      el(
+        'div',
+        { class: 'ended' },
+        `Game over (${s.ended.reason}): ${s.ended.winners.map((w) => s.players[w]!.name).join(' and ')} won`,
+      ),
+    );
+  }
+  return box;
+}
+
+export function movesView(s: GameSnapshot) {
+  const list = el('ol', { class: 'moves' });
+  for (const t of s.turns) {
+    const li = el('li', { class: `turn ${t.kind}` });
+    const who = s.players[t.player]?.name ?? '?';
+    let what: string = t.kind;
+    if (t.words) {
+      what = `${t.position} ${t.words
+        .map(
+          (w) =>
+            `${w.word}${w.unknown ? '*' : ''} ${w.score}${w.wordMultiplier > 1 ? ` (×${w.wordMultiplier})` : ''}`,
+        )
+        .join(' + ')}${t.bingo ? ` + bingo ${t.bingo}` : ''}`;
+    }
+    li.append(
+      el('span', { class: 'who' }, who),
+      el('span', { class: 'what' }, what),
+      el('span', { class: 'points' }, `${t.points >= 0 ? '+' : ''}${t.points}`),
+      el('span', { class: 'total' }, String(t.cumulative)),
+    );
+    list.append(li);
+  }
+  return list;
+}
+
+export function unseenView(s: GameSnapshot) {
+  const box = el('div', { class: 'unseen' });
+  const tiles = Object.entries(s.unseen.tiles)
+    .map(([l, n]) => l.repeat(n))
+    .join(' ');
+  box.append(
+    el(
+      'div',
+      { class: 'counts' },
+      `${s.unseen.total} unseen · ${s.unseen.vowels} vowels · ${s.unseen.consonants} consonants · ${s.unseen.blanks} blanks · bag ${s.unseen.bag}`,
+    ),
+    el('div', { class: 'letters' }, tiles),
+  );
+  return box;
+}
