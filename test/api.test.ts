@@ -137,6 +137,12 @@ describe('games over HTTP', () => {
     snap = fixed.body.snapshot as GameSnapshot;
     expect(snap.players.map((p) => p.score)).toEqual([28 + 14, 8]);
     expect(snap.board[7]).toBe('...MINDY.......');
+    const gcg = await (await fetch(`${base}/api/games/${id}/gcg`)).text();
+    expect(gcg.split('\n').filter((l) => l.startsWith('>'))).toEqual([
+      '>Ann:  8D MINDY +28 28',
+      '>Ben:  9D AN +8 8',
+      '>Ann:  H5 JOE. +14 42',
+    ]);
   });
 
   it('holds a reading that is not a legal move from the last board, and commits it once the scorekeeper confirms', async () => {

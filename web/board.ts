@@ -110,7 +110,12 @@ function render(s: GameSnapshot) {
     });
   }
   const side = el('div', { class: 'side' });
-  side.append(scoresView(s), movesView(s), unseenView(s));
+  side.append(
+    scoresView(s),
+    movesView(s),
+    unseenView(s),
+    el('a', { href: `/api/games/${game}/gcg`, class: 'gcg' }, 'Download the game as GCG'),
+  );
   if (token) side.append(controls(s));
   root.replaceChildren(board, side, ...(s.pending ? [pendingView(s)] : []));
 }

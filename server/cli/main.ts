@@ -3,6 +3,7 @@
  * with `--json` a command prints exactly one JSON object on stdout.
  */
 import { evalCommand } from './eval.ts';
+import { demoCommand, feedCommand } from './feed.ts';
 import { recognizeCommand } from './recognize.ts';
 import { replayCommand } from './replay.ts';
 import { serveCommand } from './serve.ts';
@@ -18,6 +19,14 @@ const commands: Record<string, { run: Command; help: string }> = {
   eval: {
     run: evalCommand,
     help: 'eval DIR… [--json] [--lang en|de]   measure the vision on labelled photos',
+  },
+  feed: {
+    run: feedCommand,
+    help: 'feed GAME DIR… --token TOKEN [--url URL] [--json]   play photos into a game, in order',
+  },
+  demo: {
+    run: demoCommand,
+    help: 'demo [--port 3000] [--db FILE]   start the service and play a rendered game into it',
   },
   replay: {
     run: replayCommand,

@@ -11,6 +11,7 @@ import {
   effectiveEvents,
   type GameEvent,
   type GameState,
+  gcgFromGame,
   inferMove,
   type Lexicon,
   makeRules,
@@ -18,6 +19,7 @@ import {
   type Placement,
   parseBoard,
   tileSets,
+  writeGcg,
 } from '../engine/index.ts';
 import type { GameSnapshot, PendingView } from '../protocol/index.ts';
 import type { GameStore, StoredGame } from '../store/types.ts';
@@ -117,6 +119,11 @@ export class GameSession {
       lang: this.stored.config.lang,
       ...(this.lexicon ? { lexicon: this.lexicon } : {}),
     });
+  }
+
+  /** The game so far as a GCG file. */
+  gcg(): string {
+    return writeGcg(gcgFromGame(this.state));
   }
 
   subscribe(listener: (snapshot: GameSnapshot) => void): () => void {

@@ -63,6 +63,10 @@ export function createApp(service: GameService, scripts: Map<string, string>): e
   app.get('/api/games/:id', (req, res) => {
     res.json(service.get(req.params.id!).snapshot());
   });
+  app.get('/api/games/:id/gcg', (req, res) => {
+    const session = service.get(req.params.id!);
+    res.type('text/plain; charset=utf-8').attachment(`tilecam-${session.id}.gcg`).send(session.gcg());
+  });
   const recent = new Map<string, number[]>();
   app.post(
     '/api/games/:id/frames',

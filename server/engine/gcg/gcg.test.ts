@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeGcg, readGcg, replayGcg, writeGcg } from '../index.ts';
+import { decodeGcg, gcgFromGame, readGcg, replayGcg, writeGcg } from '../index.ts';
 
 const gamesDir = new URL('../../../fixtures/games/', import.meta.url);
 const fixtureGames = readdirSync(gamesDir).filter((f) => f.endsWith('.gcg'));
@@ -119,5 +119,19 @@ describe('writing GCG', () => {
       '#player1 ann Ann\n#player2 ben Ben\n>ann: ?EINRST 8B RETaINS +64 64\n>ben:  D8 TO +2 2\n',
     );
     expect(read(written)).toEqual(read(old));
+  });
+});
+
+describe('exporting a game', () => {
+  it('writes a game as GCG that replays to the same scores', () => {
+    for (const file of fixtureGames) {
+      const replayed = replayGcg(read(readFileSync(new URL(file, gamesDir), 'utf8')));
+      if (!replayed.ok) throw new Error(replayed.message);
+      const text = writeGcg(gcgFromGame(replayed.report.state));
+      const again = replayGcg(read(text));
+      if (!again.ok) throw new Error(`${file}: ${again.message}\n${text}`);
+      expect(again.report.players, file).toEqual(replayed.report.players);
+      expect(again.report.mismatches, file).toEqual([]);
+    }
   });
 });

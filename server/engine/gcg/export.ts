@@ -1,0 +1,67 @@
+/**
+ * A game's event history as a GCG document (then `writeGcg` for text): one line per score-sheet line, plays in
+ * GCG notation with `.` for letters already on the board. A lost turn is written as a pass, as GCG has no line
+ * for it. Racks are not known to tilecam and are left empty.
+ */
+import type { GameState } from '../game.ts';
+import type { GcgDocument, GcgEntry, GcgLine } from './read.ts';
+
+export function gcgFromGame(state: GameState): GcgDocument {
+  const players = state.players.map((name, i) => ({
+    nick: name.replace(/[\s:]+/gu, '_') || `player${i + 1}`,
+    name,
+  }));
+  const lines: GcgLine[] = [
+    { type: 'pragma', line: 1, key: 'character-encoding', value: 'UTF-8', text: '#character-encoding UTF-8' },
+  ];
+  players.forEach((p, i) => {
+    const text = `#player${i + 1} ${p.nick} ${p.name}`;
+    lines.push({
+      type: 'pragma',
+      line: lines.length + 1,
+      key: `player${i + 1}`,
+      value: `${p.nick} ${p.name}`,
+      text,
+    });
+  });
+  for (const turn of state.turns) {
+    const base = {
+      line: lines.length + 1,
+      nick: players[turn.player]!.nick,
+      score: turn.points,
+      total: turn.cumulative,
+    };
+    let entry: GcgEntry;
+    switch (turn.kind) {
+      case 'play': {
+        const main = turn.score!.words[0];
+        const placed = new Set(turn.move!.placements.map((p) => `${p.row},${p.col}`));
+        const word = main
+          ? main.letters.map((l) => (placed.has(`${l.row},${l.col}`) ? l.tile : '.')).join('')
+          : turn.move!.placements.map((p) => p.tile).join('');
+        entry = { ...base, kind: 'play', position: turn.move!.position, word };
+        break;
+      }
+      case 'exchange':
+        entry = { ...base, kind: 'exchange', tiles: String(turn.tiles ?? '') };
+        break;
+      case 'withdraw':
+        entry = { ...base, kind: 'withdraw' };
+        break;
+      case 'challenge-bonus':
+        entry = { ...base, kind: 'challenge-bonus' };
+        break;
+      case 'time-penalty':
+        entry = { ...base, kind: 'time-penalty' };
+        break;
+      case 'end-rack':
+      case 'rack-penalty':
+        entry = { ...base, kind: 'end-rack', letters: turn.rack ?? '' };
+        break;
+      default:
+        entry = { ...base, kind: 'pass' };
+    }
+    lines.push({ type: 'entry', entry });
+  }
+  return { players, lines };
+}
