@@ -1,25 +1,11 @@
 /** The `tilecam replay` contract of DESIGN.md, through the real command line. */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { root, tilecam } from './helpers.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(root, 'server/cli/bin.mjs');
 const games = join(root, 'fixtures/games');
-
-async function tilecam(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], { cwd: root });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 describe('tilecam replay', () => {
   it('prints one JSON object for one file, with scores computed from the tiles', async () => {

@@ -1,17 +1,9 @@
 /** DOM rendering of a snapshot: the board with premium squares, scores, move list, unseen tiles, pending reading. */
+
+import { standardLayout } from '../server/engine/layout.ts';
 import type { GameSnapshot } from '../server/protocol/index.ts';
 
-const LAYOUT = [
-  'T..d...T...d..T',
-  '.D...t...t...D.',
-  '..D...d.d...D..',
-  'd..D...d...D..d',
-  '....D.....D....',
-  '.t...t...t...t.',
-  '..d...d.d...d..',
-  'T..d...D...d..T',
-];
-const PREMIUM = [...LAYOUT, ...LAYOUT.slice(0, 7).reverse()];
+const PREMIUM = standardLayout.rows;
 const COLS = 'ABCDEFGHIJKLMNO';
 
 export function el<K extends keyof HTMLElementTagNameMap>(

@@ -132,6 +132,8 @@ def main():
     for i, board in enumerate(demo_boards()):
         img = photo(board, seed=100 + i, style=style)
         img.save(os.path.join(demo, f"{i}.jpg"), quality=85)
+        if i == 0:
+            continue  # the empty board needs no label, and the moves' labels are what the tests and the demo use
         with open(os.path.join(demo, f"{i}.txt"), "w", encoding="utf-8") as f:
             f.write("\n".join(board) + "\n")
         print("wrote demo", i)
