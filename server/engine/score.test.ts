@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { boardFromText, inferMove, makeRules, scorePlay } from './index.ts';
+import { boardFromText, emptyBoard, inferMove, makeRules, scorePlay } from './index.ts';
 
 const dir = new URL('../../fixtures/rules/worked_example/', import.meta.url);
 const boards = [0, 1, 2, 3, 4, 5].map((n) =>
