@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { boardFromText, emptyBoard, inferMove, makeRules, scorePlay } from './index.ts';
 
 const dir = new URL('../../fixtures/rules/worked_example/', import.meta.url);
-const boards = [0, 1, 2, 3, 4, 5].map((n) =>
-  boardFromText(readFileSync(new URL(`turn${n}.txt`, dir), 'utf8')),
-);
+// Before turn 1 the board is empty; turnN.txt is the board after turn N.
+const after = [1, 2, 3, 4, 5].map((n) => boardFromText(readFileSync(new URL(`turn${n}.txt`, dir), 'utf8')));
+const boards = [emptyBoard(), ...after];
 const rules = makeRules();
 
 describe('the seed rule book worked example (R on the centre star)', () => {
