@@ -1,0 +1,43 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SqliteStore } from '../store/sqlite.ts';
+import { GameService } from './service.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'tilecam-session-'));
+const store = new SqliteStore(join(dir, 'games.db'));
+afterAll(() => store.close());
+const photo = (n: number) => readFileSync(new URL(`../../fixtures/demo_game/${n}.jpg`, import.meta.url));
+
+describe('auto capture', () => {
+  it('commits a reading once it has been the same for enough frames and time, and not before', async () => {
+    const service = new GameService(store, dir, { frames: 3, ms: 2000 });
+    const { id } = service.create({
+      players: ['Ann', 'Ben'],
+      lang: 'en',
+      variant: 'classic',
+      challengeRule: 'double',
+      capture: 'auto',
+    });
+    const session = service.get(id);
+    const t0 = 1_000_000;
+    // The scorekeeper enters the first move by hand; the camera then watches the second.
+    const board1 = readFileSync(new URL('../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
+      .trimEnd()
+      .split('\n');
+    expect(session.act({ type: 'confirm', board: board1 }).status).toBe('committed');
+    // The same confident reading three times, but not yet 2 s after it first appeared: still waiting.
+    expect((await session.submitFrame(photo(2), false, t0)).status).toBe('waiting');
+    expect((await session.submitFrame(photo(2), false, t0 + 500)).status).toBe('waiting');
+    expect((await session.submitFrame(photo(2), false, t0 + 1000)).status).toBe('waiting');
+    expect(session.snapshot().turns).toHaveLength(1);
+    // Still the same after 2 s: committed, without anyone pressing a button.
+    const settled = await session.submitFrame(photo(2), false, t0 + 2100);
+    expect(settled.status).toBe('committed');
+    expect(session.snapshot().players.map((p) => p.score)).toEqual([32, 9]);
+    // A still board that has not changed since is left alone.
+    for (const t of [3000, 3500, 4000, 6000])
+      expect((await session.submitFrame(photo(2), false, t0 + t)).status).not.toBe('committed');
+  });
+});
