@@ -224,6 +224,10 @@ export class GameSession {
     squares: { row: number; col: number }[],
     photo?: Uint8Array,
   ): FrameResult {
+    // The same reading held again (a still board under auto capture) keeps its first photo.
+    if (this.pending && this.pending.board.cells.join('') === board.cells.join('')) {
+      return { status: 'needs-confirmation', reasons: this.pending.reasons };
+    }
     const path = photo
       ? this.store.savePhoto(this.id, `pending-${Date.now()}.jpg`, photo)
       : (this.pending?.photo ?? '');

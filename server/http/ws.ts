@@ -55,8 +55,10 @@ export function attachWebSocket(
         svc.authorize(session.id, message.data.token);
         await session.submitFrame(Buffer.from(message.data.jpeg, 'base64'), message.data.endTurn === true);
       } catch (err) {
-        if (!(err instanceof ServiceError)) throw err;
-        send({ type: 'error', data: { code: err.code, message: err.message } });
+        if (err instanceof ServiceError)
+          return send({ type: 'error', data: { code: err.code, message: err.message } });
+        console.error(err);
+        send({ type: 'error', data: { code: 'internal', message: 'something went wrong on the server' } });
       }
     });
   }
