@@ -272,7 +272,12 @@ describe('games over WebSocket', () => {
     client.ws.send(
       JSON.stringify({ type: 'frame', data: { token, jpeg: frame(1).toString('base64'), endTurn: true } }),
     );
-    // Committed, or held for the scorekeeper when the camera is unsure: either way every watcher hears of it.
+    // Every watcher sees the camera picture…
+    const thumb = await client.next((m) => m.type === 'thumbnail', 15000);
+    expect(Buffer.from((thumb.data as { jpeg: string }).jpeg, 'base64').subarray(0, 2)).toEqual(
+      Buffer.from([0xff, 0xd8]),
+    );
+    // …and the move, committed or held for the scorekeeper when the camera is unsure.
     const snap = await client.next(
       (m) =>
         m.type === 'snapshot' &&

@@ -13,6 +13,7 @@ const token = new URLSearchParams(location.hash.slice(1)).get('token');
 const root = document.getElementById('app')!;
 const status = document.getElementById('status')!;
 let latest: GameSnapshot | undefined;
+const camera = el('img', { class: 'camera', alt: 'the latest camera picture' });
 
 async function act(action: object): Promise<void> {
   const res = await fetch(`/api/games/${game}/actions`, {
@@ -122,10 +123,17 @@ function render(s: GameSnapshot) {
 
 if (!game) root.textContent = 'No game given: open this page from the game list.';
 else {
-  connect(game, render, (state) => {
-    status.textContent =
-      state === 'live' ? 'live' : state === 'stale' ? 'connection lost: reconnecting…' : 'connecting…';
-    status.className = state;
-    if (state === 'live' && latest) status.title = `updated ${new Date().toLocaleTimeString()}`;
-  });
+  connect(
+    game,
+    render,
+    (state) => {
+      status.textContent =
+        state === 'live' ? 'live' : state === 'stale' ? 'connection lost: reconnecting…' : 'connecting…';
+      status.className = state;
+      if (state === 'live' && latest) status.title = `updated ${new Date().toLocaleTimeString()}`;
+    },
+    (m) => {
+      if (m.type === 'thumbnail') camera.src = `data:image/jpeg;base64,${m.data.jpeg}`;
+    },
+  );
 }

@@ -4,6 +4,7 @@
  * is not a legal move from the last board, or has squares in doubt, waits for the scorekeeper with its photo.
  */
 
+import sharp from 'sharp';
 import { type BoardReading, type Corners, recognize, VisionError } from '../../vision/index.ts';
 import {
   applyEvent,
@@ -64,6 +65,7 @@ export class GameSession {
   private stable: { text: string; count: number; since: number } | undefined;
   private seq: number;
   private readonly listeners = new Set<(snapshot: GameSnapshot) => void>();
+  private readonly thumbnailListeners = new Set<(jpeg: string) => void>();
 
   private constructor(
     private readonly store: GameStore,
@@ -126,6 +128,12 @@ export class GameSession {
     return writeGcg(gcgFromGame(this.state));
   }
 
+  /** Receives a small JPEG (base64) of every camera frame, for the scoreboard's camera view. */
+  onThumbnail(listener: (jpeg: string) => void): () => void {
+    this.thumbnailListeners.add(listener);
+    return () => this.thumbnailListeners.delete(listener);
+  }
+
   subscribe(listener: (snapshot: GameSnapshot) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -145,6 +153,14 @@ export class GameSession {
       throw err;
     }
     this.corners = reading.corners;
+    if (this.thumbnailListeners.size > 0) {
+      const thumb = await sharp(bytes)
+        .rotate()
+        .resize(320, 320, { fit: 'inside' })
+        .jpeg({ quality: 60 })
+        .toBuffer();
+      for (const listener of this.thumbnailListeners) listener(thumb.toString('base64'));
+    }
     const read = parseBoard(reading.board);
     if (!read.ok) throw new Error(read.message);
     const text = reading.board.join('');

@@ -41,10 +41,12 @@ export function attachWebSocket(
     };
     send({ type: 'snapshot', data: session.snapshot() });
     const unsubscribe = session.subscribe((snapshot) => send({ type: 'snapshot', data: snapshot }));
+    const unthumb = session.onThumbnail((jpeg) => send({ type: 'thumbnail', data: { jpeg } }));
     const beat = setInterval(() => send({ type: 'heartbeat', data: { at: Date.now() } }), heartbeatMs);
     ws.on('close', () => {
       clearInterval(beat);
       unsubscribe();
+      unthumb();
     });
     ws.on('message', async (raw) => {
       const parsed = parseClientMessage(raw.toString());
