@@ -39,6 +39,7 @@ function controls(s: GameSnapshot) {
     };
     box.append(b);
   };
+  button('End turn', () => ({ type: 'end-turn' }));
   button('Pass', () => ({ type: 'pass' }));
   button('Exchange', () => {
     const n = Number(prompt('How many tiles were exchanged?', '7'));

@@ -8,6 +8,7 @@ import type { Lexicon } from '../engine/index.ts';
 import { defaultEnglishLexicon } from '../lexicon/index.ts';
 import type { GameConfig, GameStore } from '../store/types.ts';
 import { ServiceError } from './errors.ts';
+import { mjpegFrames } from './mjpeg.ts';
 import { type CaptureTiming, GameSession } from './session.ts';
 
 export class GameService {
@@ -50,6 +51,47 @@ export class GameService {
     if (!token || !timingSafeEqual(expected, given))
       throw new ServiceError('unauthorized', 'a valid scorekeeper token is needed');
     return session;
+  }
+
+  private readonly sources = new Map<string, AbortController>();
+
+  /**
+   * Pulls a camera's MJPEG stream into a game, a frame at most every `everyMs`. Returns at once; the stream runs
+   * until `stopSource`, or until it fails (then the game is told through an error the scorekeeper sees in the log).
+   */
+  startSource(id: string, url: string, everyMs = 1000): void {
+    const session = this.get(id);
+    this.stopSource(id);
+    const controller = new AbortController();
+    this.sources.set(id, controller);
+    void (async () => {
+      let last = 0;
+      try {
+        for await (const frame of mjpegFrames(url, controller.signal)) {
+          if (Date.now() - last < everyMs) continue;
+          last = Date.now();
+          await session.submitFrame(frame, false).catch((err: unknown) => {
+            if (!(err instanceof ServiceError)) throw err;
+          });
+        }
+      } catch (err) {
+        if (!controller.signal.aborted)
+          console.error(`game ${id}: camera stream stopped: ${(err as Error).message}`);
+      } finally {
+        if (this.sources.get(id) === controller) this.sources.delete(id);
+      }
+    })();
+  }
+
+  stopSource(id: string): boolean {
+    const controller = this.sources.get(id);
+    controller?.abort();
+    return this.sources.delete(id);
+  }
+
+  /** Stops every stream (server shutdown). */
+  stopAll(): void {
+    for (const id of [...this.sources.keys()]) this.stopSource(id);
   }
 
   list(): { id: string; players: readonly string[]; createdAt: string }[] {

@@ -26,7 +26,7 @@ describe('auto capture', () => {
     const board1 = readFileSync(new URL('../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
       .trimEnd()
       .split('\n');
-    expect(session.act({ type: 'confirm', board: board1 }).status).toBe('committed');
+    expect((await session.act({ type: 'confirm', board: board1 })).status).toBe('committed');
     // The same confident reading three times, but not yet 2 s after it first appeared: still waiting.
     expect((await session.submitFrame(photo(2), false, t0)).status).toBe('waiting');
     expect((await session.submitFrame(photo(2), false, t0 + 500)).status).toBe('waiting');

@@ -43,6 +43,8 @@ export type Action =
   | { type: 'correct'; row: number; col: number; tile: string }
   | { type: 'name-blank'; row: number; col: number; letter: string }
   | { type: 'undo' }
+  /** End the turn with the latest camera frame (a stream pulled by the server, or the last frame received). */
+  | { type: 'end-turn' }
   | { type: 'end'; racks: string[] };
 
 interface Pending {
@@ -63,6 +65,7 @@ export class GameSession {
   private pending: Pending | null = null;
   private corners: Corners | undefined;
   private stable: { text: string; count: number; since: number } | undefined;
+  private lastFrame: Uint8Array | undefined;
   private seq: number;
   private readonly listeners = new Set<(snapshot: GameSnapshot) => void>();
   private readonly thumbnailListeners = new Set<(jpeg: string) => void>();
@@ -142,6 +145,7 @@ export class GameSession {
   /** A camera frame: read it, and commit, hold or wait as the capture mode says. */
   async submitFrame(bytes: Uint8Array, endTurn: boolean, now = Date.now()): Promise<FrameResult> {
     if (this.state.ended) throw new ServiceError('not-allowed', 'the game is over');
+    this.lastFrame = bytes;
     const letters = tileSets[this.stored.config.lang].letters.map(([l]) => l).join('');
     let reading: BoardReading;
     try {
@@ -276,9 +280,12 @@ export class GameSession {
   }
 
   /** A scorekeeper's action. */
-  act(action: Action): FrameResult {
+  async act(action: Action): Promise<FrameResult> {
     const player = this.state.toMove;
     switch (action.type) {
+      case 'end-turn':
+        if (!this.lastFrame) throw new ServiceError('not-allowed', 'no camera frame has arrived yet');
+        return this.submitFrame(this.lastFrame, true);
       case 'pass':
         return this.commit([{ type: 'pass', player }]);
       case 'exchange':

@@ -56,6 +56,7 @@ export function parseAction(body: unknown): Action {
   switch (b.type) {
     case 'pass':
     case 'undo':
+    case 'end-turn':
       return { type: b.type };
     case 'exchange':
       if (b.tiles !== undefined && (typeof b.tiles !== 'string' || !/^[\p{L}?]{1,9}$/u.test(b.tiles)))
@@ -95,7 +96,7 @@ export function parseAction(body: unknown): Action {
       return { type: 'end', racks: b.racks as string[] };
     default:
       throw bad(
-        `unknown action ${JSON.stringify(b.type)}: pass, exchange, challenge, confirm, correct, name-blank, undo or end`,
+        `unknown action ${JSON.stringify(b.type)}: pass, exchange, challenge, confirm, correct, name-blank, undo, end-turn or end`,
       );
   }
 }

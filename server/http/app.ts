@@ -93,10 +93,23 @@ export function createApp(service: GameService, scripts: Map<string, string>): e
       res.json(result);
     },
   );
-  app.post('/api/games/:id/actions', express.json({ limit: '64kb' }), (req, res) => {
+  app.post('/api/games/:id/actions', express.json({ limit: '64kb' }), async (req, res) => {
     const session = service.authorize(req.params.id!, bearer(req));
-    const result = session.act(parseAction(req.body));
+    const result = await session.act(parseAction(req.body));
     res.json({ ...result, snapshot: session.snapshot() });
+  });
+  // A camera that serves MJPEG (a phone's IP-camera app): the server pulls it into the game.
+  app.post('/api/games/:id/source', express.json({ limit: '4kb' }), (req, res) => {
+    service.authorize(req.params.id!, bearer(req));
+    const url = (req.body as { url?: unknown } | undefined)?.url;
+    if (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url))
+      throw new ServiceError('bad-request', 'url must be an http(s) address of an MJPEG stream');
+    service.startSource(req.params.id!, url);
+    res.status(202).json({ pulling: url });
+  });
+  app.delete('/api/games/:id/source', (req, res) => {
+    service.authorize(req.params.id!, bearer(req));
+    res.json({ stopped: service.stopSource(req.params.id!) });
   });
   app.get('/api/games/:id/photos/:name', (req, res) => {
     service.get(req.params.id!);
@@ -149,6 +162,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     port,
     service,
     close: async () => {
+      service.stopAll();
       ws.close();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
