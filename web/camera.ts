@@ -26,8 +26,46 @@ const link = connect(
   },
   (m) => {
     if (m.type === 'error') result.textContent = m.data.message;
+    if (m.type === 'thumbnail') drawGrid(m.data.corners, m.data.width, m.data.height);
   },
 );
+
+/** The 16 + 16 grid lines the server found, drawn over the live picture (corners in the frame's pixels). */
+function drawGrid(corners: readonly (readonly [number, number])[] | null, width: number, height: number) {
+  const grid = document.getElementById('grid') as HTMLCanvasElement;
+  grid.width = video.clientWidth;
+  grid.height = video.clientHeight;
+  const g = grid.getContext('2d')!;
+  g.clearRect(0, 0, grid.width, grid.height);
+  if (!corners || !width || !height) return;
+  const sx = grid.width / width;
+  const sy = grid.height / height;
+  // Bilinear interpolation between the corners is close enough to the perspective for a guide.
+  const at = (u: number, v: number) => {
+    const [a, b, c, d] = corners as [
+      readonly [number, number],
+      readonly [number, number],
+      readonly [number, number],
+      readonly [number, number],
+    ];
+    const x = (1 - v) * ((1 - u) * a[0] + u * b[0]) + v * ((1 - u) * d[0] + u * c[0]);
+    const y = (1 - v) * ((1 - u) * a[1] + u * b[1]) + v * ((1 - u) * d[1] + u * c[1]);
+    return [x * sx, y * sy] as const;
+  };
+  g.strokeStyle = 'rgba(0, 255, 255, 0.8)';
+  g.lineWidth = 1;
+  for (let k = 0; k <= 15; k++) {
+    for (const [p, q] of [
+      [at(k / 15, 0), at(k / 15, 1)],
+      [at(0, k / 15), at(1, k / 15)],
+    ] as const) {
+      g.beginPath();
+      g.moveTo(p[0], p[1]);
+      g.lineTo(q[0], q[1]);
+      g.stroke();
+    }
+  }
+}
 
 async function start(deviceId?: string) {
   const stream = await navigator.mediaDevices.getUserMedia({

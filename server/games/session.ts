@@ -22,10 +22,12 @@ import {
   tileSets,
   writeGcg,
 } from '../engine/index.ts';
-import type { GameSnapshot, PendingView } from '../protocol/index.ts';
+import type { GameSnapshot, PendingView, ServerMessage } from '../protocol/index.ts';
 import type { GameStore, StoredGame } from '../store/types.ts';
 import { ServiceError } from './errors.ts';
 import { snapshotOf } from './snapshot.ts';
+
+export type Thumbnail = Extract<ServerMessage, { type: 'thumbnail' }>['data'];
 
 export type FrameStatus = 'committed' | 'unchanged' | 'waiting' | 'needs-confirmation';
 
@@ -68,7 +70,7 @@ export class GameSession {
   private lastFrame: Uint8Array | undefined;
   private seq: number;
   private readonly listeners = new Set<(snapshot: GameSnapshot) => void>();
-  private readonly thumbnailListeners = new Set<(jpeg: string) => void>();
+  private readonly thumbnailListeners = new Set<(thumb: Thumbnail) => void>();
 
   private constructor(
     private readonly store: GameStore,
@@ -131,8 +133,8 @@ export class GameSession {
     return writeGcg(gcgFromGame(this.state));
   }
 
-  /** Receives a small JPEG (base64) of every camera frame, for the scoreboard's camera view. */
-  onThumbnail(listener: (jpeg: string) => void): () => void {
+  /** Receives a small JPEG of every camera frame and the grid found in it, for the camera and scoreboard views. */
+  onThumbnail(listener: (thumb: Thumbnail) => void): () => void {
     this.thumbnailListeners.add(listener);
     return () => this.thumbnailListeners.delete(listener);
   }
@@ -150,21 +152,15 @@ export class GameSession {
     let reading: BoardReading;
     try {
       reading = await recognize(bytes, { letters, ...(this.corners ? { hint: this.corners } : {}) });
+      await this.thumbnail(bytes, reading.corners);
     } catch (err) {
       if (err instanceof VisionError) {
+        if (err.code === 'no-board') await this.thumbnail(bytes, null);
         throw new ServiceError(err.code === 'no-board' ? 'no-board' : 'bad-image', err.message);
       }
       throw err;
     }
     this.corners = reading.corners;
-    if (this.thumbnailListeners.size > 0) {
-      const thumb = await sharp(bytes)
-        .rotate()
-        .resize(320, 320, { fit: 'inside' })
-        .jpeg({ quality: 60 })
-        .toBuffer();
-      for (const listener of this.thumbnailListeners) listener(thumb.toString('base64'));
-    }
     const read = parseBoard(reading.board);
     if (!read.ok) throw new Error(read.message);
     const text = reading.board.join('');
@@ -195,6 +191,24 @@ export class GameSession {
     return unsure
       .filter((u) => changed.some((c) => Math.abs(c.row - u.row) + Math.abs(c.col - u.col) <= 1))
       .map(({ row, col }) => ({ row, col }));
+  }
+
+  private async thumbnail(bytes: Uint8Array, corners: Corners | null): Promise<void> {
+    if (this.thumbnailListeners.size === 0) return;
+    const image = sharp(bytes).rotate();
+    const meta = await image.metadata();
+    const jpeg = (await image.resize(320, 320, { fit: 'inside' }).jpeg({ quality: 60 }).toBuffer()).toString(
+      'base64',
+    );
+    // EXIF orientation 5–8 swaps the sides.
+    const swap = (meta.orientation ?? 1) >= 5;
+    const thumb: Thumbnail = {
+      jpeg,
+      width: (swap ? meta.height : meta.width) ?? 0,
+      height: (swap ? meta.width : meta.height) ?? 0,
+      corners: corners ? corners.map(([x, y]) => [x, y] as [number, number]) : null,
+    };
+    for (const listener of this.thumbnailListeners) listener(thumb);
   }
 
   /** Counts identical confident readings for auto capture. */

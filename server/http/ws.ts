@@ -41,7 +41,7 @@ export function attachWebSocket(
     };
     send({ type: 'snapshot', data: session.snapshot() });
     const unsubscribe = session.subscribe((snapshot) => send({ type: 'snapshot', data: snapshot }));
-    const unthumb = session.onThumbnail((jpeg) => send({ type: 'thumbnail', data: { jpeg } }));
+    const unthumb = session.onThumbnail((thumb) => send({ type: 'thumbnail', data: thumb }));
     const beat = setInterval(() => send({ type: 'heartbeat', data: { at: Date.now() } }), heartbeatMs);
     ws.on('close', () => {
       clearInterval(beat);

@@ -63,7 +63,17 @@ export interface GameSnapshot {
 
 export type ServerMessage =
   | { readonly type: 'snapshot'; readonly seq: number; readonly data: GameSnapshot }
-  | { readonly type: 'thumbnail'; readonly seq: number; readonly data: { readonly jpeg: string } }
+  /** The latest camera frame, small, and where the grid was found in it (the frame's own pixels), if it was. */
+  | {
+      readonly type: 'thumbnail';
+      readonly seq: number;
+      readonly data: {
+        readonly jpeg: string;
+        readonly width: number;
+        readonly height: number;
+        readonly corners: readonly (readonly [number, number])[] | null;
+      };
+    }
   | { readonly type: 'heartbeat'; readonly seq: number; readonly data: { readonly at: number } }
   | {
       readonly type: 'error';
