@@ -296,3 +296,33 @@ describe('games over WebSocket', () => {
     expect(String(error)).toMatch(/404/);
   });
 });
+
+describe('blanks', () => {
+  const board = (row8: string) => Array.from({ length: 15 }, (_, r) => (r === 7 ? row8 : '.'.repeat(15)));
+  const confirm = async (id: string, token: string, row8: string) =>
+    (
+      await api(`/api/games/${id}/actions`, {
+        method: 'POST',
+        token,
+        json: { type: 'confirm', board: board(row8) },
+      })
+    ).body.snapshot as GameSnapshot;
+
+  it('names a blank from the lexicon when only one letter fits', async () => {
+    const { id, token } = await newGame();
+    const snap = await confirm(id, token, '...JUM?O.......');
+    expect(snap.board[7]).toBe('...JUMbO.......');
+    expect(snap.players[0]!.score).toBe((2 * 8 + 1 + 3 + 0 + 1) * 2); // J on a double letter; the blank scores 0
+  });
+
+  it('leaves it unnamed when several letters fit, for the scorekeeper to name', async () => {
+    const { id, token } = await newGame();
+    expect((await confirm(id, token, '...WIN?Y.......')).board[7]).toBe('...WIN?Y.......'); // WINDY, WINEY, WINGY
+    const named = await api(`/api/games/${id}/actions`, {
+      method: 'POST',
+      token,
+      json: { type: 'name-blank', row: 7, col: 6, letter: 'd' },
+    });
+    expect((named.body.snapshot as GameSnapshot).board[7]).toBe('...WINdY.......');
+  });
+});

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyEvent,
+  emptyBoard,
   type GameEvent,
   type GameRules,
   type GameState,
+  lexiconFromWords,
   makeRules,
+  nameBlanks,
   newGame,
   placementsFromNotation,
   type RulesOptions,
@@ -301,5 +304,34 @@ describe('the event list', () => {
       reason: 'illegal-placement',
     });
     expect(g.state.events).toHaveLength(2);
+  });
+});
+
+describe('naming blanks from the lexicon', () => {
+  const lexicon = lexiconFromWords('test', ['WINDY', 'WINDS', 'AN', 'WA', 'IN', 'QI', 'XI']);
+  const first = (notation: string) => {
+    const p = placementsFromNotation(emptyBoard(), notation);
+    if (!p.ok) throw new Error(p.message);
+    return p.placements;
+  };
+
+  it('names a blank when exactly one letter makes every word a word', () => {
+    const named = nameBlanks(
+      emptyBoard(),
+      first('8D WIN?Y'),
+      'across',
+      [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'],
+      lexicon,
+    );
+    expect(named?.map((p) => p.tile).join('')).toBe('WINdY');
+  });
+
+  it('asks when several letters fit, or none', () => {
+    expect(
+      nameBlanks(emptyBoard(), first('8D WIND?'), 'across', [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'], lexicon),
+    ).toBeUndefined();
+    expect(
+      nameBlanks(emptyBoard(), first('8D ?Z'), 'across', [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'], lexicon),
+    ).toBeUndefined();
   });
 });

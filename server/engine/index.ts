@@ -3,6 +3,7 @@
  * Everything else in tilecam imports it through this file; it imports nothing of theirs.
  */
 
+export * from './blanks.ts';
 export * from './board.ts';
 export * from './coords.ts';
 // The game: events, reducer, unseen tiles, lexicon.

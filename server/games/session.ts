@@ -16,9 +16,11 @@ import {
   inferMove,
   type Lexicon,
   makeRules,
+  nameBlanks,
   newGame,
   type Placement,
   parseBoard,
+  removeTiles,
   tileSets,
   writeGcg,
 } from '../engine/index.ts';
@@ -242,12 +244,17 @@ export class GameSession {
       return this.hold(board, [inferred.message], [...(inferred.squares ?? [])], photo);
     }
     const events: GameEvent[] = [];
-    if (inferred.kind === 'withdrawal') {
+    const move = inferred.kind === 'withdrawal' ? inferred.next : inferred.move;
+    if (inferred.kind === 'withdrawal')
       events.push({ type: 'withdraw', player: this.state.lastPlay!.player });
-      if (inferred.next)
-        events.push({ type: 'play', player: this.state.toMove, placements: inferred.next.placements });
-    } else {
-      events.push({ type: 'play', player: this.state.toMove, placements: inferred.move.placements });
+    if (move) {
+      // A blank read as `?` takes its letter from the lexicon when only one fits; otherwise it waits to be named.
+      const before =
+        inferred.kind === 'withdrawal' ? removeTiles(this.state.board, inferred.withdrawn) : this.state.board;
+      const letters = this.state.rules.tileSet.letters.map(([l]) => l);
+      const named =
+        this.lexicon && nameBlanks(before, move.placements, move.direction, letters, this.lexicon);
+      events.push({ type: 'play', player: this.state.toMove, placements: named ?? move.placements });
     }
     return this.commit(events, photo);
   }
