@@ -3,11 +3,12 @@
  * demo game's photos; the scoreboard shows the scores, the last move and the move list; the scorekeeper fixes a
  * misread square on the page and the totals re-derive. Saves a screenshot to test/output/.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 
@@ -118,4 +119,80 @@ describe.skipIf(!present)('the scoreboard in a browser', () => {
     expect(await page.locator('.placeholder').textContent()).toBe('tilecam');
     await page.close();
   }, 30_000);
+});
+
+describe.skipIf(!present)('the camera page in a browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let base: string;
+  beforeAll(async () => {
+    server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      db: join(mkdtempSync(join(tmpdir(), 'tilecam-cam-')), 'games.db'),
+    });
+    base = `http://127.0.0.1:${server.port}`;
+    // Chromium's fake camera plays an MJPEG file: here, the photo of the board after the first move.
+    const video = join(mkdtempSync(join(tmpdir(), 'tilecam-video-')), 'board.mjpeg');
+    const frame = await sharp(join(demo, '1.jpg')).resize(960, 960).jpeg().toBuffer();
+    writeFileSync(video, Buffer.concat(Array.from({ length: 10 }, () => frame)));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-video-capture=${video}`,
+      ],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('sends the camera picture, draws the grid found, and ends the turn on the button', async () => {
+    const { id, token } = server.service.create({
+      players: ['Ann', 'Ben'],
+      lang: 'en',
+      variant: 'classic',
+      challengeRule: 'double',
+      capture: 'button',
+    });
+    const page = await browser.newPage();
+    await page.goto(`${base}/camera.html?game=${id}#token=${token}`);
+    await page.waitForSelector('#status.live');
+    // The page sends a frame a second; the server answers with the grid it found, which the page draws.
+    await page.waitForFunction(
+      () => {
+        const c = document.getElementById('grid') as HTMLCanvasElement;
+        return (
+          c.width > 0 &&
+          c
+            .getContext('2d')!
+            .getImageData(0, 0, c.width, c.height)
+            .data.some((v, i) => i % 4 === 3 && v > 0)
+        );
+      },
+      undefined,
+      { timeout: 20_000 },
+    );
+    await page.click('#end-turn');
+    // The end-of-turn frame is read and committed, or held for the scorekeeper if a square is in doubt.
+    type Snap = { turns: unknown[]; pending: { board: string[] } | null; players: { score: number }[] };
+    let snap: Snap | undefined;
+    for (let i = 0; i < 100 && !(snap && (snap.turns.length > 0 || snap.pending)); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      snap = (await (await fetch(`${base}/api/games/${id}`)).json()) as Snap;
+    }
+    if (snap?.pending) expect(snap.pending.board[7]!.replace(/[^A-Z]/g, '').length).toBe(5);
+    else expect(snap?.players[0]?.score).toBe(32);
+    await page.close();
+  }, 60_000);
 });
