@@ -75,6 +75,24 @@ describe('games over HTTP', () => {
     );
   });
 
+  it('plays Finish Line to the targets of each player’s level', async () => {
+    const { id, token } = await newGame({ variant: 'finish-line', levels: ['beginner', 'expert'] });
+    const rows = Array.from({ length: 15 }, (_, r) => (r === 7 ? '.RETaINS.......' : '.'.repeat(15)));
+    const res = await api(`/api/games/${id}/actions`, {
+      method: 'POST',
+      token,
+      json: { type: 'confirm', board: rows },
+    });
+    const snap = res.body.snapshot as GameSnapshot;
+    expect(snap.players[0]!.score).toBe(64);
+    expect(snap.ended).toBeNull(); // a beginner plays to 70
+    const bad = await api('/api/games', {
+      method: 'POST',
+      json: { players: ['A', 'B'], variant: 'finish-line', levels: ['pro', 'expert'] },
+    });
+    expect(bad.status).toBe(400);
+  });
+
   it('refuses bad game settings with a clear error', async () => {
     for (const body of [
       { players: ['Solo'] },

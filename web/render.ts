@@ -1,7 +1,7 @@
 /** DOM rendering of a snapshot: the board with premium squares, scores, move list, unseen tiles, pending reading. */
 
 import { standardLayout } from '../server/engine/layout.ts';
-import type { GameSnapshot } from '../server/protocol/index.ts';
+import type { GameSnapshot, WordView } from '../server/protocol/index.ts';
 
 const PREMIUM = standardLayout.rows;
 const COLS = 'ABCDEFGHIJKLMNO';
@@ -66,6 +66,13 @@ export function scoresView(s: GameSnapshot) {
   return box;
 }
 
+/** Premiums a word used: letter premiums under new tiles (`X 3L`) and its word multiplier (`×2`). */
+function premiums(w: WordView): string {
+  const parts = w.premiums.map((p) => `${p.tile.toUpperCase()} ${p.letterMultiplier}L`);
+  if (w.wordMultiplier > 1) parts.push(`×${w.wordMultiplier}`);
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
 export function movesView(s: GameSnapshot) {
   const list = el('ol', { class: 'moves' });
   for (const t of s.turns) {
@@ -74,10 +81,7 @@ export function movesView(s: GameSnapshot) {
     let what: string = t.kind;
     if (t.words) {
       what = `${t.position} ${t.words
-        .map(
-          (w) =>
-            `${w.word}${w.unknown ? '*' : ''} ${w.score}${w.wordMultiplier > 1 ? ` (×${w.wordMultiplier})` : ''}`,
-        )
+        .map((w) => `${w.word}${w.unknown ? '*' : ''} ${w.score}${premiums(w)}`)
         .join(' + ')}${t.bingo ? ` + bingo ${t.bingo}` : ''}`;
     }
     li.append(

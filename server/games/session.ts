@@ -86,6 +86,7 @@ export class GameSession {
       players: config.players.length,
       variant: config.variant,
       challenge: config.challengeRule,
+      ...(config.levels ? { levels: config.levels } : {}),
     });
     const start = newGame(config.players, rules);
     if (!start.ok) throw new ServiceError('bad-request', start.message);

@@ -1,5 +1,5 @@
 /** Validation at the edge: request bodies become typed values or a `bad-request` error naming what was wrong. */
-import { challengeRules } from '../engine/index.ts';
+import { challengeRules, finishLineLevels } from '../engine/index.ts';
 import type { GameConfig } from '../store/types.ts';
 import { ServiceError } from './errors.ts';
 import type { Action } from './session.ts';
@@ -28,11 +28,18 @@ export function parseGameConfig(body: unknown): GameConfig {
   return {
     players,
     lang: oneOf(b.lang, ['en', 'de'], 'lang', 'en'),
-    variant: oneOf(b.variant, ['classic', 'nine-tile', 'uk'], 'variant', 'classic'),
+    variant: oneOf(b.variant, ['classic', 'nine-tile', 'finish-line', 'uk'], 'variant', 'classic'),
+    ...(b.levels === undefined ? {} : { levels: parseLevels(b.levels, players.length) }),
     challengeRule: oneOf(b.challengeRule, challengeRules, 'challengeRule', 'double'),
     capture: oneOf(b.capture, ['auto', 'button'], 'capture', 'button'),
     ...(lexicon ? { lexicon } : {}),
   };
+}
+
+function parseLevels(value: unknown, players: number) {
+  if (!Array.isArray(value) || value.length !== players)
+    throw bad('levels must give one Finish Line level per player');
+  return value.map((v) => oneOf(v, finishLineLevels, 'each level', 'intermediate'));
 }
 
 const square = (b: Record<string, unknown>) => {

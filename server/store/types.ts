@@ -8,6 +8,8 @@ export interface GameConfig {
   readonly players: readonly string[];
   readonly lang: 'en' | 'de';
   readonly variant: 'classic' | 'nine-tile' | 'finish-line' | 'uk';
+  /** Finish Line: each player's level, in seat order. */
+  readonly levels?: readonly ('beginner' | 'intermediate' | 'expert')[];
   readonly challengeRule: 'double' | 'single' | 'void' | '5-point' | '10-point';
   readonly capture: 'auto' | 'button';
   readonly lexicon?: string;
