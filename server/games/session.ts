@@ -389,12 +389,3 @@ export class GameSession {
     for (const listener of this.listeners) listener(snapshot);
   }
 }
-
-export function newSession(
-  store: GameStore,
-  stored: StoredGame,
-  lexicon: Lexicon | undefined,
-  timing: CaptureTiming,
-): GameSession {
-  return GameSession.load(store, stored, lexicon, timing);
-}
