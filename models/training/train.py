@@ -1,6 +1,6 @@
 """Trains tilecam's cell classifier on synthetic cells only and exports it to ONNX with its metadata.
 
-    /usr/bin/python3 models/training/train.py [--samples 150000] [--epochs 12] [--seed 7]
+    /usr/bin/python3 models/training/train.py [--samples 180000] [--epochs 14] [--seed 7]
 
 Runs on 2 CPU threads in well under 30 minutes: rendering (2 processes), then training, then export.
 """
@@ -73,8 +73,8 @@ def build_model(torch, classes):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--samples", type=int, default=150_000)
-    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--samples", type=int, default=180_000)
+    ap.add_argument("--epochs", type=int, default=14)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default=os.path.join(ROOT, "models", "cells.onnx"))
