@@ -9,6 +9,8 @@ export * from './coords.ts';
 // The game: events, reducer, unseen tiles, lexicon.
 export * from './events.ts';
 export * from './game.ts';
+// The Scrabble Me variant: a board per player, simultaneous rounds.
+export * from './scrabble-me/index.ts';
 // GCG.
 export * from './gcg/index.ts';
 export * from './infer.ts';
