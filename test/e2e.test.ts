@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseGameConfig } from '../server/games/validate.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -18,6 +19,17 @@ if (!present)
   console.warn(`\n  NOTICE: ${CHROMIUM} is absent; the browser test is skipped (.ci/run installs it).\n`);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const demo = join(root, 'fixtures/demo_game');
+
+/** Debian's Chromium, headless, with the flags this machine needs (no sandbox as root, no background traffic). */
+function launch(extra: string[] = []): Promise<Browser> {
+  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+  flags.push('--disable-component-update', '--disable-sync', '--no-first-run');
+  return chromium.launch({ executablePath: CHROMIUM, args: [...flags, ...extra] });
+}
+
+/** A two-player game with the default settings, created straight in the service. */
+const newGame = (server: RunningServer) =>
+  server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
 
 describe.skipIf(!present)('the scoreboard in a browser', () => {
   let server: RunningServer;
@@ -30,18 +42,7 @@ describe.skipIf(!present)('the scoreboard in a browser', () => {
       db: join(mkdtempSync(join(tmpdir(), 'tilecam-e2e-')), 'games.db'),
     });
     base = `http://127.0.0.1:${server.port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launch();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -49,13 +50,7 @@ describe.skipIf(!present)('the scoreboard in a browser', () => {
   });
 
   it('shows a game played from photos, and re-derives the totals after the scorekeeper fixes a square', async () => {
-    const { id, token } = server.service.create({
-      players: ['Ann', 'Ben'],
-      lang: 'en',
-      variant: 'classic',
-      challengeRule: 'double',
-      capture: 'button',
-    });
+    const { id, token } = newGame(server);
     const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
     await page.goto(`${base}/board.html?game=${id}#token=${token}`);
     await page.waitForSelector('#status.live');
@@ -100,13 +95,7 @@ describe.skipIf(!present)('the scoreboard in a browser', () => {
   }, 60_000);
 
   it('shows the overlay with a transparent background and the chosen fields', async () => {
-    const { id } = server.service.create({
-      players: ['Cy', 'Di'],
-      lang: 'en',
-      variant: 'classic',
-      challengeRule: 'double',
-      capture: 'button',
-    });
+    const { id } = server.service.create(parseGameConfig({ players: ['Cy', 'Di'] }));
     const page = await browser.newPage();
     await page.goto(`${base}/overlay.html?game=${id}&fields=names&colour=%23ff0`);
     await page.waitForSelector('.player');
@@ -136,21 +125,11 @@ describe.skipIf(!present)('the camera page in a browser', () => {
     const video = join(mkdtempSync(join(tmpdir(), 'tilecam-video-')), 'board.mjpeg');
     const frame = await sharp(join(demo, '1.jpg')).resize(960, 960).jpeg().toBuffer();
     writeFileSync(video, Buffer.concat(Array.from({ length: 10 }, () => frame)));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--use-fake-ui-for-media-stream',
-        '--use-fake-device-for-media-stream',
-        `--use-file-for-fake-video-capture=${video}`,
-      ],
-    });
+    browser = await launch([
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ]);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -158,13 +137,7 @@ describe.skipIf(!present)('the camera page in a browser', () => {
   });
 
   it('sends the camera picture, draws the grid found, and ends the turn on the button', async () => {
-    const { id, token } = server.service.create({
-      players: ['Ann', 'Ben'],
-      lang: 'en',
-      variant: 'classic',
-      challengeRule: 'double',
-      capture: 'button',
-    });
+    const { id, token } = newGame(server);
     const page = await browser.newPage();
     await page.goto(`${base}/camera.html?game=${id}#token=${token}`);
     await page.waitForSelector('#status.live');

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseGameConfig } from '../server/games/validate.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot } from '../server/protocol/index.ts';
 
@@ -44,13 +45,7 @@ afterAll(async () => {
 describe('an MJPEG camera', () => {
   it('is pulled into the game, and "end turn" commits what it shows', async () => {
     const base = `http://127.0.0.1:${server.port}`;
-    const { id, token } = server.service.create({
-      players: ['Ann', 'Ben'],
-      lang: 'en',
-      variant: 'classic',
-      challengeRule: 'double',
-      capture: 'button',
-    });
+    const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const bad = await fetch(`${base}/api/games/${id}/source`, {
       method: 'POST',

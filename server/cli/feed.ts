@@ -8,6 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { parseGameConfig } from '../games/validate.ts';
 import { reportError } from './errors.ts';
 
 const IMAGE = /\.(jpe?g|png|webp)$/i;
@@ -99,13 +100,7 @@ export async function demoCommand(args: string[]): Promise<number> {
   const { startServer } = await import('../http/app.ts');
   const server = await startServer({ port, ...(db ? { db } : {}) });
   const base = `http://localhost:${server.port}`;
-  const { id, token } = server.service.create({
-    players: ['Ann', 'Ben'],
-    lang: 'en',
-    variant: 'classic',
-    challengeRule: 'double',
-    capture: 'button',
-  });
+  const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
   process.stdout.write(
     `tilecam demo: ${base}/board.html?game=${id}\n  scorekeeper: ${base}/board.html?game=${id}#token=${token}\n`,
   );
