@@ -167,10 +167,10 @@ export class GameSession {
     const read = parseBoard(reading.board);
     if (!read.ok) throw new Error(read.message);
     const text = reading.board.join('');
-    const settled = this.settle(text, this.relevantDoubts(read.board, reading.unsure).length === 0, now);
+    const unsure = this.relevantDoubts(read.board, reading.unsure);
+    const settled = this.settle(text, unsure.length === 0, now);
     const decide = this.stored.config.capture === 'button' ? endTurn : endTurn || settled;
     if (!decide) return { status: 'waiting' };
-    const unsure = this.relevantDoubts(read.board, reading.unsure);
     if (unsure.length > 0) {
       return this.hold(read.board, ['some squares could not be read with confidence'], unsure, bytes);
     }
