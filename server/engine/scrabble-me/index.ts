@@ -120,6 +120,8 @@ export function newMeGame(
   };
 }
 
+export { matchBoard, type RoundFailure, roundFromReadings } from './readings.ts';
+
 export function applyMeEvent(state: MeState, event: MeEvent): Step {
   const step = reduce(state, event);
   if (!step.ok) return step;

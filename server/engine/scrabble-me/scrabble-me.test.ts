@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { emptyBoard, makeRules, type Placement, placementsFromNotation } from '../index.ts';
-import { applyMeEvent, lowestScorer, type MeEvent, type MeState, newMeGame } from './index.ts';
+import { emptyBoard, makeRules, type Placement, place, placementsFromNotation } from '../index.ts';
+import {
+  applyMeEvent,
+  lowestScorer,
+  type MeEvent,
+  type MeState,
+  matchBoard,
+  newMeGame,
+  roundFromReadings,
+} from './index.ts';
 
 function tiles(notation: string, board = emptyBoard()): Placement[] {
   const p = placementsFromNotation(board, notation);
@@ -200,5 +208,55 @@ describe('Scrabble Me', () => {
     const g = game();
     g.apply({ type: 'round', words: [] });
     expect(g.s.phase).toBe('ended');
+  });
+});
+
+describe('Scrabble Me from camera readings', () => {
+  const put = (board: ReturnType<typeof emptyBoard>, notation: string) => {
+    const p = placementsFromNotation(board, notation);
+    if (!p.ok) throw new Error(p.message);
+    return place(board, p.placements);
+  };
+
+  it('builds the round from one reading per board, each word for the board’s holder', () => {
+    const g = game(3);
+    const readings = new Map([
+      [0, put(emptyBoard(), '8D WINDY')],
+      [1, emptyBoard()], // Ben built nothing this round
+      [2, put(emptyBoard(), '8G CAT')],
+    ]);
+    const round = roundFromReadings(g.s, readings);
+    if (!round.ok) throw new Error(round.message);
+    g.apply(round.event);
+    expect(g.s.scores).toEqual([32, 0, 10]);
+    expect(roundFromReadings(g.s, new Map([[0, emptyBoard()]]))).toMatchObject({ ok: false });
+  });
+
+  it('names the board whose reading is not a legal move, and waits for every board', () => {
+    const g = game(2);
+    const bad = roundFromReadings(
+      g.s,
+      new Map([
+        [0, put(emptyBoard(), '1A CAT')],
+        [1, emptyBoard()],
+      ]),
+    );
+    expect(bad).toMatchObject({ ok: false, reason: 'reading-rejected', board: 0 });
+    expect(roundFromReadings(g.s, new Map([[0, emptyBoard()]]))).toMatchObject({
+      ok: false,
+      reason: 'missing-board',
+      board: 1,
+    });
+  });
+
+  it('tells which board a camera sees after a swap, by the tiles on it', () => {
+    const windy = put(emptyBoard(), '8D WINDY');
+    const cat = put(emptyBoard(), '8G CAT');
+    const boards = [windy, cat];
+    // Ann's camera now looks at CAT with a new word on it: it is board 1.
+    expect(matchBoard(put(cat, 'G8 .O'), boards)).toBe(1);
+    expect(matchBoard(put(windy, 'D8 .O'), boards)).toBe(0);
+    // An empty reading fits no board clearly.
+    expect(matchBoard(emptyBoard(), boards)).toBeUndefined();
   });
 });
