@@ -31,32 +31,36 @@ function launch(extra: string[] = []): Promise<Browser> {
 const newGame = (server: RunningServer) =>
   server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
 
-describe.skipIf(!present)('the scoreboard in a browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let base: string;
+/**
+ * A server on a fresh database and a browser, for the tests of one `describe`; `flags` gives extra Chromium flags
+ * (prepared before launch). The returned object is filled in before the tests run.
+ */
+function serverAndBrowser(flags: () => Promise<string[]> = async () => []) {
+  const ctx = {} as { server: RunningServer; browser: Browser; base: string };
   beforeAll(async () => {
-    server = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      db: join(mkdtempSync(join(tmpdir(), 'tilecam-e2e-')), 'games.db'),
-    });
-    base = `http://127.0.0.1:${server.port}`;
-    browser = await launch();
+    const db = join(mkdtempSync(join(tmpdir(), 'tilecam-e2e-')), 'games.db');
+    ctx.server = await startServer({ port: 0, host: '127.0.0.1', db });
+    ctx.base = `http://127.0.0.1:${ctx.server.port}`;
+    ctx.browser = await launch(await flags());
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await ctx.browser?.close();
+    await ctx.server?.close();
   });
+  return ctx;
+}
+
+describe.skipIf(!present)('the scoreboard in a browser', () => {
+  const ctx = serverAndBrowser();
 
   it('shows a game played from photos, and re-derives the totals after the scorekeeper fixes a square', async () => {
-    const { id, token } = newGame(server);
-    const page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
-    await page.goto(`${base}/board.html?game=${id}#token=${token}`);
+    const { id, token } = newGame(ctx.server);
+    const page = await ctx.browser.newPage({ viewport: { width: 1200, height: 760 } });
+    await page.goto(`${ctx.base}/board.html?game=${id}#token=${token}`);
     await page.waitForSelector('#status.live');
     const auth = { authorization: `Bearer ${token}` };
     for (const n of [1, 2, 3]) {
-      const res = await fetch(`${base}/api/games/${id}/frames?endTurn=1`, {
+      const res = await fetch(`${ctx.base}/api/games/${id}/frames?endTurn=1`, {
         method: 'POST',
         headers: { ...auth, 'content-type': 'image/jpeg' },
         body: readFileSync(join(demo, `${n}.jpg`)),
@@ -68,7 +72,7 @@ describe.skipIf(!present)('the scoreboard in a browser', () => {
         const board = readFileSync(join(demo, `${n}.txt`), 'utf8')
           .trimEnd()
           .split('\n');
-        await fetch(`${base}/api/games/${id}/actions`, {
+        await fetch(`${ctx.base}/api/games/${id}/actions`, {
           method: 'POST',
           headers: { ...auth, 'content-type': 'application/json' },
           body: JSON.stringify({ type: 'confirm', board }),
@@ -95,51 +99,38 @@ describe.skipIf(!present)('the scoreboard in a browser', () => {
   }, 60_000);
 
   it('shows the overlay with a transparent background and the chosen fields', async () => {
-    const { id } = server.service.create(parseGameConfig({ players: ['Cy', 'Di'] }));
-    const page = await browser.newPage();
-    await page.goto(`${base}/overlay.html?game=${id}&fields=names&colour=%23ff0`);
+    const { id } = ctx.server.service.create(parseGameConfig({ players: ['Cy', 'Di'] }));
+    const page = await ctx.browser.newPage();
+    await page.goto(`${ctx.base}/overlay.html?game=${id}&fields=names&colour=%23ff0`);
     await page.waitForSelector('.player');
     expect(await page.locator('.player .name').allTextContents()).toEqual(['Cy', 'Di']);
     expect(await page.locator('.player .score').count()).toBe(0);
     expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
       'rgba(0, 0, 0, 0)',
     );
-    await page.goto(`${base}/overlay.html`);
+    await page.goto(`${ctx.base}/overlay.html`);
     expect(await page.locator('.placeholder').textContent()).toBe('tilecam');
     await page.close();
   }, 30_000);
 });
 
 describe.skipIf(!present)('the camera page in a browser', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let base: string;
-  beforeAll(async () => {
-    server = await startServer({
-      port: 0,
-      host: '127.0.0.1',
-      db: join(mkdtempSync(join(tmpdir(), 'tilecam-cam-')), 'games.db'),
-    });
-    base = `http://127.0.0.1:${server.port}`;
-    // Chromium's fake camera plays an MJPEG file: here, the photo of the board after the first move.
+  // Chromium's fake camera plays an MJPEG file: here, the photo of the board after the first move.
+  const ctx = serverAndBrowser(async () => {
     const video = join(mkdtempSync(join(tmpdir(), 'tilecam-video-')), 'board.mjpeg');
     const frame = await sharp(join(demo, '1.jpg')).resize(960, 960).jpeg().toBuffer();
     writeFileSync(video, Buffer.concat(Array.from({ length: 10 }, () => frame)));
-    browser = await launch([
+    return [
       '--use-fake-ui-for-media-stream',
       '--use-fake-device-for-media-stream',
       `--use-file-for-fake-video-capture=${video}`,
-    ]);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    ];
   });
 
   it('sends the camera picture, draws the grid found, and ends the turn on the button', async () => {
-    const { id, token } = newGame(server);
-    const page = await browser.newPage();
-    await page.goto(`${base}/camera.html?game=${id}#token=${token}`);
+    const { id, token } = newGame(ctx.server);
+    const page = await ctx.browser.newPage();
+    await page.goto(`${ctx.base}/camera.html?game=${id}#token=${token}`);
     await page.waitForSelector('#status.live');
     // The page sends a frame a second; the server answers with the grid it found, which the page draws.
     await page.waitForFunction(
@@ -162,7 +153,7 @@ describe.skipIf(!present)('the camera page in a browser', () => {
     let snap: Snap | undefined;
     for (let i = 0; i < 100 && !(snap && (snap.turns.length > 0 || snap.pending)); i++) {
       await new Promise((r) => setTimeout(r, 200));
-      snap = (await (await fetch(`${base}/api/games/${id}`)).json()) as Snap;
+      snap = (await (await fetch(`${ctx.base}/api/games/${id}`)).json()) as Snap;
     }
     if (snap?.pending) expect(snap.pending.board[7]!.replace(/[^A-Z]/g, '').length).toBe(5);
     else expect(snap?.players[0]?.score).toBe(32);
