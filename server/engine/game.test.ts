@@ -289,8 +289,6 @@ describe('the event list', () => {
     const g = game();
     g.play('8D WINDY');
     g.play('9D AN');
-    const other = placementsFromNotation(g.state.board, '8H .S');
-    if (!other.ok) throw new Error(other.message);
     const elsewhere = {
       type: 'play' as const,
       player: 0,
