@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parseGameConfig } from '../games/validate.ts';
 import { reportError } from './errors.ts';
+import { parseServerArgs, type ServerArgs } from './serve.ts';
 
 const IMAGE = /\.(jpe?g|png|webp)$/i;
 const TYPES: Record<string, string> = {
@@ -87,16 +88,13 @@ export async function feedCommand(args: string[]): Promise<number> {
 }
 
 export async function demoCommand(args: string[]): Promise<number> {
-  let port = 3000;
-  let db: string | undefined;
+  let options: ServerArgs;
   try {
-    const { values } = parseArgs({ args, options: { port: { type: 'string' }, db: { type: 'string' } } });
-    if (values.port !== undefined) port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be 0–65535');
-    db = values.db;
+    options = parseServerArgs(args, false);
   } catch (err) {
     return reportError(false, (err as Error).message);
   }
+  const { port, db } = options;
   const { startServer } = await import('../http/app.ts');
   const server = await startServer({ port, ...(db ? { db } : {}) });
   const base = `http://localhost:${server.port}`;

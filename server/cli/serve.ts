@@ -2,24 +2,36 @@
 import { parseArgs } from 'node:util';
 import { reportError } from './errors.ts';
 
+export interface ServerArgs {
+  port: number;
+  db?: string;
+}
+
+/** `--port` (0–65535, default 3000) and `--db FILE`, shared by `serve` and `demo`; throws with a clear message. */
+export function parseServerArgs(args: string[], allowJson: boolean): ServerArgs {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string' },
+      db: { type: 'string' },
+      ...(allowJson ? { json: { type: 'boolean' as const } } : {}),
+    },
+  });
+  const port = values.port === undefined ? 3000 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be 0–65535, got '${values.port}'`);
+  return { port, ...(typeof values.db === 'string' ? { db: values.db } : {}) };
+}
+
 export async function serveCommand(args: string[]): Promise<number> {
   const json = args.includes('--json');
-  let port = 3000;
-  let db: string | undefined;
+  let options: ServerArgs;
   try {
-    const { values } = parseArgs({
-      args,
-      options: { port: { type: 'string' }, db: { type: 'string' }, json: { type: 'boolean' } },
-    });
-    if (values.port !== undefined) {
-      port = Number(values.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535)
-        throw new Error(`--port must be 0–65535, got '${values.port}'`);
-    }
-    db = values.db;
+    options = parseServerArgs(args, true);
   } catch (err) {
     return reportError(json, (err as Error).message);
   }
+  const { port, db } = options;
   const { startServer } = await import('../http/app.ts');
   const server = await startServer({ port, ...(db ? { db } : {}) });
   const base = `http://localhost:${server.port}`;
