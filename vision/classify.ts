@@ -83,6 +83,8 @@ export interface CellReading {
   /** 15×15 characters as seen (not yet turned upright). */
   readonly chars: string[];
   readonly confidence: number[];
+  /** Per cell, the share of "empty or blank" among the readings (see `confidence`). */
+  readonly pair: number[];
   /** Quarter turns clockwise of the letters as seen. */
   readonly turns: 0 | 1 | 2 | 3;
 }
@@ -112,6 +114,7 @@ export function readCells(model: CellModel, probs: Float32Array, allowed?: Reado
   const hand = model.classes.indexOf('#');
   const chars: string[] = [];
   const confidence: number[] = [];
+  const pair: number[] = [];
   for (let i = 0; i < n; i++) {
     const p = (index: number | undefined) => (index === undefined || index < 0 ? 0 : probs[i * k + index]!);
     const scores: [string, number][] = [
@@ -129,8 +132,9 @@ export function readCells(model: CellModel, probs: Float32Array, allowed?: Reado
     }
     chars.push(best[0]);
     confidence.push(total > 0 ? best[1] / total : 0);
+    pair.push(total > 0 ? (p(empty) + p(blank)) / total : 0);
   }
-  return { chars, confidence, turns };
+  return { chars, confidence, pair, turns };
 }
 
 /** Turns a row-major 15×15 grid seen rotated `turns` quarter turns clockwise back upright. */

@@ -6,6 +6,7 @@
 import { classifyCells, loadModel, readCells, rotationOf, uprightGrid } from './classify.ts';
 import { decodeImage, shrink } from './decode.ts';
 import { locateBoard, orderCorners, WORK } from './locate.ts';
+import { settleBlanks } from './surface.ts';
 import { type BoardReading, type Corners, type RgbImage, VisionError } from './types.ts';
 import { cellCrops, warpBoard } from './warp.ts';
 
@@ -56,8 +57,9 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
   const probs = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin));
   const allowed = options.letters ? new Set([...options.letters]) : undefined;
   const seen = readCells(cells, probs, allowed);
-  const chars = uprightGrid(seen.chars, seen.turns);
-  const conf = uprightGrid(seen.confidence, seen.turns);
+  const settled = settleBlanks(warped, seen.chars, seen.confidence, seen.pair);
+  const chars = uprightGrid(settled.chars, seen.turns);
+  const conf = uprightGrid(settled.confidence, seen.turns);
   const t3 = performance.now();
   await options.inspect?.(photo, corners, warped);
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { settleBlanks } from './surface.ts';
+import { CELL, MARGIN, WARPED } from './warp.ts';
+
+type Rgb = readonly [number, number, number];
+const GREEN: Rgb = [40, 110, 60];
+const CREAM: Rgb = [235, 225, 200];
+const INK: Rgb = [20, 20, 20];
+
+/** A straightened board: every square `square`, tiles (cream, a dark bar for a letter unless blank) where asked. */
+function board(square: Rgb, tiles: ReadonlyMap<number, 'letter' | 'blank'>): Uint8Array {
+  const data = new Uint8Array(WARPED * WARPED * 3);
+  for (let y = 0; y < WARPED; y++) {
+    for (let x = 0; x < WARPED; x++) {
+      const [r, c] = [Math.floor((y - MARGIN) / CELL), Math.floor((x - MARGIN) / CELL)];
+      const kind = r >= 0 && r < 15 && c >= 0 && c < 15 ? tiles.get(r * 15 + c) : undefined;
+      const [u, v] = [(x - MARGIN) % CELL, (y - MARGIN) % CELL];
+      const ink = kind === 'letter' && u > 16 && u < 23 && v > 8 && v < 32;
+      data.set(ink ? INK : kind ? CREAM : square, (y * WARPED + x) * 3);
+    }
+  }
+  return data;
+}
+
+/** Row 8 holds CAT at columns 7–9 and a blank at column 10; the classifier read the blank as empty. */
+const tiles = new Map<number, 'letter' | 'blank'>([
+  [7 * 15 + 7, 'letter'],
+  [7 * 15 + 8, 'letter'],
+  [7 * 15 + 9, 'letter'],
+  [7 * 15 + 10, 'blank'],
+]);
+const read = Array.from({ length: 225 }, (_, i) => (tiles.get(i) === 'letter' ? 'C' : '.'));
+
+describe('settleBlanks', () => {
+  it('takes a tile-coloured cell read empty for a blank, and keeps the green squares empty', () => {
+    const image = { width: WARPED, height: WARPED, data: board(GREEN, tiles) };
+    const settled = settleBlanks(image, read, Array(225).fill(0.95), Array(225).fill(0.97));
+    expect(settled.chars[7 * 15 + 10]).toBe('?');
+    expect(settled.chars.filter((ch) => ch === '?')).toHaveLength(1);
+    expect(settled.confidence[7 * 15 + 10]).toBeGreaterThan(0.8);
+  });
+
+  it('takes board-coloured cells read as blanks for empty squares', () => {
+    const image = { width: WARPED, height: WARPED, data: board(GREEN, tiles) };
+    const seen = read.map((ch, i) => (i % 3 === 0 && ch === '.' ? '?' : ch));
+    const settled = settleBlanks(image, seen, Array(225).fill(0.9), Array(225).fill(0.97));
+    expect(settled.chars.join('')).toBe(read.map((ch, i) => (i === 7 * 15 + 10 ? '?' : ch)).join(''));
+  });
+
+  it('leaves the reading alone where the squares look like the tiles', () => {
+    const image = { width: WARPED, height: WARPED, data: board(CREAM, tiles) };
+    const settled = settleBlanks(image, read, Array(225).fill(0.95), Array(225).fill(0.97));
+    expect(settled.chars).toEqual(read);
+    expect(settled.confidence).toEqual(Array(225).fill(0.95));
+  });
+
+  it('needs lettered tiles to know the tile colour', () => {
+    const image = { width: WARPED, height: WARPED, data: board(GREEN, new Map([[112, 'blank']])) };
+    const empty = Array(225).fill('.');
+    expect(settleBlanks(image, empty, Array(225).fill(0.9), Array(225).fill(1)).chars).toEqual(empty);
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * Blank tile or empty square? A blank is a tile with nothing printed on it, so the classifier, which sees one cell
+ * at a time, cannot tell it from an empty square of a board whose squares are tile-coloured, and it does not know
+ * which colour this board's squares are. The board itself does: the lettered tiles show this set's tile face, the
+ * confidently empty squares show this board's plain and premium squares. Each cell read empty or blank is settled
+ * by which of the two its colour is closer to.
+ */
+import { standardLayout } from '../server/engine/layout.ts';
+import type { RgbImage } from './types.ts';
+import { CELL, MARGIN } from './warp.ts';
+
+/** A reading must be at least this confident to serve as a reference colour. */
+const REFERENCE_CONFIDENCE = 0.8;
+/** Lightness varies with the light across the board more than hue does: it counts for less. */
+const LIGHTNESS_WEIGHT = 0.5;
+/** The colour overrules the classifier only when it is this clear (see `clear`). */
+const DECISIVE = 0.6;
+/** Tile face and squares closer than this (CIE ΔE, lightness halved) cannot be told apart by colour. */
+const MIN_APART = 8;
+/** How many nearby cells make a reference colour. */
+const NEIGHBOURS = 5;
+
+type Lab = readonly [number, number, number];
+
+export interface SettledCells {
+  readonly chars: string[];
+  readonly confidence: number[];
+}
+
+/**
+ * Settles empty-or-blank cells by colour. `chars`/`confidence` are row-major as seen in `board` (the straightened
+ * board, before turning it upright; the premium layout is the same in every quarter turn). `pair` is, per cell, the
+ * probability share of "empty or blank" among the readings the classifier considered. Returns new arrays.
+ */
+export function settleBlanks(
+  board: RgbImage,
+  chars: readonly string[],
+  confidence: readonly number[],
+  pair: readonly number[],
+): SettledCells {
+  const outChars = [...chars];
+  const outConfidence = [...confidence];
+  const open = (i: number) => chars[i] === '.' || chars[i] === '?';
+  const tiles: number[] = [];
+  for (let i = 0; i < 225; i++) if (!open(i) && confidence[i]! >= REFERENCE_CONFIDENCE) tiles.push(i);
+  if (tiles.length < 2) return { chars: outChars, confidence: outConfidence };
+  const colours = chars.map((_, i) => cellColour(board, Math.floor(i / 15), i % 15));
+  // A set has two blanks or so: most cells of one premium kind read empty or blank are empty squares.
+  const squares = new Map<string, number[]>();
+  for (let i = 0; i < 225; i++) {
+    if (!open(i) || isCentre(i)) continue;
+    const kind = premiumAt(i);
+    squares.set(kind, [...(squares.get(kind) ?? []), i]);
+  }
+  for (let i = 0; i < 225; i++) {
+    if (!open(i)) continue;
+    const same = squares.get(premiumAt(i)) ?? [];
+    if (same.length < 2) continue;
+    // The nearest references: the light often changes across a board.
+    const tile = medianLab(nearest(i, tiles, NEIGHBOURS).map((j) => colours[j]!));
+    const square = medianLab(nearest(i, same, NEIGHBOURS).map((j) => colours[j]!));
+    const toTile = distance(colours[i]!, tile);
+    const toSquare = distance(colours[i]!, square);
+    const apart = distance(tile, square);
+    // Where the tile face and the squares look alike (a cream board), the colour cannot tell.
+    if (apart < MIN_APART) continue;
+    const verdict = toTile < toSquare ? '?' : '.';
+    // How clearly the colour sides with one of the two: 0 halfway between them, 1 on one of them or beyond.
+    const clear = Math.min(1, Math.abs(toTile - toSquare) / apart);
+    if (verdict === chars[i]) outConfidence[i] = Math.max(confidence[i]!, pair[i]! * clear);
+    else if (clear >= DECISIVE) {
+      outChars[i] = verdict;
+      outConfidence[i] = pair[i]! * clear;
+    } else outConfidence[i] = Math.min(confidence[i]!, pair[i]! * (1 - clear));
+  }
+  return { chars: outChars, confidence: outConfidence };
+}
+
+/** The `k` cells of `among` nearest to cell `i` on the grid, not `i` itself. */
+function nearest(i: number, among: readonly number[], k: number): number[] {
+  const [r, c] = [Math.floor(i / 15), i % 15];
+  const d = (j: number) => (Math.floor(j / 15) - r) ** 2 + ((j % 15) - c) ** 2;
+  const found: number[] = [];
+  const used = new Set<number>([i]);
+  while (found.length < k) {
+    let best = -1;
+    for (const j of among) if (!used.has(j) && (best < 0 || d(j) < d(best))) best = j;
+    if (best < 0) break;
+    found.push(best);
+    used.add(best);
+  }
+  return found;
+}
+
+function premiumAt(i: number): string {
+  return standardLayout.rows[Math.floor(i / 15)]![i % 15]!;
+}
+
+function isCentre(i: number): boolean {
+  return i === standardLayout.start[0] * 15 + standardLayout.start[1];
+}
+
+/** The median colour (CIE Lab) of a cell's middle, away from grid lines and tile edges. */
+function cellColour(board: RgbImage, row: number, col: number): Lab {
+  const inset = Math.round(CELL * 0.25);
+  const x0 = MARGIN + col * CELL + inset;
+  const y0 = MARGIN + row * CELL + inset;
+  const side = CELL - 2 * inset;
+  const histogram = new Uint32Array(3 * 256);
+  for (let y = y0; y < y0 + side; y++) {
+    for (let x = x0; x < x0 + side; x++) {
+      const p = (y * board.width + x) * 3;
+      for (let k = 0; k < 3; k++) histogram[k * 256 + board.data[p + k]!]!++;
+    }
+  }
+  const half = (side * side) / 2;
+  const [r, g, b] = [0, 1, 2].map((k) => {
+    let seen = 0;
+    for (let v = 0; v < 256; v++) {
+      seen += histogram[k * 256 + v]!;
+      if (seen >= half) return v;
+    }
+    return 255;
+  }) as [number, number, number];
+  return toLab(r, g, b);
+}
+
+function median(values: number[]): number {
+  values.sort((a, b) => a - b);
+  return values[values.length >> 1]!;
+}
+
+function medianLab(colours: readonly Lab[]): Lab {
+  return [0, 1, 2].map((k) => median(colours.map((c) => c[k]!))) as unknown as Lab;
+}
+
+function distance(a: Lab, b: Lab): number {
+  return Math.hypot(LIGHTNESS_WEIGHT * (a[0] - b[0]), a[1] - b[1], a[2] - b[2]);
+}
+
+/** sRGB (0–255) to CIE L*a*b* (D65). */
+export function toLab(r: number, g: number, b: number): Lab {
+  const lin = (v: number) => {
+    const c = v / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const [R, G, B] = [lin(r), lin(g), lin(b)];
+  const x = (0.4124 * R + 0.3576 * G + 0.1805 * B) / 0.95047;
+  const y = 0.2126 * R + 0.7152 * G + 0.0722 * B;
+  const z = (0.0193 * R + 0.1192 * G + 0.9505 * B) / 1.08883;
+  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : ((t * 24389) / 27 + 16) / 116);
+  const [fx, fy, fz] = [f(x), f(y), f(z)];
+  return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
+}
