@@ -12,6 +12,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGameConfig } from '../server/games/validate.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
+import { playMeGame } from './me-game.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
@@ -112,6 +113,44 @@ describe.skipIf(!present)('the scoreboard in a browser', () => {
     expect(await page.locator('.placeholder').textContent()).toBe('tilecam');
     await page.close();
   }, 30_000);
+});
+
+describe.skipIf(!present)('Scrabble Me in a browser', () => {
+  const ctx = serverAndBrowser();
+
+  it('shows three boards side by side and the totals of a game played from photos with a blank swap', async () => {
+    const page = await ctx.browser.newPage({ viewport: { width: 1400, height: 760 } });
+    const overlay = await ctx.browser.newPage();
+    const client = await playMeGame(ctx.base, async (g) => {
+      await page.goto(`${ctx.base}/board.html?game=${g.id}#token=${g.token}`);
+      await page.waitForSelector('#status.live');
+      await overlay.goto(`${ctx.base}/overlay.html?game=${g.id}&fields=scores,last,board`);
+      await overlay.waitForSelector('.player');
+    });
+    // The page follows the game over the WebSocket: the last round's words and the totals arrive.
+    await page.waitForFunction(() => document.querySelectorAll('.rounds .round').length === 2);
+    expect(await page.locator('.scores .score').allTextContents()).toEqual(['21', '16', '14']);
+    expect(await page.locator('.me-board').count()).toBe(3);
+    // After the swap Cy holds board 1 and Ann board 3.
+    expect(await page.locator('.me-board figcaption').allTextContents()).toEqual([
+      'Board 1 · Cy',
+      'Board 2 · Ben',
+      'Board 3 · Ann',
+    ]);
+    expect(await page.locator('.rounds .round').nth(1).textContent()).toContain('Ann HUT 11');
+    expect(await page.locator('.first-pick').textContent()).toBe('Picks first: Ben');
+    expect(await page.locator('.podium').textContent()).toContain('A I R S T N L O U');
+    expect(await page.locator('.me-status').textContent()).toContain('Refill: Ben picks first');
+    mkdirSync(join(root, 'test/output'), { recursive: true });
+    await page.screenshot({ path: join(root, 'test/output/scrabble-me.png') });
+    // The overlay shows the same totals, the round's words and the three boards.
+    await overlay.waitForFunction(() => document.querySelector('.last')?.textContent?.startsWith('Round 2'));
+    expect(await overlay.locator('.player .score').allTextContents()).toEqual(['21', '16', '14']);
+    expect(await overlay.locator('.me-boards .board').count()).toBe(3);
+    expect((await client.snapshot()).players.map((p) => p.score)).toEqual([21, 16, 14]);
+    await page.close();
+    await overlay.close();
+  }, 60_000);
 });
 
 describe.skipIf(!present)('the camera page in a browser', () => {

@@ -71,11 +71,14 @@ export function locateBoard(
     const toPhoto = (p: Point): Point => [(p[0] - pad) / scale, (p[1] - pad) / scale];
     let grid: Point[] = [];
     let support = 0;
+    // Whether the last refinement fitted the lines (and did not merely see some of them near the grid).
+    let fitted = false;
     // Up to `passes` refinements, stopping once the corners settle (moving under half a pixel).
     const refine = (passes: number) => {
       for (let pass = 0; pass < passes; pass++) {
         const refined = refineGrid(cv, gray, grid, track);
         support = refined.support;
+        fitted = refined.grid !== undefined;
         if (!refined.grid) return;
         const moved = Math.max(
           ...refined.grid.map((p, i) => Math.hypot(p[0] - grid[i]![0], p[1] - grid[i]![1])),
@@ -87,7 +90,8 @@ export function locateBoard(
     if (hint) {
       grid = hint.map(toWork);
       refine(2);
-      if (support >= HINT_SUPPORT)
+      // The board may have moved by a whole cell (the lines still fit) or more: the premium squares tell.
+      if (fitted && support >= HINT_SUPPORT && symmetricShift(cv, colour, grid, track) === grid)
         return { corners: grid.map(toPhoto) as unknown as Corners, score: 1, support };
     }
     const small = track(new cv.Mat());

@@ -3,8 +3,9 @@
  * (`#token=…`) the scorekeeper's controls: the pending reading with its photo and squares in doubt, fix a square,
  * confirm, pass, exchange, challenge, name a blank, undo, end the game.
  */
-import type { GameSnapshot } from '../server/protocol/index.ts';
+import type { GameSnapshot, Snapshot } from '../server/protocol/index.ts';
 import { connect } from './connection.ts';
+import { meView } from './me.ts';
 import { boardView, el, movesView, scoresView, unseenView } from './render.ts';
 
 const params = new URLSearchParams(location.search);
@@ -12,7 +13,7 @@ const game = params.get('game') ?? '';
 const token = new URLSearchParams(location.hash.slice(1)).get('token');
 const root = document.getElementById('app')!;
 const status = document.getElementById('status')!;
-let latest: GameSnapshot | undefined;
+let latest: Snapshot | undefined;
 const camera = el('img', { class: 'camera', alt: 'the latest camera picture' });
 
 async function act(action: object): Promise<void> {
@@ -91,8 +92,13 @@ function pendingView(s: GameSnapshot) {
   return box;
 }
 
-function render(s: GameSnapshot) {
+function render(s: Snapshot) {
   latest = s;
+  root.classList.toggle('me', s.variant === 'scrabble-me');
+  if (s.variant === 'scrabble-me') {
+    root.replaceChildren(...meView(s, token ? (a) => void act(a) : undefined));
+    return;
+  }
   const board = boardView(s.board, s.lastMove);
   if (token) {
     board.addEventListener('click', (e) => {

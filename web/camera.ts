@@ -1,11 +1,15 @@
 /**
  * The camera page (`/camera.html?game=ID#token=…`): picks a camera with getUserMedia (browsers allow it on
  * localhost or https), sends a frame a second to the server over the WebSocket, and a frame marked as the end of the
- * turn when the player presses the button or the space bar.
+ * turn when the player presses the button or the space bar. In a Scrabble Me game each seat has its camera:
+ * `&seat=N` (1-based) says which seat this one is at.
  */
 import { connect } from './connection.ts';
 
-const game = new URLSearchParams(location.search).get('game') ?? '';
+const query = new URLSearchParams(location.search);
+const game = query.get('game') ?? '';
+/** The seat this camera is at, 0-based (Scrabble Me); a classic game has one camera at seat 0. */
+const seat = Math.max(0, Math.floor(Number(query.get('seat') ?? '1')) - 1) || 0;
 const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
 const video = document.getElementById('video') as HTMLVideoElement;
 const select = document.getElementById('cameras') as HTMLSelectElement;
@@ -16,9 +20,16 @@ const canvas = document.createElement('canvas');
 const link = connect(
   game,
   (s) => {
-    result.textContent = s.pending
-      ? `Waiting for the scorekeeper: ${s.pending.reasons.join('; ')}`
-      : `${s.players.map((p) => `${p.name} ${p.score}`).join(' · ')}`;
+    const totals = s.players.map((p) => `${p.name} ${p.score}`).join(' · ');
+    if (s.variant === 'scrabble-me') {
+      const board = s.players[seat]?.board ?? seat;
+      const b = s.boards[board];
+      result.textContent = b?.pending
+        ? `Board ${board + 1} waits for the scorekeeper: ${b.pending.reasons.join('; ')}`
+        : `Board ${board + 1}${b?.ended ? ': turn ended' : ''} · ${totals}`;
+      return;
+    }
+    result.textContent = s.pending ? `Waiting for the scorekeeper: ${s.pending.reasons.join('; ')}` : totals;
   },
   (state) => {
     status.textContent = state;
@@ -89,7 +100,7 @@ function sendFrame(endTurn: boolean) {
   canvas.height = Math.round(video.videoHeight * scale);
   canvas.getContext('2d')!.drawImage(video, 0, 0, canvas.width, canvas.height);
   const jpeg = canvas.toDataURL('image/jpeg', 0.85).split(',')[1]!;
-  link.send({ type: 'frame', data: { token, jpeg, ...(endTurn ? { endTurn: true } : {}) } });
+  link.send({ type: 'frame', data: { token, jpeg, camera: seat, ...(endTurn ? { endTurn: true } : {}) } });
 }
 
 select.onchange = () => void start(select.value);

@@ -2,13 +2,13 @@
  * The browser's side of the wire protocol: connects to /ws?game=ID, keeps the latest snapshot, notices a gap in
  * `seq` or a silence longer than three heartbeats, and reconnects (a new connection starts with a full snapshot).
  */
-import type { GameSnapshot, ServerMessage } from '../server/protocol/index.ts';
+import type { ServerMessage, Snapshot } from '../server/protocol/index.ts';
 
 export type ConnectionState = 'connecting' | 'live' | 'stale';
 
 export function connect(
   game: string,
-  onSnapshot: (s: GameSnapshot) => void,
+  onSnapshot: (s: Snapshot) => void,
   onState: (s: ConnectionState) => void,
   onMessage: (m: ServerMessage) => void = () => {},
 ): { send(data: unknown): void } {

@@ -1,6 +1,7 @@
 """Renders the synthetic board photos in fixtures/photos/ with their expected board text.
 
-    /usr/bin/python3 models/training/make_fixtures.py
+    /usr/bin/python3 models/training/make_fixtures.py        (all of them)
+    /usr/bin/python3 models/training/make_fixtures.py me     (only the Scrabble Me game in fixtures/me_game/)
 
 Each scenario is named for what it tests; the seeds are fixed, so the photos are reproducible.
 """
@@ -124,7 +125,41 @@ def demo_boards():
     return [empty, b1, b2, b3]
 
 
+# Scrabble Me (rule book 003), three players, a board each, photographed after each round: `R-B.jpg` is board B
+# after round R. Round 1: Ann 8G CAT (10), Ben 8H DOGS (12), Cy H6 SU? (4, a blank: Cy swaps boards with Ann).
+# Round 2, on the boards they now hold: Ann 7G HUT through the U (11), Ben H8 DOT (4), Cy H7 TAX (10).
+def me_boards():
+    empty = ["." * 15 for _ in range(15)]
+
+    def put(board, row, col, word, down=False):
+        rows = [list(r) for r in board]
+        for k, ch in enumerate(word):
+            r, c = (row + k, col) if down else (row, col + k)
+            if ch != ".":
+                rows[r][c] = ch
+        return ["".join(r) for r in rows]
+
+    r1 = [put(empty, 7, 6, "CAT"), put(empty, 7, 7, "DOGS"), put(empty, 5, 7, "SU?", down=True)]
+    r2 = [put(r1[0], 6, 7, "T.X", down=True), put(r1[1], 7, 7, ".OT", down=True), put(r1[2], 6, 6, "H.T")]
+    return [r1, r2]
+
+
+def me_game():
+    out = os.path.join(ROOT, "fixtures", "me_game")
+    os.makedirs(out, exist_ok=True)
+    style = {"board": {"square": (25, 115, 60), "line": (230, 235, 230)}, "tile": {"face": (238, 230, 205), "ink": (15, 15, 15), "wood": False}}
+    for r, boards in enumerate(me_boards(), start=1):
+        for b, board in enumerate(boards):
+            img = photo(board, seed=200 + 10 * r + b, style=style, size=800)
+            img.save(os.path.join(out, f"{r}-{b}.jpg"), quality=82)
+            with open(os.path.join(out, f"{r}-{b}.txt"), "w", encoding="utf-8") as f:
+                f.write("\n".join(board) + "\n")
+            print("wrote me_game", r, b)
+
+
 def main():
+    if sys.argv[1:] == ["me"]:
+        return me_game()
     os.makedirs(OUT, exist_ok=True)
     demo = os.path.join(ROOT, "fixtures", "demo_game")
     os.makedirs(demo, exist_ok=True)
@@ -145,6 +180,7 @@ def main():
         with open(os.path.join(OUT, f"{name}.txt"), "w", encoding="utf-8") as f:
             f.write("\n".join(board) + "\n")
         print("wrote", name)
+    me_game()
 
 
 if __name__ == "__main__":

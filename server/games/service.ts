@@ -8,11 +8,15 @@ import type { Lexicon } from '../engine/index.ts';
 import { defaultEnglishLexicon } from '../lexicon/index.ts';
 import type { GameConfig, GameStore } from '../store/types.ts';
 import { ServiceError } from './errors.ts';
+import { MeSession } from './me-session.ts';
 import { mjpegFrames } from './mjpeg.ts';
 import { type CaptureTiming, GameSession } from './session.ts';
 
+/** A game being played: the classic game (and its variants on one board), or Scrabble Me. */
+export type Session = GameSession | MeSession;
+
 export class GameService {
-  private readonly sessions = new Map<string, GameSession>();
+  private readonly sessions = new Map<string, Session>();
 
   constructor(
     readonly store: GameStore,
@@ -32,19 +36,22 @@ export class GameService {
     return { id, token };
   }
 
-  get(id: string): GameSession {
+  get(id: string): Session {
     let session = this.sessions.get(id);
     if (!session) {
       const stored = this.store.getGame(id);
       if (!stored) throw new ServiceError('not-found', `no game ${id}`);
-      session = GameSession.load(this.store, stored, lexiconFor(stored.config), this.timing);
+      session =
+        stored.config.variant === 'scrabble-me'
+          ? MeSession.load(this.store, stored)
+          : GameSession.load(this.store, stored, lexiconFor(stored.config), this.timing);
       this.sessions.set(id, session);
     }
     return session;
   }
 
   /** Throws unless `token` is the game's scorekeeper token. */
-  authorize(id: string, token: string | undefined): GameSession {
+  authorize(id: string, token: string | undefined): Session {
     const session = this.get(id);
     const expected = Buffer.from(session.stored.tokenHash, 'hex');
     const given = Buffer.from(hash(token ?? ''), 'hex');
@@ -58,19 +65,21 @@ export class GameService {
   /**
    * Pulls a camera's MJPEG stream into a game, a frame at most every `everyMs`. Returns at once; the stream runs
    * until `stopSource`, or until it fails (then the game is told through an error the scorekeeper sees in the log).
+   * A Scrabble Me game pulls one stream per camera seat.
    */
-  startSource(id: string, url: string, everyMs = 1000): void {
+  startSource(id: string, url: string, everyMs = 1000, camera = 0): void {
     const session = this.get(id);
-    this.stopSource(id);
+    const key = sourceKey(id, camera);
+    this.stopSource(id, camera);
     const controller = new AbortController();
-    this.sources.set(id, controller);
+    this.sources.set(key, controller);
     void (async () => {
       let last = 0;
       try {
         for await (const frame of mjpegFrames(url, controller.signal)) {
           if (Date.now() - last < everyMs) continue;
           last = Date.now();
-          await session.submitFrame(frame, false).catch((err: unknown) => {
+          await session.submitFrame(frame, false, { camera }).catch((err: unknown) => {
             if (!(err instanceof ServiceError)) throw err;
           });
         }
@@ -78,20 +87,21 @@ export class GameService {
         if (!controller.signal.aborted)
           console.error(`game ${id}: camera stream stopped: ${(err as Error).message}`);
       } finally {
-        if (this.sources.get(id) === controller) this.sources.delete(id);
+        if (this.sources.get(key) === controller) this.sources.delete(key);
       }
     })();
   }
 
-  stopSource(id: string): boolean {
-    const controller = this.sources.get(id);
-    controller?.abort();
-    return this.sources.delete(id);
+  stopSource(id: string, camera = 0): boolean {
+    const key = sourceKey(id, camera);
+    this.sources.get(key)?.abort();
+    return this.sources.delete(key);
   }
 
   /** Stops every stream (server shutdown). */
   stopAll(): void {
-    for (const id of [...this.sources.keys()]) this.stopSource(id);
+    for (const controller of this.sources.values()) controller.abort();
+    this.sources.clear();
   }
 
   list(): { id: string; players: readonly string[]; createdAt: string }[] {
@@ -99,6 +109,10 @@ export class GameService {
       .listGames()
       .map((g) => ({ id: g.id, players: g.config.players, createdAt: g.createdAt }));
   }
+}
+
+function sourceKey(id: string, camera: number): string {
+  return `${id}/${camera}`;
 }
 
 function hash(token: string): string {

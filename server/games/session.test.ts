@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../store/sqlite.ts';
 import { GameService } from './service.ts';
+import { GameSession } from './session.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tilecam-session-'));
 const store = new SqliteStore(join(dir, 'games.db'));
@@ -21,6 +22,7 @@ describe('auto capture', () => {
       capture: 'auto',
     });
     const session = service.get(id);
+    if (!(session instanceof GameSession)) throw new Error('expected a classic game');
     const t0 = 1_000_000;
     // The scorekeeper enters the first move by hand; the camera then watches the second.
     const board1 = readFileSync(new URL('../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
@@ -28,16 +30,16 @@ describe('auto capture', () => {
       .split('\n');
     expect((await session.act({ type: 'confirm', board: board1 })).status).toBe('committed');
     // The same confident reading three times, but not yet 2 s after it first appeared: still waiting.
-    expect((await session.submitFrame(photo(2), false, t0)).status).toBe('waiting');
-    expect((await session.submitFrame(photo(2), false, t0 + 500)).status).toBe('waiting');
-    expect((await session.submitFrame(photo(2), false, t0 + 1000)).status).toBe('waiting');
+    expect((await session.submitFrame(photo(2), false, { now: t0 })).status).toBe('waiting');
+    expect((await session.submitFrame(photo(2), false, { now: t0 + 500 })).status).toBe('waiting');
+    expect((await session.submitFrame(photo(2), false, { now: t0 + 1000 })).status).toBe('waiting');
     expect(session.snapshot().turns).toHaveLength(1);
     // Still the same after 2 s: committed, without anyone pressing a button.
-    const settled = await session.submitFrame(photo(2), false, t0 + 2100);
+    const settled = await session.submitFrame(photo(2), false, { now: t0 + 2100 });
     expect(settled.status).toBe('committed');
     expect(session.snapshot().players.map((p) => p.score)).toEqual([32, 9]);
     // A still board that has not changed since is left alone.
     for (const t of [3000, 3500, 4000, 6000])
-      expect((await session.submitFrame(photo(2), false, t0 + t)).status).not.toBe('committed');
+      expect((await session.submitFrame(photo(2), false, { now: t0 + t })).status).not.toBe('committed');
   });
 });

@@ -4,8 +4,7 @@
  * is not a legal move from the last board, or has squares in doubt, waits for the scorekeeper with its photo.
  */
 
-import sharp from 'sharp';
-import { type BoardReading, type Corners, recognize, VisionError } from '../../vision/index.ts';
+import type { Corners } from '../../vision/index.ts';
 import {
   applyEvent,
   type Board,
@@ -21,15 +20,15 @@ import {
   type Placement,
   parseBoard,
   removeTiles,
-  tileSets,
   writeGcg,
 } from '../engine/index.ts';
-import type { GameSnapshot, PendingView, ServerMessage } from '../protocol/index.ts';
+import type { GameSnapshot, PendingView } from '../protocol/index.ts';
 import type { GameStore, StoredGame } from '../store/types.ts';
 import { ServiceError } from './errors.ts';
+import { makeThumbnail, readFrame, relevantDoubts, type Thumbnail } from './frames.ts';
 import { snapshotOf } from './snapshot.ts';
 
-export type Thumbnail = Extract<ServerMessage, { type: 'thumbnail' }>['data'];
+export type { Thumbnail } from './frames.ts';
 
 export type FrameStatus = 'committed' | 'unchanged' | 'waiting' | 'needs-confirmation';
 
@@ -81,6 +80,7 @@ export class GameSession {
     private readonly timing: CaptureTiming,
   ) {
     const { config } = stored;
+    if (config.variant === 'scrabble-me') throw new Error('a Scrabble Me game is a MeSession');
     const rules = makeRules({
       lang: config.lang,
       players: config.players.length,
@@ -103,7 +103,7 @@ export class GameSession {
   ): GameSession {
     const session = new GameSession(store, stored, lexicon, timing);
     for (const e of stored.events) {
-      const step = applyEvent(session.state, e.event);
+      const step = applyEvent(session.state, e.event as GameEvent);
       if (!step.ok)
         throw new Error(`stored game ${stored.id} does not replay at event ${e.seq}: ${step.message}`);
       session.state = step.state;
@@ -127,6 +127,7 @@ export class GameSession {
       pending,
       capture: this.stored.config.capture,
       lang: this.stored.config.lang,
+      variant: this.stored.config.variant as GameSnapshot['variant'],
       ...(this.lexicon ? { lexicon: this.lexicon } : {}),
     });
   }
@@ -147,70 +148,33 @@ export class GameSession {
     return () => this.listeners.delete(listener);
   }
 
-  /** A camera frame: read it, and commit, hold or wait as the capture mode says. */
-  async submitFrame(bytes: Uint8Array, endTurn: boolean, now = Date.now()): Promise<FrameResult> {
+  /** A camera frame: read it, and commit, hold or wait as the capture mode says. One camera: `camera` is 0. */
+  async submitFrame(
+    bytes: Uint8Array,
+    endTurn: boolean,
+    { camera = 0, now = Date.now() }: { camera?: number; now?: number } = {},
+  ): Promise<FrameResult> {
+    if (camera !== 0) throw new ServiceError('bad-request', 'this game has one camera (seat 0)');
     if (this.state.ended) throw new ServiceError('not-allowed', 'the game is over');
     this.lastFrame = bytes;
-    const letters = tileSets[this.stored.config.lang].letters.map(([l]) => l).join('');
-    let reading: BoardReading;
-    try {
-      reading = await recognize(bytes, { letters, ...(this.corners ? { hint: this.corners } : {}) });
-      await this.thumbnail(bytes, reading.corners);
-    } catch (err) {
-      if (err instanceof VisionError) {
-        if (err.code === 'no-board') await this.thumbnail(bytes, null);
-        throw new ServiceError(err.code === 'no-board' ? 'no-board' : 'bad-image', err.message);
-      }
-      throw err;
-    }
+    const { reading, board } = await readFrame(bytes, this.stored.config.lang, this.corners, (corners) =>
+      this.thumbnail(bytes, corners),
+    );
     this.corners = reading.corners;
-    const read = parseBoard(reading.board);
-    if (!read.ok) throw new Error(read.message);
     const text = reading.board.join('');
-    const unsure = this.relevantDoubts(read.board, reading.unsure);
+    const unsure = relevantDoubts(this.state.board, board, reading.unsure);
     const settled = this.settle(text, unsure.length === 0, now);
     const decide = this.stored.config.capture === 'button' ? endTurn : endTurn || settled;
     if (!decide) return { status: 'waiting' };
     if (unsure.length > 0) {
-      return this.hold(read.board, ['some squares could not be read with confidence'], unsure, bytes);
+      return this.hold(board, ['some squares could not be read with confidence'], unsure, bytes);
     }
-    return this.commitBoard(read.board, bytes, endTurn);
-  }
-
-  /**
-   * The unsure squares that matter: those read differently from the committed board, and those next to a square
-   * that changed (a tile at the end of a new word read as empty would otherwise shorten the move unnoticed).
-   * An unchanged square far from the move cannot change the score.
-   */
-  private relevantDoubts(
-    board: Board,
-    unsure: readonly { row: number; col: number }[],
-  ): { row: number; col: number }[] {
-    const changed: { row: number; col: number }[] = [];
-    for (let i = 0; i < board.cells.length; i++) {
-      if (board.cells[i] !== this.state.board.cells[i])
-        changed.push({ row: Math.floor(i / 15), col: i % 15 });
-    }
-    return unsure
-      .filter((u) => changed.some((c) => Math.abs(c.row - u.row) + Math.abs(c.col - u.col) <= 1))
-      .map(({ row, col }) => ({ row, col }));
+    return this.commitBoard(board, bytes, endTurn);
   }
 
   private async thumbnail(bytes: Uint8Array, corners: Corners | null): Promise<void> {
     if (this.thumbnailListeners.size === 0) return;
-    const image = sharp(bytes).rotate();
-    const meta = await image.metadata();
-    const jpeg = (await image.resize(320, 320, { fit: 'inside' }).jpeg({ quality: 60 }).toBuffer()).toString(
-      'base64',
-    );
-    // EXIF orientation 5–8 swaps the sides.
-    const swap = (meta.orientation ?? 1) >= 5;
-    const thumb: Thumbnail = {
-      jpeg,
-      width: (swap ? meta.height : meta.width) ?? 0,
-      height: (swap ? meta.width : meta.height) ?? 0,
-      corners: corners ? corners.map(([x, y]) => [x, y] as [number, number]) : null,
-    };
+    const thumb = await makeThumbnail(bytes, corners);
     for (const listener of this.thumbnailListeners) listener(thumb);
   }
 

@@ -12,7 +12,13 @@ import type { GameSnapshot, PendingView } from '../protocol/index.ts';
 export function snapshotOf(
   id: string,
   state: GameState,
-  options: { pending: PendingView | null; capture: 'auto' | 'button'; lang: string; lexicon?: Lexicon },
+  options: {
+    pending: PendingView | null;
+    capture: 'auto' | 'button';
+    lang: string;
+    variant: GameSnapshot['variant'];
+    lexicon?: Lexicon;
+  },
 ): GameSnapshot {
   const unseen = unseenTiles(state.rules.tileSet, state.board, {
     opponents: state.players.length - 1,
@@ -41,6 +47,7 @@ export function snapshotOf(
   }));
   return {
     id,
+    variant: options.variant,
     players: state.players.map((name, i) => ({ name, score: state.scores[i]! })),
     toMove: state.toMove,
     board: formatBoard(state.board),

@@ -1,7 +1,8 @@
 /** Validation at the edge: request bodies become typed values or a `bad-request` error naming what was wrong. */
-import { challengeRules, finishLineLevels } from '../engine/index.ts';
+import { challengeRules, finishLineLevels, tileSets } from '../engine/index.ts';
 import type { GameConfig } from '../store/types.ts';
 import { ServiceError } from './errors.ts';
+import type { MeAction } from './me-session.ts';
 import type { Action } from './session.ts';
 
 const bad = (message: string) => new ServiceError('bad-request', message);
@@ -25,15 +26,34 @@ export function parseGameConfig(body: unknown): GameConfig {
   });
   const lexicon =
     b.lexicon === undefined ? undefined : oneOf(b.lexicon, ['default-en', 'none'], 'lexicon', 'default-en');
+  const lang = oneOf(b.lang, ['en', 'de'], 'lang', 'en');
+  const variant = oneOf(
+    b.variant,
+    ['classic', 'nine-tile', 'finish-line', 'uk', 'scrabble-me'],
+    'variant',
+    'classic',
+  );
   return {
     players,
-    lang: oneOf(b.lang, ['en', 'de'], 'lang', 'en'),
-    variant: oneOf(b.variant, ['classic', 'nine-tile', 'finish-line', 'uk'], 'variant', 'classic'),
+    lang,
+    variant,
+    ...(variant === 'scrabble-me' ? { podium: parsePodium(b.podium, lang, players.length) } : {}),
     ...(b.levels === undefined ? {} : { levels: parseLevels(b.levels, players.length) }),
     challengeRule: oneOf(b.challengeRule, challengeRules, 'challengeRule', 'double'),
     capture: oneOf(b.capture, ['auto', 'button'], 'capture', 'button'),
     ...(lexicon ? { lexicon } : {}),
   };
+}
+
+/** Scrabble Me's podium: three face-up tiles per player, letters of the game's set (`?` a blank). */
+function parsePodium(value: unknown, lang: 'en' | 'de', players: number): string {
+  const letters = new Set(tileSets[lang].letters.map(([l]) => l));
+  const tiles = typeof value === 'string' ? [...value.toUpperCase()] : [];
+  if (tiles.length !== 3 * players || !tiles.every((t) => t === '?' || letters.has(t)))
+    throw bad(
+      `podium must be the ${3 * players} tiles face up on the prize podium (3 per player), e.g. "EAT…"`,
+    );
+  return tiles.join('');
 }
 
 function parseLevels(value: unknown, players: number) {
@@ -104,6 +124,67 @@ export function parseAction(body: unknown): Action {
     default:
       throw bad(
         `unknown action ${JSON.stringify(b.type)}: pass, exchange, challenge, confirm, correct, name-blank, undo, end-turn or end`,
+      );
+  }
+}
+
+const seat = (value: unknown, name: string, players: number): number => {
+  if (!Number.isInteger(value) || (value as number) < 0 || (value as number) >= players)
+    throw bad(`${name} must be a seat from 0 to ${players - 1}`);
+  return value as number;
+};
+
+/** A scorekeeper's action in a Scrabble Me game of `players` players. */
+export function parseMeAction(body: unknown, players: number): MeAction {
+  if (typeof body !== 'object' || body === null) throw bad('expected a JSON object');
+  const b = body as Record<string, unknown>;
+  switch (b.type) {
+    case 'end-turn':
+      return { type: 'end-turn', camera: b.camera === undefined ? 0 : seat(b.camera, 'camera', players) };
+    case 'confirm':
+      if (
+        b.reading !== undefined &&
+        (!Array.isArray(b.reading) || !b.reading.every((r) => typeof r === 'string'))
+      )
+        throw bad('reading must be 15 strings');
+      return {
+        type: 'confirm',
+        board: seat(b.board, 'board', players),
+        ...(b.reading ? { reading: b.reading as string[] } : {}),
+      };
+    case 'correct':
+      if (typeof b.tile !== 'string' || !/^[\p{L}?.]$/u.test(b.tile))
+        throw bad('tile must be one letter, ? or .');
+      return { type: 'correct', board: seat(b.board, 'board', players), ...square(b), tile: b.tile };
+    case 'challenge':
+      if (typeof b.acceptable !== 'boolean') throw bad('acceptable must be true or false');
+      return {
+        type: 'challenge',
+        player: seat(b.player, 'player', players),
+        challenger: seat(b.challenger, 'challenger', players),
+        acceptable: b.acceptable,
+      };
+    case 'swap':
+      return { type: 'swap', player: seat(b.player, 'player', players), with: seat(b.with, 'with', players) };
+    case 'refill':
+      if (
+        !Array.isArray(b.picks) ||
+        b.picks.length === 0 ||
+        b.picks.length > 40 ||
+        !b.picks.every((p) => typeof p === 'string' && (p === 'bag' || /^[\p{L}?]$/u.test(p)))
+      ) {
+        throw bad('picks must list each tile taken, in turn: "bag", or the podium letter taken');
+      }
+      return { type: 'refill', picks: (b.picks as string[]).map((p) => (p === 'bag' ? p : p.toUpperCase())) };
+    case 'podium':
+      if (typeof b.letters !== 'string' || !/^[\p{L}?]{0,12}$/u.test(b.letters))
+        throw bad('letters must be the tiles put on the podium');
+      return { type: 'podium', letters: b.letters.toUpperCase() };
+    case 'no-bonus':
+      return { type: 'no-bonus' };
+    default:
+      throw bad(
+        `unknown action ${JSON.stringify(b.type)}: end-turn, confirm, correct, challenge, swap, refill, podium or no-bonus`,
       );
   }
 }

@@ -9,9 +9,10 @@ import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { tileSetIds } from '../engine/index.ts';
 import { ServiceError } from '../games/errors.ts';
+import { MeSession } from '../games/me-session.ts';
 import { GameService } from '../games/service.ts';
 import type { CaptureTiming } from '../games/session.ts';
-import { parseAction, parseGameConfig } from '../games/validate.ts';
+import { parseAction, parseGameConfig, parseMeAction } from '../games/validate.ts';
 import { SqliteStore } from '../store/sqlite.ts';
 import { bundleWeb } from './web-bundle.ts';
 import { attachWebSocket } from './ws.ts';
@@ -89,13 +90,16 @@ export function createApp(service: GameService, scripts: Map<string, string>): e
       if (!Buffer.isBuffer(body) || body.length === 0)
         throw new ServiceError('bad-image', 'the frame is empty');
       const endTurn = req.query.endTurn === '1' || req.query.endTurn === 'true';
-      const result = await session.submitFrame(body, endTurn);
+      const result = await session.submitFrame(body, endTurn, { camera: cameraParam(req.query.camera) });
       res.json(result);
     },
   );
   app.post('/api/games/:id/actions', express.json({ limit: '64kb' }), async (req, res) => {
     const session = service.authorize(req.params.id!, bearer(req));
-    const result = await session.act(parseAction(req.body));
+    const result =
+      session instanceof MeSession
+        ? await session.act(parseMeAction(req.body, session.players))
+        : await session.act(parseAction(req.body));
     res.json({ ...result, snapshot: session.snapshot() });
   });
   // A camera that serves MJPEG (a phone's IP-camera app): the server pulls it into the game.
@@ -104,12 +108,13 @@ export function createApp(service: GameService, scripts: Map<string, string>): e
     const url = (req.body as { url?: unknown } | undefined)?.url;
     if (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url))
       throw new ServiceError('bad-request', 'url must be an http(s) address of an MJPEG stream');
-    service.startSource(req.params.id!, url);
-    res.status(202).json({ pulling: url });
+    const camera = cameraParam((req.body as { camera?: unknown }).camera);
+    service.startSource(req.params.id!, url, 1000, camera);
+    res.status(202).json({ pulling: url, camera });
   });
   app.delete('/api/games/:id/source', (req, res) => {
     service.authorize(req.params.id!, bearer(req));
-    res.json({ stopped: service.stopSource(req.params.id!) });
+    res.json({ stopped: service.stopSource(req.params.id!, cameraParam(req.query.camera)) });
   });
   app.get('/api/games/:id/photos/:name', (req, res) => {
     service.get(req.params.id!);
@@ -139,6 +144,19 @@ export function createApp(service: GameService, scripts: Map<string, string>): e
     res.status(500).json({ error: { code: 'internal', message: 'something went wrong on the server' } });
   });
   return app;
+}
+
+/** A camera's seat from a query or body value (default 0); the game checks it against its players. */
+function cameraParam(value: unknown): number {
+  if (value === undefined) return 0;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d{1,2}$/.test(value)
+        ? Number(value)
+        : NaN;
+  if (!Number.isInteger(n)) throw new ServiceError('bad-request', 'camera must be a seat number');
+  return n;
 }
 
 function bearer(req: Request): string | undefined {

@@ -55,7 +55,9 @@ export function attachWebSocket(
       if (message.type === 'resync') return send({ type: 'snapshot', data: session.snapshot() });
       try {
         svc.authorize(session.id, message.data.token);
-        await session.submitFrame(Buffer.from(message.data.jpeg, 'base64'), message.data.endTurn === true);
+        await session.submitFrame(Buffer.from(message.data.jpeg, 'base64'), message.data.endTurn === true, {
+          camera: message.data.camera ?? 0,
+        });
       } catch (err) {
         if (err instanceof ServiceError)
           return send({ type: 'error', data: { code: err.code, message: err.message } });

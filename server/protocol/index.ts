@@ -41,6 +41,7 @@ export interface PendingView {
 
 export interface GameSnapshot {
   readonly id: string;
+  readonly variant: 'classic' | 'nine-tile' | 'finish-line' | 'uk';
   readonly players: readonly PlayerView[];
   readonly toMove: number;
   readonly board: readonly string[];
@@ -61,8 +62,64 @@ export interface GameSnapshot {
   readonly lang: string;
 }
 
+/** A word of a Scrabble Me round. */
+export interface MeWordView {
+  readonly player: number;
+  readonly board: number;
+  /** The main word; `words` lists every word formed with its score. */
+  readonly word: string;
+  readonly words: readonly { readonly word: string; readonly score: number }[];
+  readonly score: number;
+  /** Challenged off the board: scores nothing. */
+  readonly withdrawn: boolean;
+}
+
+export interface MeRoundView {
+  readonly round: number;
+  readonly words: readonly MeWordView[];
+  /** The last round's bonus word, once built (score 0 when there was none). */
+  readonly bonus: { readonly player: number; readonly score: number } | null;
+}
+
+/** A Scrabble Me game (rule book 003): a board per player, rounds built at the same time. */
+export interface MeSnapshot {
+  readonly id: string;
+  readonly variant: 'scrabble-me';
+  /** Each player's total, the board they hold now, and whether they sit out this round. */
+  readonly players: readonly (PlayerView & { readonly board: number; readonly sittingOut: boolean })[];
+  readonly boards: readonly {
+    readonly board: readonly string[];
+    /** Seat of the player holding it. */
+    readonly holder: number;
+    /** Squares of the word built on it in the round being shown. */
+    readonly lastWord: readonly { readonly row: number; readonly col: number }[];
+    /** Its turn has ended in the round being built. */
+    readonly ended: boolean;
+    readonly pending: PendingView | null;
+  }[];
+  /** build: words being built; scored: challenges and blank swaps; refill; podium; bonus; ended. */
+  readonly phase: 'build' | 'scored' | 'refill' | 'podium' | 'bonus' | 'ended';
+  readonly round: number;
+  readonly lastRound: boolean;
+  readonly rounds: readonly MeRoundView[];
+  /** Players still to swap boards, in order. */
+  readonly swaps: readonly number[];
+  /** Refill picks still to come, one entry per tile, next first. */
+  readonly picks: readonly number[];
+  /** The round's lowest scorer, who picks first. */
+  readonly firstPick: number | null;
+  readonly podium: readonly string[];
+  readonly bag: number;
+  readonly bonusPlayer: number | null;
+  readonly ended: { readonly reason: string; readonly winners: readonly number[] } | null;
+  readonly capture: 'auto' | 'button';
+  readonly lang: string;
+}
+
+export type Snapshot = GameSnapshot | MeSnapshot;
+
 export type ServerMessage =
-  | { readonly type: 'snapshot'; readonly seq: number; readonly data: GameSnapshot }
+  | { readonly type: 'snapshot'; readonly seq: number; readonly data: Snapshot }
   /** The latest camera frame, small, and where the grid was found in it (the frame's own pixels), if it was. */
   | {
       readonly type: 'thumbnail';
@@ -86,7 +143,13 @@ export type ClientMessage =
   | { readonly type: 'resync' }
   | {
       readonly type: 'frame';
-      readonly data: { readonly token: string; readonly jpeg: string; readonly endTurn?: boolean };
+      readonly data: {
+        readonly token: string;
+        readonly jpeg: string;
+        readonly endTurn?: boolean;
+        /** Scrabble Me: the seat of the camera (default 0). */
+        readonly camera?: number;
+      };
     };
 
 /** Validates a message from a client; anything else is an error value naming what was wrong. */
@@ -103,17 +166,24 @@ export function parseClientMessage(
   const m = value as { type?: unknown; data?: unknown };
   if (m.type === 'resync') return { ok: true, message: { type: 'resync' } };
   if (m.type === 'frame') {
-    const d = m.data as { token?: unknown; jpeg?: unknown; endTurn?: unknown } | undefined;
+    const d = m.data as { token?: unknown; jpeg?: unknown; endTurn?: unknown; camera?: unknown } | undefined;
     if (!d || typeof d.token !== 'string' || typeof d.jpeg !== 'string') {
       return { ok: false, message: 'a frame needs data.token and data.jpeg (base64)' };
     }
     if (d.endTurn !== undefined && typeof d.endTurn !== 'boolean')
       return { ok: false, message: 'data.endTurn must be a boolean' };
+    if (d.camera !== undefined && !(Number.isInteger(d.camera) && (d.camera as number) >= 0))
+      return { ok: false, message: 'data.camera must be a seat number' };
     return {
       ok: true,
       message: {
         type: 'frame',
-        data: { token: d.token, jpeg: d.jpeg, ...(d.endTurn ? { endTurn: true } : {}) },
+        data: {
+          token: d.token,
+          jpeg: d.jpeg,
+          ...(d.endTurn ? { endTurn: true } : {}),
+          ...(d.camera === undefined ? {} : { camera: d.camera as number }),
+        },
       },
     };
   }

@@ -2,14 +2,16 @@
  * Storage behind an interface: the embedded SQLite store today, PostgreSQL later. A game is its configuration and
  * its append-only event list; photos live on disk beside the database and are referred to by path.
  */
-import type { GameEvent } from '../engine/index.ts';
+import type { GameEvent, MeEvent } from '../engine/index.ts';
 
 export interface GameConfig {
   readonly players: readonly string[];
   readonly lang: 'en' | 'de';
-  readonly variant: 'classic' | 'nine-tile' | 'finish-line' | 'uk';
+  readonly variant: 'classic' | 'nine-tile' | 'finish-line' | 'uk' | 'scrabble-me';
   /** Finish Line: each player's level, in seat order. */
   readonly levels?: readonly ('beginner' | 'intermediate' | 'expert')[];
+  /** Scrabble Me: the prize podium's first tiles, face up, three per player. */
+  readonly podium?: string;
   readonly challengeRule: 'double' | 'single' | 'void' | '5-point' | '10-point';
   readonly capture: 'auto' | 'button';
   readonly lexicon?: string;
@@ -25,7 +27,8 @@ export interface StoredGame {
 
 export interface StoredEvent {
   readonly seq: number;
-  readonly event: GameEvent;
+  /** A classic game's event, or a Scrabble Me game's (the game's variant says which). */
+  readonly event: GameEvent | MeEvent;
   /** Path of the photo the event was read from, relative to the data folder, if any. */
   readonly photo?: string;
   readonly at: string;

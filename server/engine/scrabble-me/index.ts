@@ -130,10 +130,7 @@ export function applyMeEvent(state: MeState, event: MeEvent): Step {
 
 function reduce(state: MeState, e: MeEvent): Step {
   // Once the round is scored and every swap is done, the refill begins with the next pick (or round, or podium).
-  const s =
-    e.type !== 'challenge' && e.type !== 'swap' && state.phase === 'scored' && state.swaps.length === 0
-      ? startRefill(state)
-      : state;
+  const s = e.type !== 'challenge' && e.type !== 'swap' ? afterChallenges(state) : state;
   const n = s.players.length;
   const seat = (p: number) => Number.isInteger(p) && p >= 0 && p < n;
   switch (e.type) {
@@ -249,6 +246,15 @@ function reduce(state: MeState, e: MeEvent): Step {
   }
 }
 
+/**
+ * The game as the next refill event sees it: once the round is scored and every blank swap is done, the refill
+ * (or, after the last round, the bonus word) has begun — challenges may still come until then. For showing who
+ * picks next; the events themselves do not need it.
+ */
+export function afterChallenges(state: MeState): MeState {
+  return state.phase === 'scored' && state.swaps.length === 0 ? startRefill(state) : state;
+}
+
 /** After a round is scored (or re-scored by a challenge): who must swap boards, in order. */
 function scored(s: MeState): MeState {
   return { ...s, phase: 'scored', swaps: swapsDue(s) };
@@ -307,6 +313,9 @@ function startRefill(s: MeState): MeState {
 function afterRefill(s: MeState): MeState {
   if (s.picks.length > 0) return s;
   if (s.bag === 0) return { ...s, phase: 'build', lastRound: true, round: s.round + 1, words: [] };
+  // Nobody took from the podium: it is still full, and the next round begins.
+  if (s.podium.length >= s.rules.podiumPerPlayer * s.players.length)
+    return { ...s, phase: 'build', round: s.round + 1, words: [] };
   return { ...s, phase: 'podium' };
 }
 

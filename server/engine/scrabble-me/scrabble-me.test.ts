@@ -80,7 +80,8 @@ describe('Scrabble Me', () => {
       ],
     });
     g.refillFromBag();
-    g.apply({ type: 'podium', letters: '' });
+    // Nobody took from the podium: it is still full, and the next round begins at once.
+    expect(g.s.phase).toBe('build');
     // Ann's second word must touch WINDY on her own board; Ben's must touch CAT on his.
     const bad = g.try({ type: 'round', words: [{ player: 1, placements: tiles('1A ZA') }] });
     expect(bad).toMatchObject({ ok: false, reason: 'illegal-placement' });
@@ -138,7 +139,8 @@ describe('Scrabble Me', () => {
     expect(g.s.boards[1]!.cells.every((c) => c === '.')).toBe(true);
     g.apply({ type: 'challenge', player: 0, challenger: 1, acceptable: true });
     g.refillFromBag();
-    g.apply({ type: 'podium', letters: '' });
+    // Nobody took from the podium: it is still full, and the next round begins at once.
+    expect(g.s.phase).toBe('build');
     const sat = g.try({ type: 'round', words: [{ player: 1, placements: tiles('8G CAT') }] });
     expect(sat).toMatchObject({ ok: false, reason: 'out-of-order' });
     g.apply({ type: 'round', words: [{ player: 0, placements: tiles('D8 .O', g.s.boards[0]!) }] });

@@ -1,0 +1,75 @@
+/**
+ * What both kinds of game do with a camera frame: read it (vision errors become service errors), make the small
+ * picture the camera and scoreboard views show, and find the unsure squares that matter for a move.
+ */
+import sharp from 'sharp';
+import { type BoardReading, type Corners, recognize, VisionError } from '../../vision/index.ts';
+import { type Board, parseBoard, tileSets } from '../engine/index.ts';
+import type { ServerMessage } from '../protocol/index.ts';
+import { ServiceError } from './errors.ts';
+
+export type Thumbnail = Extract<ServerMessage, { type: 'thumbnail' }>['data'];
+
+export interface Square {
+  row: number;
+  col: number;
+}
+
+/**
+ * Reads a frame for a game in `lang`, trying `hint` (the corners of the camera's last frame) first. A photo with
+ * no board still gives its thumbnail (with no grid) before the error.
+ */
+export async function readFrame(
+  bytes: Uint8Array,
+  lang: 'en' | 'de',
+  hint: Corners | undefined,
+  thumbnail: (corners: Corners | null) => Promise<void>,
+): Promise<{ reading: BoardReading; board: Board }> {
+  const letters = tileSets[lang].letters.map(([l]) => l).join('');
+  let reading: BoardReading;
+  try {
+    reading = await recognize(bytes, { letters, ...(hint ? { hint } : {}) });
+    await thumbnail(reading.corners);
+  } catch (err) {
+    if (err instanceof VisionError) {
+      if (err.code === 'no-board') await thumbnail(null);
+      throw new ServiceError(err.code === 'no-board' ? 'no-board' : 'bad-image', err.message);
+    }
+    throw err;
+  }
+  const read = parseBoard(reading.board);
+  if (!read.ok) throw new Error(read.message);
+  return { reading, board: read.board };
+}
+
+/** A small JPEG of the frame (EXIF orientation applied) and the grid found in it, in the frame's own pixels. */
+export async function makeThumbnail(bytes: Uint8Array, corners: Corners | null): Promise<Thumbnail> {
+  const image = sharp(bytes).rotate();
+  const meta = await image.metadata();
+  const jpeg = (await image.resize(320, 320, { fit: 'inside' }).jpeg({ quality: 60 }).toBuffer()).toString(
+    'base64',
+  );
+  // EXIF orientation 5–8 swaps the sides.
+  const swap = (meta.orientation ?? 1) >= 5;
+  return {
+    jpeg,
+    width: (swap ? meta.height : meta.width) ?? 0,
+    height: (swap ? meta.width : meta.height) ?? 0,
+    corners: corners ? corners.map(([x, y]) => [x, y] as [number, number]) : null,
+  };
+}
+
+/**
+ * The unsure squares that matter: those read differently from the committed board, and those next to a square
+ * that changed (a tile at the end of a new word read as empty would otherwise shorten the move unnoticed).
+ * An unchanged square far from the move cannot change the score.
+ */
+export function relevantDoubts(committed: Board, read: Board, unsure: readonly Square[]): Square[] {
+  const changed: Square[] = [];
+  for (let i = 0; i < read.cells.length; i++) {
+    if (read.cells[i] !== committed.cells[i]) changed.push({ row: Math.floor(i / 15), col: i % 15 });
+  }
+  return unsure
+    .filter((u) => changed.some((c) => Math.abs(c.row - u.row) + Math.abs(c.col - u.col) <= 1))
+    .map(({ row, col }) => ({ row, col }));
+}

@@ -1,0 +1,426 @@
+/**
+ * One Scrabble Me game being played (rule book 003): a board per player, a camera per seat, and the round scored
+ * once every board still in play has ended its turn. The engine state is rebuilt from the stored events; the
+ * readings of the round in progress live here until the round is scored. As in the classic game, the camera is
+ * never trusted alone: a reading that is not a legal word on its board, or has squares in doubt that matter,
+ * waits for the scorekeeper with its photo.
+ *
+ * Cameras are numbered by seat. A camera sees the board its seat's player holds (after a blank swap the boards
+ * change places), but the tiles decide: a reading is matched to the board whose committed tiles it shows.
+ */
+import type { Corners } from '../../vision/index.ts';
+import {
+  afterChallenges,
+  applyMeEvent,
+  type Board,
+  formatBoard,
+  inferMove,
+  lowestScorer,
+  type MeEvent,
+  type MeState,
+  makeRules,
+  matchBoard,
+  newMeGame,
+  parseBoard,
+  roundFromReadings,
+} from '../engine/index.ts';
+import type { MeRoundView, MeSnapshot, MeWordView, PendingView } from '../protocol/index.ts';
+import type { GameStore, StoredGame } from '../store/types.ts';
+import { ServiceError } from './errors.ts';
+import { makeThumbnail, readFrame, relevantDoubts, type Square, type Thumbnail } from './frames.ts';
+
+export type MeAction =
+  /** End the turn of the board a camera sees, with that camera's latest frame. */
+  | { type: 'end-turn'; camera: number }
+  /** Accept the reading held for a board (or the corrected board given) as that board's turn. */
+  | { type: 'confirm'; board: number; reading?: string[] }
+  /** Fix one square of the reading held for a board. */
+  | { type: 'correct'; board: number; row: number; col: number; tile: string }
+  | { type: 'challenge'; player: number; challenger: number; acceptable: boolean }
+  | { type: 'swap'; player: number; with: number }
+  /** Refill picks in the order the rules give: `bag`, or the letter taken from the podium. */
+  | { type: 'refill'; picks: string[] }
+  /** Tiles drawn from the bag onto the podium. */
+  | { type: 'podium'; letters: string }
+  /** The bonus player builds no bonus word. */
+  | { type: 'no-bonus' };
+
+export interface MeFrameResult {
+  status: 'committed' | 'waiting' | 'ended-turn' | 'needs-confirmation';
+  /** The board the frame showed. */
+  board?: number;
+  event?: MeEvent;
+  reasons?: string[];
+}
+
+interface Held {
+  board: Board;
+  reasons: string[];
+  squares: Square[];
+  photo: string;
+}
+
+export class MeSession {
+  private state: MeState;
+  private seq = 0;
+  /** Boards whose turn has ended this round: the reading kept for each. */
+  private readonly turns = new Map<number, Board>();
+  /** Readings waiting for the scorekeeper, per board. */
+  private readonly held = new Map<number, Held>();
+  private readonly corners = new Map<number, Corners>();
+  private readonly lastFrames = new Map<number, Uint8Array>();
+  private readonly rounds: { round: number; words: MeWordView[]; bonus: MeRoundView['bonus'] }[] = [];
+  private readonly listeners = new Set<(snapshot: MeSnapshot) => void>();
+  private readonly thumbnailListeners = new Set<(thumb: Thumbnail) => void>();
+
+  private constructor(
+    private readonly store: GameStore,
+    readonly stored: Omit<StoredGame, 'events'>,
+  ) {
+    const { config } = stored;
+    const start = newMeGame(
+      config.players,
+      makeRules({ lang: config.lang, players: config.players.length }),
+      config.podium ?? '',
+    );
+    if (!start.ok) throw new ServiceError('bad-request', start.message);
+    this.state = start.state;
+  }
+
+  /** Rebuilds a session from its stored events, exactly as it was. */
+  static load(store: GameStore, stored: StoredGame): MeSession {
+    const session = new MeSession(store, stored);
+    for (const e of stored.events) {
+      const step = applyMeEvent(session.state, e.event as MeEvent);
+      if (!step.ok)
+        throw new Error(`stored game ${stored.id} does not replay at event ${e.seq}: ${step.message}`);
+      session.record(e.event as MeEvent, session.state, step.state);
+      session.state = step.state;
+      session.seq = e.seq;
+    }
+    return session;
+  }
+
+  get id(): string {
+    return this.stored.id;
+  }
+
+  get players(): number {
+    return this.state.players.length;
+  }
+
+  gcg(): string {
+    throw new ServiceError('not-allowed', 'GCG records one board; a Scrabble Me game has no GCG form');
+  }
+
+  subscribe(listener: (snapshot: MeSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  onThumbnail(listener: (thumb: Thumbnail) => void): () => void {
+    this.thumbnailListeners.add(listener);
+    return () => this.thumbnailListeners.delete(listener);
+  }
+
+  snapshot(): MeSnapshot {
+    const s = this.state;
+    const view = afterChallenges(s);
+    const thisRound = new Map(s.words.filter((w) => !w.withdrawn).map((w) => [w.board, w]));
+    const scored = s.words.length > 0 && s.phase !== 'build';
+    return {
+      id: this.id,
+      variant: 'scrabble-me',
+      players: s.players.map((name, i) => ({
+        name,
+        score: s.scores[i]!,
+        board: s.holder.indexOf(i),
+        sittingOut: s.phase === 'build' && s.sittingOut.includes(i),
+      })),
+      boards: s.boards.map((board, i) => ({
+        board: formatBoard(board),
+        holder: s.holder[i]!,
+        lastWord: (thisRound.get(i)?.placements ?? []).map(({ row, col }) => ({ row, col })),
+        ended: this.turns.has(i),
+        pending: this.pendingView(i),
+      })),
+      phase: view.phase,
+      round: s.round,
+      lastRound: s.lastRound,
+      rounds: this.rounds.map((r) => ({ ...r })),
+      swaps: s.swaps,
+      picks: view.phase === 'refill' ? view.picks : [],
+      firstPick: scored ? lowestScorer(s) : null,
+      podium: s.podium,
+      bag: s.bag,
+      bonusPlayer: view.phase === 'bonus' ? (view.bonusPlayer ?? null) : null,
+      ended:
+        s.phase === 'ended'
+          ? {
+              reason:
+                s.events.at(-1)?.type === 'bonus' ? 'the bonus word after the last round' : 'no word built',
+              winners: s.scores.flatMap((score, i) => (score === Math.max(...s.scores) ? [i] : [])),
+            }
+          : null,
+      capture: 'button',
+      lang: this.stored.config.lang,
+    };
+  }
+
+  private pendingView(board: number): PendingView | null {
+    const held = this.held.get(board);
+    return held
+      ? {
+          board: formatBoard(held.board),
+          reasons: held.reasons,
+          squares: held.squares,
+          photo: `/api/games/${this.id}/photos/${encodeURIComponent(held.photo.split('/').pop() ?? '')}`,
+        }
+      : null;
+  }
+
+  /**
+   * A frame from the camera at seat `camera`. Without `endTurn` it only feeds the views; with it, the board the
+   * frame shows has ended its turn (or, after the last round, the bonus word is read from it).
+   */
+  async submitFrame(
+    bytes: Uint8Array,
+    endTurn: boolean,
+    { camera = 0 }: { camera?: number } = {},
+  ): Promise<MeFrameResult> {
+    if (this.state.phase === 'ended') throw new ServiceError('not-allowed', 'the game is over');
+    if (!Number.isInteger(camera) || camera < 0 || camera >= this.players)
+      throw new ServiceError('bad-request', `camera must be a seat from 0 to ${this.players - 1}`);
+    this.lastFrames.set(camera, bytes);
+    const { reading, board: read } = await readFrame(
+      bytes,
+      this.stored.config.lang,
+      this.corners.get(camera),
+      (corners) => this.thumbnail(bytes, corners),
+    );
+    this.corners.set(camera, reading.corners);
+    const board = matchBoard(read, this.state.boards) ?? this.state.holder.indexOf(camera);
+    if (!endTurn) return { status: 'waiting', board };
+    this.checkMayEnd(board);
+    const doubts = relevantDoubts(this.state.boards[board]!, read, reading.unsure);
+    if (doubts.length > 0)
+      return this.hold(board, read, ['some squares could not be read with confidence'], doubts, bytes);
+    return this.endTurn(board, read, bytes);
+  }
+
+  /** Throws unless the board's turn may end now: in a round, by a player not sitting out; or the bonus word. */
+  private checkMayEnd(board: number): void {
+    const view = afterChallenges(this.state);
+    const holder = this.state.holder[board]!;
+    if (view.phase === 'bonus') {
+      if (holder !== view.bonusPlayer)
+        throw new ServiceError(
+          'not-allowed',
+          `only ${this.state.players[view.bonusPlayer!]} builds a bonus word; board ${board + 1} is ${this.state.players[holder]}'s`,
+        );
+      return;
+    }
+    if (this.state.phase !== 'build')
+      throw new ServiceError('not-allowed', `the round is ${this.state.phase}: ${this.nextStep()}`);
+    if (this.state.sittingOut.includes(holder))
+      throw new ServiceError(
+        'not-allowed',
+        `${this.state.players[holder]} sits out this round (a wrong challenge)`,
+      );
+  }
+
+  /** A board's reading, accepted as its turn: the round is scored once every board in play has one. */
+  private endTurn(board: number, read: Board, photo: Uint8Array | undefined): MeFrameResult {
+    this.checkMayEnd(board);
+    const holder = this.state.holder[board]!;
+    if (afterChallenges(this.state).phase === 'bonus') {
+      const inferred = inferMove(this.state.boards[board]!, read, { layout: this.state.rules.base.layout });
+      if (!inferred.ok && inferred.reason === 'no-change')
+        return this.apply([{ type: 'bonus', player: holder, placements: null }], board);
+      if (!inferred.ok || inferred.kind !== 'play')
+        return this.hold(board, read, [inferred.ok ? 'tiles were taken off' : inferred.message], [], photo);
+      this.savePhoto(photo, `bonus-board-${board + 1}.jpg`);
+      return this.apply([{ type: 'bonus', player: holder, placements: inferred.move.placements }], board);
+    }
+    const inferred = inferMove(this.state.boards[board]!, read, { layout: this.state.rules.base.layout });
+    if (!inferred.ok && inferred.reason !== 'no-change') {
+      return this.hold(board, read, [inferred.message], [...(inferred.squares ?? [])], photo);
+    }
+    if (inferred.ok && inferred.kind !== 'play')
+      return this.hold(board, read, ['tiles were taken off this board'], [], photo);
+    this.savePhoto(photo, `round-${this.state.round}-board-${board + 1}.jpg`);
+    this.turns.set(board, read);
+    this.held.delete(board);
+    const round = roundFromReadings(this.state, this.turns);
+    if (!round.ok) {
+      // Boards still building: their turn ends later.
+      this.notify();
+      return { status: 'ended-turn', board, reasons: [round.message] };
+    }
+    return this.apply([round.event], board);
+  }
+
+  /** What the table has to do before the next round, for messages. */
+  private nextStep(): string {
+    const s = afterChallenges(this.state);
+    if (s.phase === 'scored')
+      return `${this.state.players[s.swaps[0]!]} swaps boards first (a blank was played)`;
+    if (s.phase === 'refill')
+      return `the racks are refilled first, ${this.state.players[s.picks[0]!]} to pick`;
+    if (s.phase === 'podium') return 'the podium is refilled first';
+    return s.phase;
+  }
+
+  private savePhoto(photo: Uint8Array | undefined, name: string): void {
+    if (photo) this.store.savePhoto(this.id, name, photo);
+  }
+
+  private hold(
+    board: number,
+    read: Board,
+    reasons: string[],
+    squares: Square[],
+    photo?: Uint8Array,
+  ): MeFrameResult {
+    const same = this.held.get(board);
+    if (same && same.board.cells.join('') === read.cells.join(''))
+      return { status: 'needs-confirmation', board, reasons: same.reasons };
+    const path = photo
+      ? this.store.savePhoto(this.id, `pending-board-${board + 1}-${Date.now()}.jpg`, photo)
+      : (same?.photo ?? '');
+    this.held.set(board, { board: read, reasons, squares, photo: path });
+    this.notify();
+    return { status: 'needs-confirmation', board, reasons };
+  }
+
+  /** A scorekeeper's action. */
+  async act(action: MeAction): Promise<MeFrameResult> {
+    const s = this.state;
+    switch (action.type) {
+      case 'end-turn': {
+        const frame = this.lastFrames.get(action.camera);
+        if (!frame)
+          throw new ServiceError(
+            'not-allowed',
+            `no frame has arrived from the camera at seat ${action.camera}`,
+          );
+        return this.submitFrame(frame, true, { camera: action.camera });
+      }
+      case 'confirm': {
+        const given = action.reading ? parseBoard(action.reading) : undefined;
+        if (given && !given.ok) throw new ServiceError('bad-request', given.message);
+        const chosen = given?.board ?? this.held.get(action.board)?.board;
+        if (!chosen)
+          throw new ServiceError('not-allowed', `no reading of board ${action.board + 1} is waiting`);
+        const result = this.endTurn(action.board, chosen, undefined);
+        if (result.status === 'needs-confirmation')
+          throw new ServiceError('not-allowed', (result.reasons ?? []).join('; '));
+        return result;
+      }
+      case 'correct': {
+        const held = this.held.get(action.board);
+        if (!held)
+          throw new ServiceError('not-allowed', `no reading of board ${action.board + 1} is waiting`);
+        const cells = held.board.cells.slice();
+        cells[action.row * 15 + action.col] = action.tile;
+        const fixed = parseBoard(cells.join('').match(/.{15}/gu) ?? []);
+        if (!fixed.ok) throw new ServiceError('bad-request', fixed.message);
+        this.held.set(action.board, {
+          ...held,
+          board: fixed.board,
+          squares: held.squares.filter((q) => q.row !== action.row || q.col !== action.col),
+        });
+        this.notify();
+        return { status: 'needs-confirmation', board: action.board, reasons: held.reasons };
+      }
+      case 'challenge':
+        return this.apply([action]);
+      case 'swap':
+        return this.apply([action]);
+      case 'podium':
+        return this.apply([action]);
+      case 'no-bonus': {
+        const view = afterChallenges(s);
+        if (view.phase !== 'bonus')
+          throw new ServiceError('not-allowed', 'there is no bonus word to build now');
+        return this.apply([{ type: 'bonus', player: view.bonusPlayer!, placements: null }]);
+      }
+      case 'refill': {
+        // Each pick goes to whoever the rules say picks next.
+        const events: MeEvent[] = [];
+        let state = s;
+        for (const pick of action.picks) {
+          const player = afterChallenges(state).picks[0];
+          if (player === undefined || afterChallenges(state).phase !== 'refill')
+            throw new ServiceError('not-allowed', 'no more tiles are due to anyone now');
+          const event: MeEvent =
+            pick === 'bag'
+              ? { type: 'pick', player, from: 'bag' }
+              : { type: 'pick', player, from: 'podium', letter: pick };
+          const step = applyMeEvent(state, event);
+          if (!step.ok) throw new ServiceError('not-allowed', step.message);
+          state = step.state;
+          events.push(event);
+        }
+        return this.apply(events);
+      }
+    }
+  }
+
+  /** Applies events in order, all or none, and stores them. */
+  private apply(events: MeEvent[], board?: number): MeFrameResult {
+    let state = this.state;
+    for (const event of events) {
+      const step = applyMeEvent(state, event);
+      if (!step.ok) throw new ServiceError('not-allowed', step.message);
+      this.record(event, state, step.state);
+      state = step.state;
+    }
+    const at = new Date().toISOString();
+    for (const event of events) {
+      this.seq++;
+      this.store.appendEvent(this.id, { seq: this.seq, event, at });
+    }
+    this.state = state;
+    if (events.some((e) => e.type === 'round')) {
+      this.turns.clear();
+      this.held.clear();
+    }
+    this.notify();
+    return { status: 'committed', event: events.at(-1)!, ...(board === undefined ? {} : { board }) };
+  }
+
+  /** Keeps the rounds' words for the scoreboard as events are applied. */
+  private record(event: MeEvent, before: MeState, after: MeState): void {
+    const words = () =>
+      [...after.words]
+        .sort((a, b) => a.player - b.player)
+        .map((w) => ({
+          player: w.player,
+          board: w.board,
+          word: w.score.words[0]?.word ?? '',
+          words: w.score.words.map((x) => ({ word: x.word, score: x.score })),
+          score: w.score.score,
+          withdrawn: w.withdrawn,
+        }));
+    if (event.type === 'round') this.rounds.push({ round: after.round, words: words(), bonus: null });
+    else if (event.type === 'challenge') this.rounds[this.rounds.length - 1]!.words = words();
+    else if (event.type === 'bonus' && this.rounds.length > 0) {
+      this.rounds[this.rounds.length - 1]!.bonus = {
+        player: event.player,
+        score: after.scores[event.player]! - before.scores[event.player]!,
+      };
+    }
+  }
+
+  private async thumbnail(bytes: Uint8Array, corners: Corners | null): Promise<void> {
+    if (this.thumbnailListeners.size === 0) return;
+    const thumb = await makeThumbnail(bytes, corners);
+    for (const listener of this.thumbnailListeners) listener(thumb);
+  }
+
+  private notify(): void {
+    const snapshot = this.snapshot();
+    for (const listener of this.listeners) listener(snapshot);
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Scrabble Me through the service: a real server and SQLite file, three boards photographed (fixtures/me_game),
+ * one camera per seat, a blank swap that moves the boards between seats, the refill and the podium, and a restart
+ * that resumes the game exactly.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GameService } from '../server/games/service.ts';
+import { type RunningServer, startServer } from '../server/http/app.ts';
+import { SqliteStore } from '../server/store/sqlite.ts';
+import { ME_PODIUM, meBoard, meClient, mePhoto, playMeGame } from './me-game.ts';
+
+let server: RunningServer;
+let base: string;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'tilecam-me-'));
+  server = await startServer({ port: 0, host: '127.0.0.1', db: join(dir, 'games.db'), heartbeatMs: 200 });
+  base = `http://127.0.0.1:${server.port}`;
+});
+afterAll(() => server.close());
+
+const totals = (s: { players: readonly { score: number }[] }) => s.players.map((p) => p.score);
+
+describe('a Scrabble Me game over HTTP', () => {
+  it('scores each round once every board has ended its turn, and follows the boards after a blank swap', async () => {
+    const g = meClient(base);
+    expect((await g.create()).status).toBe(201);
+    let s = await g.snapshot();
+    expect(s).toMatchObject({ variant: 'scrabble-me', phase: 'build', round: 1, bag: 70 });
+    expect(s.podium.join('')).toBe(ME_PODIUM);
+    expect(s.boards).toHaveLength(3);
+
+    // Round 1: the first two boards end their turn; nothing is scored until the third has.
+    const first = await g.frame(0, mePhoto(1, 0));
+    expect(first.body).toMatchObject({ status: 'ended-turn', board: 0 });
+    expect((await g.frame(1, mePhoto(1, 1))).body).toMatchObject({ status: 'ended-turn', board: 1 });
+    s = await g.snapshot();
+    expect(totals(s)).toEqual([0, 0, 0]);
+    expect(s.boards.map((b) => b.ended)).toEqual([true, true, false]);
+    const third = await g.frame(2, mePhoto(1, 2));
+    expect(third.body).toMatchObject({ status: 'committed', board: 2 });
+    s = await g.snapshot();
+    expect(totals(s)).toEqual([10, 12, 4]);
+    expect(s.rounds).toEqual([
+      {
+        round: 1,
+        bonus: null,
+        words: [
+          expect.objectContaining({ player: 0, board: 0, word: 'CAT', score: 10, withdrawn: false }),
+          expect.objectContaining({ player: 1, board: 1, word: 'DOGS', score: 12 }),
+          expect.objectContaining({ player: 2, board: 2, word: 'SU?', score: 4 }),
+        ],
+      },
+    ]);
+    // Cy played the blank: Cy swaps boards before anything else; Cy, the round's lowest, picks first.
+    expect(s).toMatchObject({ phase: 'scored', swaps: [2], firstPick: 2 });
+    const early = await g.frame(0, mePhoto(2, 2));
+    expect(early.status).toBe(409);
+    expect(early.body.error?.message).toMatch(/Cy swaps boards/);
+    expect((await g.act({ type: 'swap', player: 1, with: 0 })).status).toBe(409);
+    expect((await g.act({ type: 'swap', player: 2, with: 0 })).status).toBe(200);
+    s = await g.snapshot();
+    expect(s.players.map((p) => p.board)).toEqual([2, 1, 0]);
+    expect(s.boards.map((b) => b.holder)).toEqual([2, 1, 0]);
+    expect(s).toMatchObject({ phase: 'refill', picks: [2, 0, 1, 2, 0, 1, 2, 0, 1, 1] });
+
+    // The refill: Cy takes the E from the podium, everyone else draws; a podium letter not there is refused.
+    expect((await g.act({ type: 'refill', picks: ['Z'] })).status).toBe(409);
+    expect((await g.act({ type: 'refill', picks: ['E', ...Array(9).fill('bag')] })).status).toBe(200);
+    s = await g.snapshot();
+    expect(s).toMatchObject({ phase: 'podium', bag: 61 });
+    expect(s.podium.join('')).toBe('AIRSTNLO');
+    expect((await g.act({ type: 'podium', letters: 'UV' })).status).toBe(409); // only one place is free
+    expect((await g.act({ type: 'podium', letters: 'U' })).status).toBe(200);
+    s = await g.snapshot();
+    expect(s).toMatchObject({ phase: 'build', round: 2, bag: 60 });
+
+    // Round 2: board 1 seen by the camera at Ben's seat is still known by its tiles (without ending a turn).
+    expect((await g.frame(1, mePhoto(2, 0), false)).body).toMatchObject({ status: 'waiting', board: 0 });
+    // Ann's camera now sees board 3 (SU? plus her HUT); Cy's camera sees board 1. The T of HUT is read, but
+    // not surely: the reading waits for the scorekeeper, who confirms it.
+    const held = await g.frame(0, mePhoto(2, 2));
+    expect(held.body).toMatchObject({ status: 'needs-confirmation', board: 2 });
+    s = await g.snapshot();
+    expect(s.boards[2]!.pending?.squares).toEqual([{ row: 6, col: 8 }]);
+    expect(s.boards[2]!.ended).toBe(false);
+    const confirmed = await g.act({ type: 'confirm', board: 2, reading: meBoard(2, 2) });
+    expect(confirmed.body).toMatchObject({ status: 'ended-turn', board: 2 });
+    expect((await g.frame(1, mePhoto(2, 1))).body).toMatchObject({ status: 'ended-turn', board: 1 });
+    expect((await g.frame(2, mePhoto(2, 0))).body).toMatchObject({ status: 'committed', board: 0 });
+    s = await g.snapshot();
+    expect(totals(s)).toEqual([21, 16, 14]);
+    expect(s.rounds[1]!.words.map((w) => [w.player, w.board, w.word, w.score])).toEqual([
+      [0, 2, 'HUT', 11],
+      [1, 1, 'DOT', 4],
+      [2, 0, 'TAX', 10],
+    ]);
+    expect(s.boards[2]!.lastWord).toEqual([
+      { row: 6, col: 6 },
+      { row: 6, col: 8 },
+    ]);
+    // Ben scored lowest this round; no blank was played, so the refill starts without a swap.
+    expect(s).toMatchObject({ phase: 'refill', firstPick: 1, swaps: [] });
+
+    // A restart rebuilds the game from its stored events: the same totals, boards and holders.
+    const store = new SqliteStore(join(dir, 'games.db'));
+    try {
+      const again = new GameService(store, dir).get(g.id).snapshot();
+      expect(again).toEqual(s);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('takes an unacceptable word back, and sits a wrong challenger out of the next round', async () => {
+    const g = await playMeGame(base);
+    expect(totals(await g.snapshot())).toEqual([21, 16, 14]);
+    // Ben's DOT is challenged by Ann and is fine: Ann sits out round 3.
+    expect((await g.act({ type: 'challenge', player: 1, challenger: 0, acceptable: true })).status).toBe(200);
+    // Cy's TAX is challenged by Ben and is not acceptable: 10 points come off.
+    expect((await g.act({ type: 'challenge', player: 2, challenger: 1, acceptable: false })).status).toBe(
+      200,
+    );
+    const s = await g.snapshot();
+    expect(totals(s)).toEqual([21, 16, 4]);
+    expect(s.rounds[1]!.words[2]).toMatchObject({ word: 'TAX', withdrawn: true });
+    expect(s.boards[0]!.board[6]![7]).toBe('.');
+    // Cy's 0 is now the round's lowest: Cy picks first, but Cy's tiles went back to the rack, so Cy draws none.
+    expect(s).toMatchObject({ firstPick: 2, picks: [0, 1, 0, 1] });
+    // Everyone draws from the bag: the podium is still full, and round 3 begins without Ann.
+    expect((await g.act({ type: 'refill', picks: Array(4).fill('bag') })).status).toBe(200);
+    const next = await g.snapshot();
+    expect(next).toMatchObject({ phase: 'build', round: 3 });
+    expect(next.players.map((p) => p.sittingOut)).toEqual([true, false, false]);
+    const out = await g.frame(0, mePhoto(2, 2));
+    expect(out.status).toBe(409);
+    expect(out.body.error?.message).toMatch(/Ann sits out this round/);
+  });
+
+  it('refuses what does not fit the game with a clear error', async () => {
+    const g = meClient(base);
+    const bad = await fetch(`${base}/api/games`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ players: ['Ann', 'Ben'], variant: 'scrabble-me', podium: 'ABC' }),
+    });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(
+      /podium must be the 6/,
+    );
+    await g.create();
+    expect((await g.frame(3, mePhoto(1, 0))).status).toBe(400); // no fourth seat
+    expect((await g.frame(0, new Uint8Array([1, 2, 3]))).status).toBe(422);
+    expect((await g.act({ type: 'swap', player: 0, with: 9 })).status).toBe(400);
+    expect((await g.act({ type: 'refill', picks: [] })).status).toBe(400);
+    expect((await g.act({ type: 'end-turn', camera: 1 })).status).toBe(409); // no frame from that seat yet
+    expect((await g.act({ type: 'pass' })).body.error?.message).toMatch(/unknown action/);
+    const gcg = await fetch(`${base}/api/games/${g.id}/gcg`);
+    expect(gcg.status).toBe(409);
+  });
+});
