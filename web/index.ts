@@ -5,7 +5,13 @@ const form = document.getElementById('new-game') as HTMLFormElement;
 const links = document.getElementById('links')!;
 const list = document.getElementById('games')!;
 
-function gameLinks(id: string, token?: string) {
+interface Listed {
+  id: string;
+  players: string[];
+  variant?: string;
+}
+
+function gameLinks({ id, players, variant }: Listed, token?: string) {
   const box = el('p', { class: 'links' });
   const a = (href: string, text: string) => {
     const link = el('a', { href }, text);
@@ -14,7 +20,11 @@ function gameLinks(id: string, token?: string) {
   a(`/board.html?game=${id}`, 'scoreboard');
   if (token) {
     a(`/board.html?game=${id}#token=${token}`, 'scorekeeper');
-    a(`/camera.html?game=${id}#token=${token}`, 'camera');
+    // Scrabble Me: a camera at every seat; otherwise one camera over the board.
+    if (variant === 'scrabble-me')
+      for (const [i, p] of players.entries())
+        a(`/camera.html?game=${id}&seat=${i + 1}#token=${token}`, `${p}'s camera`);
+    else a(`/camera.html?game=${id}#token=${token}`, 'camera');
   }
   a(`/overlay.html?game=${id}&fields=scores,last`, 'OBS overlay');
   return box;
@@ -35,25 +45,27 @@ form.onsubmit = async (e) => {
       lang: data.get('lang'),
       capture: data.get('capture'),
       challengeRule: data.get('challengeRule'),
+      variant: data.get('variant'),
+      ...(data.get('variant') === 'scrabble-me'
+        ? { podium: String(data.get('podium')).replace(/\s+/g, '') }
+        : {}),
     }),
   });
   const body = await res.json();
   if (!res.ok) return void alert(body.error?.message ?? 'could not create the game');
   links.replaceChildren(
     el('p', {}, 'Keep the scorekeeper link: it is the only way to change this game.'),
-    gameLinks(body.id, body.token),
+    gameLinks({ id: body.id, players, variant: String(data.get('variant')) }, body.token),
   );
   void refresh();
 };
 
 async function refresh() {
-  const { games } = (await (await fetch('/api/games')).json()) as {
-    games: { id: string; players: string[] }[];
-  };
+  const { games } = (await (await fetch('/api/games')).json()) as { games: Listed[] };
   list.replaceChildren(
     ...games.map((g) => {
       const li = el('li', {}, `${g.players.join(' v ')} `);
-      li.append(gameLinks(g.id));
+      li.append(gameLinks(g));
       return li;
     }),
   );

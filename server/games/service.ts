@@ -104,10 +104,13 @@ export class GameService {
     this.sources.clear();
   }
 
-  list(): { id: string; players: readonly string[]; createdAt: string }[] {
-    return this.store
-      .listGames()
-      .map((g) => ({ id: g.id, players: g.config.players, createdAt: g.createdAt }));
+  list(): { id: string; players: readonly string[]; variant: string; createdAt: string }[] {
+    return this.store.listGames().map((g) => ({
+      id: g.id,
+      players: g.config.players,
+      variant: g.config.variant,
+      createdAt: g.createdAt,
+    }));
   }
 }
 
