@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GameService } from '../server/games/service.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
+import type { MeSnapshot } from '../server/protocol/index.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
 import { ME_PODIUM, meBoard, meClient, mePhoto, playMeGame } from './me-game.ts';
 
@@ -24,6 +25,16 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const totals = (s: { players: readonly { score: number }[] }) => s.players.map((p) => p.score);
+
+/** The game as a restarted server sees it: a new service on the same database file. */
+function reopened(id: string): MeSnapshot {
+  const store = new SqliteStore(join(dir, 'games.db'));
+  try {
+    return new GameService(store, dir).get(id).snapshot() as MeSnapshot;
+  } finally {
+    store.close();
+  }
+}
 
 describe('a Scrabble Me game over HTTP', () => {
   it('scores each round once every board has ended its turn, and follows the boards after a blank swap', async () => {
@@ -41,6 +52,8 @@ describe('a Scrabble Me game over HTTP', () => {
     s = await g.snapshot();
     expect(totals(s)).toEqual([0, 0, 0]);
     expect(s.boards.map((b) => b.ended)).toEqual([true, true, false]);
+    // A restart now keeps the two turns already ended.
+    expect(reopened(g.id).boards.map((b) => b.ended)).toEqual([true, true, false]);
     const third = await g.frame(2, mePhoto(1, 2));
     expect(third.body).toMatchObject({ status: 'committed', board: 2 });
     s = await g.snapshot();
@@ -107,13 +120,7 @@ describe('a Scrabble Me game over HTTP', () => {
     expect(s).toMatchObject({ phase: 'refill', firstPick: 1, swaps: [] });
 
     // A restart rebuilds the game from its stored events: the same totals, boards and holders.
-    const store = new SqliteStore(join(dir, 'games.db'));
-    try {
-      const again = new GameService(store, dir).get(g.id).snapshot();
-      expect(again).toEqual(s);
-    } finally {
-      store.close();
-    }
+    expect(reopened(g.id)).toEqual(s);
   });
 
   it('takes an unacceptable word back, and sits a wrong challenger out of the next round', async () => {
@@ -152,8 +159,25 @@ describe('a Scrabble Me game over HTTP', () => {
     expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(
       /podium must be the 6/,
     );
+    const auto = await fetch(`${base}/api/games`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        players: ['Ann', 'Ben'],
+        variant: 'scrabble-me',
+        podium: 'ABCDEF',
+        capture: 'auto',
+      }),
+    });
+    expect(auto.status).toBe(400);
     await g.create();
     expect((await g.frame(3, mePhoto(1, 0))).status).toBe(400); // no fourth seat
+    const source = await fetch(`${base}/api/games/${g.id}/source`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${g.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/video', camera: 5 }),
+    });
+    expect(source.status).toBe(400);
     expect((await g.frame(0, new Uint8Array([1, 2, 3]))).status).toBe(422);
     expect((await g.act({ type: 'swap', player: 0, with: 9 })).status).toBe(400);
     expect((await g.act({ type: 'refill', picks: [] })).status).toBe(400);

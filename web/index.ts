@@ -43,7 +43,8 @@ form.onsubmit = async (e) => {
     body: JSON.stringify({
       players,
       lang: data.get('lang'),
-      capture: data.get('capture'),
+      // Scrabble Me reads each board when its player ends the turn.
+      capture: data.get('variant') === 'scrabble-me' ? 'button' : data.get('capture'),
       challengeRule: data.get('challengeRule'),
       variant: data.get('variant'),
       ...(data.get('variant') === 'scrabble-me'

@@ -91,12 +91,19 @@ export class MeSession {
   static load(store: GameStore, stored: StoredGame): MeSession {
     const session = new MeSession(store, stored);
     for (const e of stored.events) {
+      session.seq = e.seq;
+      if (e.event.type === 'board-turn') {
+        const read = parseBoard(e.event.reading);
+        if (!read.ok) throw new Error(`stored game ${stored.id}: event ${e.seq}: ${read.message}`);
+        session.turns.set(e.event.board, read.board);
+        continue;
+      }
       const step = applyMeEvent(session.state, e.event as MeEvent);
       if (!step.ok)
         throw new Error(`stored game ${stored.id} does not replay at event ${e.seq}: ${step.message}`);
       session.record(e.event as MeEvent, session.state, step.state);
       session.state = step.state;
-      session.seq = e.seq;
+      if (e.event.type === 'round') session.turns.clear();
     }
     return session;
   }
@@ -248,7 +255,16 @@ export class MeSession {
     }
     if (inferred.ok && inferred.kind !== 'play')
       return this.hold(board, read, ['tiles were taken off this board'], [], photo);
-    this.savePhoto(photo, `round-${this.state.round}-board-${board + 1}.jpg`);
+    const path = photo
+      ? this.store.savePhoto(this.id, `round-${this.state.round}-board-${board + 1}.jpg`, photo)
+      : undefined;
+    this.seq++;
+    this.store.appendEvent(this.id, {
+      seq: this.seq,
+      event: { type: 'board-turn', board, reading: formatBoard(read) },
+      at: new Date().toISOString(),
+      ...(path ? { photo: path } : {}),
+    });
     this.turns.set(board, read);
     this.held.delete(board);
     const round = roundFromReadings(this.state, this.turns);

@@ -69,6 +69,9 @@ export class GameService {
    */
   startSource(id: string, url: string, everyMs = 1000, camera = 0): void {
     const session = this.get(id);
+    const seats = session instanceof MeSession ? session.players : 1;
+    if (!Number.isInteger(camera) || camera < 0 || camera >= seats)
+      throw new ServiceError('bad-request', `camera must be a seat from 0 to ${seats - 1}`);
     const key = sourceKey(id, camera);
     this.stopSource(id, camera);
     const controller = new AbortController();

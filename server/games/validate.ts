@@ -27,12 +27,15 @@ export function parseGameConfig(body: unknown): GameConfig {
   const lexicon =
     b.lexicon === undefined ? undefined : oneOf(b.lexicon, ['default-en', 'none'], 'lexicon', 'default-en');
   const lang = oneOf(b.lang, ['en', 'de'], 'lang', 'en');
+  const capture = oneOf(b.capture, ['auto', 'button'], 'capture', 'button');
   const variant = oneOf(
     b.variant,
     ['classic', 'nine-tile', 'finish-line', 'uk', 'scrabble-me'],
     'variant',
     'classic',
   );
+  if (variant === 'scrabble-me' && capture === 'auto')
+    throw bad('Scrabble Me reads a board when its player ends the turn: capture must be button');
   return {
     players,
     lang,
@@ -40,7 +43,7 @@ export function parseGameConfig(body: unknown): GameConfig {
     ...(variant === 'scrabble-me' ? { podium: parsePodium(b.podium, lang, players.length) } : {}),
     ...(b.levels === undefined ? {} : { levels: parseLevels(b.levels, players.length) }),
     challengeRule: oneOf(b.challengeRule, challengeRules, 'challengeRule', 'double'),
-    capture: oneOf(b.capture, ['auto', 'button'], 'capture', 'button'),
+    capture,
     ...(lexicon ? { lexicon } : {}),
   };
 }

@@ -25,10 +25,20 @@ export interface StoredGame {
   readonly events: readonly StoredEvent[];
 }
 
+/**
+ * Scrabble Me: one board's turn ended in the round being built (the reading accepted for it), kept so that a
+ * restart mid-round does not lose it. The round's engine event follows once every board has one.
+ */
+export interface BoardTurnRecord {
+  readonly type: 'board-turn';
+  readonly board: number;
+  readonly reading: readonly string[];
+}
+
 export interface StoredEvent {
   readonly seq: number;
   /** A classic game's event, or a Scrabble Me game's (the game's variant says which). */
-  readonly event: GameEvent | MeEvent;
+  readonly event: GameEvent | MeEvent | BoardTurnRecord;
   /** Path of the photo the event was read from, relative to the data folder, if any. */
   readonly photo?: string;
   readonly at: string;
