@@ -3,9 +3,10 @@
  * one camera per seat, a blank swap that moves the boards between seats, the refill and the podium, and a restart
  * that resumes the game exactly.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GameService } from '../server/games/service.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
@@ -146,6 +147,44 @@ describe('a Scrabble Me game over HTTP', () => {
     const out = await g.frame(0, mePhoto(2, 2));
     expect(out.status).toBe(409);
     expect(out.body.error?.message).toMatch(/Ann sits out this round/);
+  });
+
+  it('goes on to the next round when every word was challenged off, and ends when nobody builds a word', async () => {
+    const created = await fetch(`${base}/api/games`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ players: ['Ann', 'Ben'], variant: 'scrabble-me', podium: 'EAIRST' }),
+    });
+    const { id, token } = (await created.json()) as { id: string; token: string };
+    const frame = (camera: number, bytes: Uint8Array) =>
+      fetch(`${base}/api/games/${id}/frames?camera=${camera}&endTurn=1`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'image/jpeg' },
+        body: bytes as unknown as BodyInit,
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { status: string } }));
+    const act = (action: object) =>
+      fetch(`${base}/api/games/${id}/actions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(action),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { snapshot: MeSnapshot } }));
+    expect((await frame(0, mePhoto(1, 0))).body.status).toBe('ended-turn');
+    expect((await frame(1, mePhoto(1, 1))).body.status).toBe('committed');
+    expect((await act({ type: 'challenge', player: 0, challenger: 1, acceptable: false })).status).toBe(200);
+    const both = await act({ type: 'challenge', player: 1, challenger: 0, acceptable: false });
+    expect(totals(both.body.snapshot)).toEqual([0, 0]);
+    // Both racks got their tiles back and the podium is untouched: round 2 starts at once.
+    expect(both.body.snapshot).toMatchObject({ phase: 'build', picks: [] });
+    const empty = readFileSync(fileURLToPath(new URL('../fixtures/demo_game/0.jpg', import.meta.url)));
+    expect((await frame(0, empty)).body.status).toBe('ended-turn');
+    expect((await frame(1, empty)).body.status).toBe('committed');
+    const over = (await act({ type: 'no-bonus' })).body;
+    expect(over).toMatchObject({ error: { code: 'not-allowed' } });
+    const res = await fetch(`${base}/api/games/${id}`);
+    expect(await res.json()).toMatchObject({
+      phase: 'ended',
+      ended: { reason: 'no word built', winners: [0, 1] },
+    });
   });
 
   it('refuses what does not fit the game with a clear error', async () => {

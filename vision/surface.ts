@@ -76,18 +76,24 @@ export function settleBlanks(
   return { chars: outChars, confidence: outConfidence };
 }
 
-/** The `k` cells of `among` nearest to cell `i` on the grid, not `i` itself. */
+/** The `k` cells of `among` nearest to cell `i` on the grid, not `i` itself (nearest first). */
 function nearest(i: number, among: readonly number[], k: number): number[] {
   const [r, c] = [Math.floor(i / 15), i % 15];
-  const d = (j: number) => (Math.floor(j / 15) - r) ** 2 + ((j % 15) - c) ** 2;
   const found: number[] = [];
-  const used = new Set<number>([i]);
-  while (found.length < k) {
-    let best = -1;
-    for (const j of among) if (!used.has(j) && (best < 0 || d(j) < d(best))) best = j;
-    if (best < 0) break;
-    found.push(best);
-    used.add(best);
+  const dist: number[] = [];
+  for (const j of among) {
+    if (j === i) continue;
+    const d = (Math.floor(j / 15) - r) ** 2 + ((j % 15) - c) ** 2;
+    if (found.length === k && d >= dist[k - 1]!) continue;
+    // Insertion into the short sorted list.
+    let at = Math.min(found.length, k - 1);
+    while (at > 0 && dist[at - 1]! > d) at--;
+    found.splice(at, 0, j);
+    dist.splice(at, 0, d);
+    if (found.length > k) {
+      found.pop();
+      dist.pop();
+    }
   }
   return found;
 }

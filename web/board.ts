@@ -14,7 +14,18 @@ const token = new URLSearchParams(location.hash.slice(1)).get('token');
 const root = document.getElementById('app')!;
 const status = document.getElementById('status')!;
 let latest: Snapshot | undefined;
-const camera = el('img', { class: 'camera', alt: 'the latest camera picture' });
+/** The latest picture from each camera (by seat), for the scorekeeper to see what the cameras see. */
+const cameras = new Map<number, HTMLImageElement>();
+
+function cameraView(names: readonly string[]): HTMLElement {
+  const box = el('div', { class: 'cameras' });
+  for (const [seat, img] of [...cameras].sort((a, b) => a[0] - b[0])) {
+    const fig = el('figure', {});
+    fig.append(img, el('figcaption', {}, names[seat] ? `camera at ${names[seat]}'s seat` : 'camera'));
+    box.append(fig);
+  }
+  return box;
+}
 
 async function act(action: object): Promise<void> {
   const res = await fetch(`/api/games/${game}/actions`, {
@@ -97,6 +108,7 @@ function render(s: Snapshot) {
   root.classList.toggle('me', s.variant === 'scrabble-me');
   if (s.variant === 'scrabble-me') {
     root.replaceChildren(...meView(s, token ? (a) => void act(a) : undefined));
+    if (token) root.append(cameraView(s.players.map((p) => p.name)));
     return;
   }
   const board = boardView(s.board, s.lastMove);
@@ -124,7 +136,7 @@ function render(s: Snapshot) {
     unseenView(s),
     el('a', { href: `/api/games/${game}/gcg`, class: 'gcg' }, 'Download the game as GCG'),
   );
-  if (token) side.append(controls(s));
+  if (token) side.append(controls(s), cameraView([]));
   root.replaceChildren(board, side, ...(s.pending ? [pendingView(s)] : []));
 }
 
@@ -140,7 +152,13 @@ else {
       if (state === 'live' && latest) status.title = `updated ${new Date().toLocaleTimeString()}`;
     },
     (m) => {
-      if (m.type === 'thumbnail') camera.src = `data:image/jpeg;base64,${m.data.jpeg}`;
+      if (m.type !== 'thumbnail') return;
+      const seat = m.data.camera ?? 0;
+      const fresh = !cameras.has(seat);
+      const img = cameras.get(seat) ?? el('img', { class: 'camera', alt: 'the latest camera picture' });
+      img.src = `data:image/jpeg;base64,${m.data.jpeg}`;
+      cameras.set(seat, img);
+      if (fresh && latest) render(latest);
     },
   );
 }

@@ -37,7 +37,9 @@ const link = connect(
   },
   (m) => {
     if (m.type === 'error') result.textContent = m.data.message;
-    if (m.type === 'thumbnail') drawGrid(m.data.corners, m.data.width, m.data.height);
+    // In a game with a camera per seat, only this seat's frames show where this camera's grid is.
+    if (m.type === 'thumbnail' && (m.data.camera ?? 0) === seat)
+      drawGrid(m.data.corners, m.data.width, m.data.height);
   },
 );
 

@@ -203,7 +203,7 @@ export class MeSession {
       bytes,
       this.stored.config.lang,
       this.corners.get(camera),
-      (corners) => this.thumbnail(bytes, corners),
+      (corners) => this.thumbnail(bytes, corners, camera),
     );
     this.corners.set(camera, reading.corners);
     const board = matchBoard(read, this.state.boards) ?? this.state.holder.indexOf(camera);
@@ -227,9 +227,9 @@ export class MeSession {
         );
       return;
     }
-    if (this.state.phase !== 'build')
+    if (view.phase !== 'build')
       throw new ServiceError('not-allowed', `the round is ${this.state.phase}: ${this.nextStep()}`);
-    if (this.state.sittingOut.includes(holder))
+    if (view.sittingOut.includes(holder))
       throw new ServiceError(
         'not-allowed',
         `${this.state.players[holder]} sits out this round (a wrong challenge)`,
@@ -267,7 +267,8 @@ export class MeSession {
     });
     this.turns.set(board, read);
     this.held.delete(board);
-    const round = roundFromReadings(this.state, this.turns);
+    // The round as the engine will see it (a scored round with nothing left to refill has moved on).
+    const round = roundFromReadings(afterChallenges(this.state), this.turns);
     if (!round.ok) {
       // Boards still building: their turn ends later.
       this.notify();
@@ -429,9 +430,9 @@ export class MeSession {
     }
   }
 
-  private async thumbnail(bytes: Uint8Array, corners: Corners | null): Promise<void> {
+  private async thumbnail(bytes: Uint8Array, corners: Corners | null, camera: number): Promise<void> {
     if (this.thumbnailListeners.size === 0) return;
-    const thumb = await makeThumbnail(bytes, corners);
+    const thumb = { ...(await makeThumbnail(bytes, corners)), camera };
     for (const listener of this.thumbnailListeners) listener(thumb);
   }
 

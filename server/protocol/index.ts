@@ -129,6 +129,8 @@ export type ServerMessage =
         readonly width: number;
         readonly height: number;
         readonly corners: readonly (readonly [number, number])[] | null;
+        /** Scrabble Me: the seat of the camera it came from. */
+        readonly camera?: number;
       };
     }
   | { readonly type: 'heartbeat'; readonly seq: number; readonly data: { readonly at: number } }
