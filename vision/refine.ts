@@ -2,6 +2,7 @@
  * Making a coarse grid exact: line-by-line refinement with a fitted homography, and the premium-square symmetry
  * check that catches a grid one cell off.
  */
+import { standardLayout } from '../server/engine/layout.ts';
 import type { CV, Mat } from './cv.ts';
 import { apply, pointsMat, square } from './geometry.ts';
 import { smooth } from './grid-search.ts';
@@ -108,9 +109,8 @@ export function refineGrid(
 }
 
 /**
- * Line searches can settle one cell off (a border line taken for the first grid line). The premium squares are
- * laid out with the symmetries of the square, so of the grid and its eight neighbours one cell away, the right
- * one is where the squares' colours agree best with their mirror images.
+ * Line searches can settle one cell off (a border line taken for the first grid line). Of the grid and its eight
+ * neighbours one cell away, the right one is where the squares' colours fit the standard premium layout best.
  */
 export function symmetricShift(cv: CV, colour: Mat, grid: Point[], track: (m: Mat) => Mat): Point[] {
   const px = 12;
@@ -143,28 +143,28 @@ export function symmetricShift(cv: CV, colour: Mat, grid: Point[], track: (m: Ma
       means.push(m.map((v) => v / k));
     }
   }
+  // How far each cell's colour is from the typical colour of its premium kind on the standard layout: low where
+  // the grid sits on the real premium squares (a grid one cell off takes in the board's border and mixes the
+  // kinds). Medians and absolute deviations, so that the tiles covering some squares count little.
   const asymmetry = (dx: number, dy: number) => {
     const cell = (r: number, c: number) => means[(r + 1 + dy) * n + (c + 1 + dx)]!;
-    let diff = 0;
-    let spread = 0;
-    const avg = [0, 0, 0];
-    for (let r = 0; r < 15; r++)
-      for (let c = 0; c < 15; c++) for (let i = 0; i < 3; i++) avg[i]! += cell(r, c)[i]! / 225;
+    const kinds = new Map<string, number[][]>();
     for (let r = 0; r < 15; r++) {
       for (let c = 0; c < 15; c++) {
-        const a = cell(r, c);
-        for (let i = 0; i < 3; i++) spread += (a[i]! - avg[i]!) ** 2;
-        for (const [rr, cc] of [
-          [c, r],
-          [14 - r, c],
-          [r, 14 - c],
-        ]) {
-          const b = cell(rr!, cc!);
-          for (let i = 0; i < 3; i++) diff += (a[i]! - b[i]!) ** 2;
-        }
+        const kind = standardLayout.rows[r]![c]!;
+        kinds.set(kind, [...(kinds.get(kind) ?? []), cell(r, c)]);
       }
     }
-    return diff / 3 / Math.max(spread, 1e-6);
+    const deviation = (colours: number[][]) => {
+      const mid = [0, 1, 2].map((i) => median(colours.map((m) => m[i]!)));
+      return colours.reduce(
+        (sum, m) => sum + Math.hypot(m[0]! - mid[0]!, m[1]! - mid[1]!, m[2]! - mid[2]!),
+        0,
+      );
+    };
+    let within = 0;
+    for (const colours of kinds.values()) within += deviation(colours);
+    return within;
   };
   let best = { dx: 0, dy: 0, score: asymmetry(0, 0) };
   const centre = best.score;
@@ -174,11 +174,16 @@ export function symmetricShift(cv: CV, colour: Mat, grid: Point[], track: (m: Ma
       if (s < best.score) best = { dx, dy, score: s };
     }
   }
-  if ((best.dx === 0 && best.dy === 0) || best.score > 0.6 * centre) return grid;
+  if ((best.dx === 0 && best.dy === 0) || best.score > 0.9 * centre) return grid;
   return [
     at(best.dx, best.dy),
     at(15 + best.dx, best.dy),
     at(15 + best.dx, 15 + best.dy),
     at(best.dx, 15 + best.dy),
   ];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1]!;
 }
