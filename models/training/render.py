@@ -42,13 +42,6 @@ FONT_GLOBS = [
     "/usr/share/fonts/truetype/lato/Lato-Heavy.ttf",
     "/usr/share/fonts/opentype/cantarell/Cantarell-Bold.otf",
     "/usr/share/fonts/opentype/cantarell/Cantarell-ExtraBold.otf",
-    # Lighter and geometric faces (splayed M, round O) as on some European sets.
-    "/usr/share/fonts/opentype/urw-base35/URWGothic-Demi.otf",
-    "/usr/share/fonts/opentype/urw-base35/URWGothic-Book.otf",
-    "/usr/share/texmf/fonts/opentype/public/tex-gyre/texgyreadventor-bold.otf",
-    "/usr/share/texmf/fonts/opentype/public/tex-gyre/texgyreadventor-regular.otf",
-    "/usr/share/fonts/opentype/league-spartan/LeagueSpartan-SemiBold.otf",
-    "/usr/share/fonts/opentype/inter/Inter-SemiBold.otf",
 ]
 
 
