@@ -3,7 +3,7 @@
  * corners are given, straighten and cut the cells, classify them in one batch (ONNX), turn the board upright.
  * No game rules here: whether the reading is a legal move is the engine's question.
  */
-import { classifyCells, loadModel, readCells, rotationOf, uprightGrid } from './classify.ts';
+import { type CellModel, classifyCells, loadModel, readCells, rotationOf, uprightGrid } from './classify.ts';
 import { decodeImage, shrink } from './decode.ts';
 import { locateBoard, orderCorners, WORK } from './locate.ts';
 import { settleBlanks } from './surface.ts';
@@ -55,6 +55,7 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
   const cells = await model;
   const warped = warpBoard(photo, corners);
   const probs = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin));
+  await secondLook(cells, warped, probs, options.letters);
   const allowed = options.letters ? new Set([...options.letters]) : undefined;
   const seen = readCells(cells, probs, allowed);
   const settled = settleBlanks(warped, seen.chars, seen.confidence, seen.pair);
@@ -83,6 +84,36 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
     rotation: rotationOf(seen.turns),
     ms: { decode: ms(t0, t1), locate: ms(t1, t2), classify: ms(t2, t3), total: ms(t0, t3) },
   };
+}
+
+/** Shifts of the second look at a doubtful cell, in cells: tiles are rarely centred on their squares. */
+const SHIFTS = [
+  [0.08, 0],
+  [-0.08, 0],
+  [0, 0.08],
+  [0, -0.08],
+] as const;
+
+/**
+ * A second look at the cells the first one doubts: each is read again from a few slightly shifted crops and the
+ * readings are averaged, so a tile sitting off its square, or a glyph the crop cut oddly, gets a fairer chance.
+ */
+async function secondLook(model: CellModel, board: RgbImage, probs: Float32Array, letters?: string) {
+  const k = model.classes.length;
+  const first = readCells(model, probs, letters ? new Set([...letters]) : undefined);
+  const doubtful = first.confidence.flatMap((p, i) =>
+    p < DEFAULT_THRESHOLD && first.chars[i] !== '.' ? [i] : [],
+  );
+  if (doubtful.length === 0) return;
+  const crops = doubtful.flatMap((cell) => SHIFTS.map(([dx, dy]) => ({ cell, dx, dy })));
+  const more = await classifyCells(model, cellCrops(board, model.size, model.margin, crops));
+  doubtful.forEach((cell, d) => {
+    for (let j = 0; j < k; j++) {
+      let sum = probs[cell * k + j]!;
+      for (let s = 0; s < SHIFTS.length; s++) sum += more[(d * SHIFTS.length + s) * k + j]!;
+      probs[cell * k + j] = sum / (SHIFTS.length + 1);
+    }
+  });
 }
 
 function validateCorners(corners: Corners, photo: RgbImage): void {

@@ -3,12 +3,18 @@ import { settleBlanks } from './surface.ts';
 import { CELL, MARGIN, WARPED } from './warp.ts';
 
 type Rgb = readonly [number, number, number];
+const SKIN: Rgb = [205, 150, 120];
 const GREEN: Rgb = [40, 110, 60];
 const CREAM: Rgb = [235, 225, 200];
 const INK: Rgb = [20, 20, 20];
 
-/** A straightened board: every square `square`, tiles (cream, a dark bar for a letter unless blank) where asked. */
-function board(square: Rgb, tiles: ReadonlyMap<number, 'letter' | 'blank'>): Uint8Array {
+/** A straightened board: every square `square`, tiles (cream, a dark bar for a letter unless blank) where asked,
+ *  and a hand over the `hand` cells. */
+function board(
+  square: Rgb,
+  tiles: ReadonlyMap<number, 'letter' | 'blank'>,
+  hand: readonly number[] = [],
+): Uint8Array {
   const data = new Uint8Array(WARPED * WARPED * 3);
   for (let y = 0; y < WARPED; y++) {
     for (let x = 0; x < WARPED; x++) {
@@ -16,7 +22,8 @@ function board(square: Rgb, tiles: ReadonlyMap<number, 'letter' | 'blank'>): Uin
       const kind = r >= 0 && r < 15 && c >= 0 && c < 15 ? tiles.get(r * 15 + c) : undefined;
       const [u, v] = [(x - MARGIN) % CELL, (y - MARGIN) % CELL];
       const ink = kind === 'letter' && u > 16 && u < 23 && v > 8 && v < 32;
-      data.set(ink ? INK : kind ? CREAM : square, (y * WARPED + x) * 3);
+      const skin = r >= 0 && r < 15 && c >= 0 && c < 15 && hand.includes(r * 15 + c);
+      data.set(skin ? SKIN : ink ? INK : kind ? CREAM : square, (y * WARPED + x) * 3);
     }
   }
   return data;
@@ -52,6 +59,17 @@ describe('settleBlanks', () => {
     const settled = settleBlanks(image, read, Array(225).fill(0.95), Array(225).fill(0.97));
     expect(settled.chars).toEqual(read);
     expect(settled.confidence).toEqual(Array(225).fill(0.95));
+  });
+
+  it('does not take a hand, nearer the tiles than the board but far from both, for a blank', () => {
+    const hand = [12 * 15 + 3, 12 * 15 + 4];
+    const image = { width: WARPED, height: WARPED, data: board(GREEN, tiles, hand) };
+    const settled = settleBlanks(image, read, Array(225).fill(0.95), Array(225).fill(0.97));
+    for (const i of hand) {
+      expect(settled.chars[i]).toBe('.');
+      expect(settled.confidence[i]).toBeLessThan(0.8);
+    }
+    expect(settled.chars[7 * 15 + 10]).toBe('?');
   });
 
   it('needs lettered tiles to know the tile colour', () => {

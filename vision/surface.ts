@@ -15,6 +15,8 @@ const REFERENCE_CONFIDENCE = 0.8;
 const LIGHTNESS_WEIGHT = 0.5;
 /** The colour overrules the classifier only when it is this clear (see `clear`). */
 const DECISIVE = 0.6;
+/** How close (a share of the distance between tile face and square) a colour must be to one of them to decide. */
+const NEAR = 0.5;
 /** Tile face and squares closer than this (CIE ΔE, lightness halved) cannot be told apart by colour. */
 const MIN_APART = 8;
 /** How many nearby cells make a reference colour. */
@@ -68,7 +70,8 @@ export function settleBlanks(
     // How clearly the colour sides with one of the two: 0 halfway between them, 1 on one of them or beyond.
     const clear = Math.min(1, Math.abs(toTile - toSquare) / apart);
     if (verdict === chars[i]) outConfidence[i] = Math.max(confidence[i]!, pair[i]! * clear);
-    else if (clear >= DECISIVE) {
+    // Decisive only when the colour is close to one of the two: a hand or a shadow is far from both.
+    else if (clear >= DECISIVE && Math.min(toTile, toSquare) <= NEAR * apart) {
       outChars[i] = verdict;
       outConfidence[i] = pair[i]! * clear;
     } else outConfidence[i] = Math.min(confidence[i]!, pair[i]! * (1 - clear));

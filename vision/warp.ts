@@ -39,8 +39,15 @@ function mat(cv: CV, pts: readonly Point[], track: (m: Mat) => Mat): Mat {
  * cell's square grown by `margin` (a fraction of a cell) on every side, each output pixel the mean of a 2×2 grid of
  * source samples (close to the box filter the training crops were shrunk with).
  */
-export function cellCrops(board: RgbImage, size: number, margin: number): Float32Array {
-  const out = new Float32Array(225 * 3 * size * size);
+export function cellCrops(
+  board: RgbImage,
+  size: number,
+  margin: number,
+  /** Only these cells, each shifted by a fraction of a cell (default: all 225 in place). */
+  only?: readonly { cell: number; dx: number; dy: number }[],
+): Float32Array {
+  const cells = only ?? Array.from({ length: 225 }, (_, cell) => ({ cell, dx: 0, dy: 0 }));
+  const out = new Float32Array(cells.length * 3 * size * size);
   const step = (CELL * (1 + 2 * margin)) / size;
   const plane = size * size;
   const { width, height, data } = board;
@@ -51,11 +58,12 @@ export function cellCrops(board: RgbImage, size: number, margin: number): Float3
     offX[2 * i] = offY[2 * i] = Math.floor((i + 0.25) * step);
     offX[2 * i + 1] = offY[2 * i + 1] = Math.floor((i + 0.75) * step);
   }
-  for (let r = 0; r < 15; r++) {
-    for (let c = 0; c < 15; c++) {
-      const base = (r * 15 + c) * 3 * plane;
-      const x0 = Math.round(MARGIN + (c - margin) * CELL);
-      const y0 = Math.round(MARGIN + (r - margin) * CELL);
+  for (const [k, { cell, dx, dy }] of cells.entries()) {
+    {
+      const [r, c] = [Math.floor(cell / 15), cell % 15];
+      const base = k * 3 * plane;
+      const x0 = Math.round(MARGIN + (c - margin + dx) * CELL);
+      const y0 = Math.round(MARGIN + (r - margin + dy) * CELL);
       for (let j = 0; j < size; j++) {
         const ya = Math.min(height - 1, Math.max(0, y0 + offY[2 * j]!)) * width;
         const yb = Math.min(height - 1, Math.max(0, y0 + offY[2 * j + 1]!)) * width;
