@@ -19,7 +19,7 @@ export function refineGrid(
   grid: Point[],
   track: (m: Mat) => Mat,
 ): { grid?: Point[]; support: number } {
-  const cell = 28;
+  const cell = 20;
   const margin = cell;
   const size = 15 * cell + 2 * margin;
   const ideal = square(15 * cell).map(([x, y]) => [x + margin, y + margin] as Point);
