@@ -13,7 +13,8 @@ export const ME_PLAYERS = ['Ann', 'Ben', 'Cy'];
 export const ME_PODIUM = 'EAIRSTNLO';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/me_game/${name}`, import.meta.url));
-export const mePhoto = (round: number, board: number) => readFileSync(fixture(`${round}-${board}.jpg`));
+export const mePhotoNamed = (name: string) => readFileSync(fixture(`${name}.jpg`));
+export const mePhoto = (round: number, board: number) => mePhotoNamed(`${round}-${board}`);
 /** What is really on a board after a round (the board text the photo was rendered from). */
 export const meBoard = (round: number, board: number) =>
   readFileSync(fixture(`${round}-${board}.txt`), 'utf8')

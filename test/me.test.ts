@@ -12,7 +12,7 @@ import { GameService } from '../server/games/service.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { MeSnapshot } from '../server/protocol/index.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
-import { ME_PODIUM, meBoard, meClient, mePhoto, playMeGame } from './me-game.ts';
+import { ME_PODIUM, meBoard, meClient, mePhoto, mePhotoNamed, playMeGame } from './me-game.ts';
 
 let server: RunningServer;
 let base: string;
@@ -95,14 +95,17 @@ describe('a Scrabble Me game over HTTP', () => {
 
     // Round 2: board 1 seen by the camera at Ben's seat is still known by its tiles (without ending a turn).
     expect((await g.frame(1, mePhoto(2, 0), false)).body).toMatchObject({ status: 'waiting', board: 0 });
-    // Ann's camera now sees board 3 (SU? plus her HUT); Cy's camera sees board 1. The T of HUT is read, but
-    // not surely: the reading waits for the scorekeeper, who confirms it.
-    const held = await g.frame(0, mePhoto(2, 2));
+    // Ann's camera now sees board 3 (SU? plus her HUT, and an E left lying apart): not a legal word, so the
+    // reading waits for the scorekeeper, who clears the stray square and confirms.
+    const held = await g.frame(0, mePhotoNamed('2-2-stray'));
     expect(held.body).toMatchObject({ status: 'needs-confirmation', board: 2 });
     s = await g.snapshot();
-    expect(s.boards[2]!.pending?.squares).toEqual([{ row: 6, col: 8 }]);
+    expect(s.boards[2]!.pending?.squares).toContainEqual({ row: 12, col: 2 });
     expect(s.boards[2]!.ended).toBe(false);
-    const confirmed = await g.act({ type: 'confirm', board: 2, reading: meBoard(2, 2) });
+    expect((await g.act({ type: 'correct', board: 2, row: 12, col: 2, tile: '.' })).status).toBe(200);
+    s = await g.snapshot();
+    expect(s.boards[2]!.pending?.board).toEqual(meBoard(2, 2));
+    const confirmed = await g.act({ type: 'confirm', board: 2 });
     expect(confirmed.body).toMatchObject({ status: 'ended-turn', board: 2 });
     expect((await g.frame(1, mePhoto(2, 1))).body).toMatchObject({ status: 'ended-turn', board: 1 });
     expect((await g.frame(2, mePhoto(2, 0))).body).toMatchObject({ status: 'committed', board: 0 });

@@ -270,7 +270,8 @@ export class MeSession {
     // The round as the engine will see it (a scored round with nothing left to refill has moved on).
     const round = roundFromReadings(afterChallenges(this.state), this.turns);
     if (!round.ok) {
-      // Boards still building: their turn ends later.
+      // Each reading was checked against its own board above: only boards still building can stop the round.
+      if (round.reason !== 'missing-board') throw new Error(`round refused: ${round.message}`);
       this.notify();
       return { status: 'ended-turn', board, reasons: [round.message] };
     }
