@@ -76,6 +76,17 @@ describe('recognize on rendered photos', () => {
     expect(again.board).toEqual(found.board);
   });
 
+  it('drops the last frame’s corners when the board has moved since (a board swapped between seats)', async () => {
+    const me = join(photos, '../me_game');
+    const before = await recognize(readFileSync(join(me, '1-0.jpg')));
+    const bytes = readFileSync(join(me, '2-2.jpg'));
+    const fresh = await recognize(bytes);
+    const hinted = await recognize(bytes, { hint: before.corners });
+    expect(hinted.board).toEqual(fresh.board);
+    expect(hinted.corners).toEqual(fresh.corners);
+    expect(hinted.corners).not.toEqual(before.corners);
+  });
+
   it('skips the search with fixed corners and reads the same board', async () => {
     const bytes = readFileSync(join(photos, 'overhead_green_cream.jpg'));
     const found = await recognize(bytes);
