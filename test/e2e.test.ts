@@ -148,6 +148,12 @@ describe.skipIf(!present)('Scrabble Me in a browser', () => {
     expect(await overlay.locator('.player .score').allTextContents()).toEqual(['21', '16', '14']);
     expect(await overlay.locator('.me-boards .board').count()).toBe(3);
     expect((await client.snapshot()).players.map((p) => p.score)).toEqual([21, 16, 14]);
+    // The X of Cy's TAX was a Z: the scorekeeper clicks it on board 1 and types the letter.
+    page.once('dialog', (dialog) => void dialog.accept('Z'));
+    await page.click('.me-board[data-board="0"] > .board [data-square="9H"]');
+    await page.waitForFunction(() => document.querySelectorAll('.scores .score')[2]?.textContent === '16');
+    expect(await page.locator('.scores .score').allTextContents()).toEqual(['21', '16', '16']);
+    expect(await page.locator('.rounds .round').nth(1).textContent()).toContain('Cy TAZ 12');
     await page.close();
     await overlay.close();
   }, 60_000);

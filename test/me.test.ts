@@ -152,6 +152,27 @@ describe('a Scrabble Me game over HTTP', () => {
     expect(out.body.error?.message).toMatch(/Ann sits out this round/);
   });
 
+  it('corrects a tile misread in a scored round: the totals follow, and a fix that breaks a later word is refused', async () => {
+    const g = await playMeGame(base);
+    // The X of Cy's TAX (board 1, square 9H) was really a Z: TAZ scores 12, not 10.
+    const fixed = await g.act({ type: 'correct', board: 0, row: 8, col: 7, tile: 'Z' });
+    expect(fixed.status).toBe(200);
+    let s = await g.snapshot();
+    expect(totals(s)).toEqual([21, 16, 16]);
+    expect(s.rounds[1]!.words[2]).toMatchObject({ player: 2, word: 'TAZ', score: 12 });
+    expect(s.boards[0]!.board[8]![7]).toBe('Z');
+    // Taking the D of Ben's DOGS away would leave his round-2 DOT hanging in the air: refused, nothing changes.
+    const broken = await g.act({ type: 'correct', board: 1, row: 7, col: 7, tile: '.' });
+    expect(broken.status).toBe(409);
+    expect(broken.body.error?.message).toMatch(/no longer fits/);
+    s = await g.snapshot();
+    expect(totals(s)).toEqual([21, 16, 16]);
+    // A square no word covered cannot be corrected.
+    expect((await g.act({ type: 'correct', board: 1, row: 0, col: 0, tile: 'A' })).status).toBe(409);
+    // The correction is stored: a restart derives the same game.
+    expect(reopened(g.id)).toEqual(s);
+  });
+
   it('goes on to the next round when every word was challenged off, and ends when nobody builds a word', async () => {
     const created = await fetch(`${base}/api/games`, {
       method: 'POST',

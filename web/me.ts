@@ -38,10 +38,27 @@ export function meView(s: MeSnapshot, act?: Act): HTMLElement[] {
   s.boards.forEach((b, i) => {
     const fig = el('figure', { class: `me-board${b.ended ? ' ended' : ''}`, 'data-board': String(i) });
     const state = s.phase === 'build' ? (b.ended ? ' · turn ended' : ' · building') : '';
-    fig.append(
-      boardView(b.board, b.lastWord),
-      el('figcaption', {}, `Board ${i + 1} · ${s.players[b.holder]?.name ?? '?'}${state}`),
-    );
+    const view = boardView(b.board, b.lastWord);
+    // The scorekeeper fixes a tile the camera misread in a round already scored: the totals follow.
+    if (act) {
+      view.addEventListener('click', (e) => {
+        const sq = (e.target as HTMLElement).closest('[data-square]') as HTMLElement | null;
+        if (!sq?.classList.contains('tile')) return;
+        const index = [...view.children].indexOf(sq);
+        const tile = prompt(
+          `Board ${i + 1}, ${sq.dataset.square}: which letter is it? (? a blank, . no tile)`,
+        );
+        if (tile && /^[\p{L}?.]$/u.test(tile))
+          act({
+            type: 'correct',
+            board: i,
+            row: Math.floor(index / 15),
+            col: index % 15,
+            tile: tile === '.' || tile === '?' ? tile : tile.toUpperCase(),
+          });
+      });
+    }
+    fig.append(view, el('figcaption', {}, `Board ${i + 1} · ${s.players[b.holder]?.name ?? '?'}${state}`));
     if (b.pending) fig.append(pendingBoard(s, i, act));
     boards.append(fig);
   });

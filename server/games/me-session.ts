@@ -13,6 +13,7 @@ import {
   afterChallenges,
   applyMeEvent,
   type Board,
+  effectiveMeEvents,
   formatBoard,
   inferMove,
   lowestScorer,
@@ -21,6 +22,7 @@ import {
   makeRules,
   matchBoard,
   newMeGame,
+  type Placement,
   parseBoard,
   roundFromReadings,
 } from '../engine/index.ts';
@@ -69,7 +71,7 @@ export class MeSession {
   private readonly held = new Map<number, Held>();
   private readonly corners = new Map<number, Corners>();
   private readonly lastFrames = new Map<number, Uint8Array>();
-  private readonly rounds: { round: number; words: MeWordView[]; bonus: MeRoundView['bonus'] }[] = [];
+  private rounds: { round: number; words: MeWordView[]; bonus: MeRoundView['bonus'] }[] = [];
   private readonly listeners = new Set<(snapshot: MeSnapshot) => void>();
   private readonly thumbnailListeners = new Set<(thumb: Thumbnail) => void>();
 
@@ -101,10 +103,10 @@ export class MeSession {
       const step = applyMeEvent(session.state, e.event as MeEvent);
       if (!step.ok)
         throw new Error(`stored game ${stored.id} does not replay at event ${e.seq}: ${step.message}`);
-      session.record(e.event as MeEvent, session.state, step.state);
       session.state = step.state;
       if (e.event.type === 'round') session.turns.clear();
     }
+    session.rebuildRounds();
     return session;
   }
 
@@ -165,7 +167,9 @@ export class MeSession {
         s.phase === 'ended'
           ? {
               reason:
-                s.events.at(-1)?.type === 'bonus' ? 'the bonus word after the last round' : 'no word built',
+                effectiveMeEvents(s.events).at(-1)?.event.type === 'bonus'
+                  ? 'the bonus word after the last round'
+                  : 'no word built',
               winners: s.scores.flatMap((score, i) => (score === Math.max(...s.scores) ? [i] : [])),
             }
           : null,
@@ -337,8 +341,7 @@ export class MeSession {
       }
       case 'correct': {
         const held = this.held.get(action.board);
-        if (!held)
-          throw new ServiceError('not-allowed', `no reading of board ${action.board + 1} is waiting`);
+        if (!held) return this.correctCommitted(action.board, action.row, action.col, action.tile);
         const cells = held.board.cells.slice();
         cells[action.row * 15 + action.col] = action.tile;
         const fixed = parseBoard(cells.join('').match(/.{15}/gu) ?? []);
@@ -391,7 +394,6 @@ export class MeSession {
     for (const event of events) {
       const step = applyMeEvent(state, event);
       if (!step.ok) throw new ServiceError('not-allowed', step.message);
-      this.record(event, state, step.state);
       state = step.state;
     }
     const at = new Date().toISOString();
@@ -400,6 +402,7 @@ export class MeSession {
       this.store.appendEvent(this.id, { seq: this.seq, event, at });
     }
     this.state = state;
+    this.rebuildRounds();
     if (events.some((e) => e.type === 'round')) {
       this.turns.clear();
       this.held.clear();
@@ -408,27 +411,85 @@ export class MeSession {
     return { status: 'committed', event: events.at(-1)!, ...(board === undefined ? {} : { board }) };
   }
 
-  /** Keeps the rounds' words for the scoreboard as events are applied. */
-  private record(event: MeEvent, before: MeState, after: MeState): void {
-    const words = () =>
-      [...after.words]
-        .sort((a, b) => a.player - b.player)
-        .map((w) => ({
-          player: w.player,
-          board: w.board,
-          word: w.score.words[0]?.word ?? '',
-          words: w.score.words.map((x) => ({ word: x.word, score: x.score })),
-          score: w.score.score,
-          withdrawn: w.withdrawn,
-        }));
-    if (event.type === 'round') this.rounds.push({ round: after.round, words: words(), bonus: null });
-    else if (event.type === 'challenge') this.rounds[this.rounds.length - 1]!.words = words();
-    else if (event.type === 'bonus' && this.rounds.length > 0) {
-      this.rounds[this.rounds.length - 1]!.bonus = {
-        player: event.player,
-        score: after.scores[event.player]! - before.scores[event.player]!,
-      };
+  /** The rounds' words for the scoreboard, derived from the events that count (corrections applied). */
+  private rebuildRounds(): void {
+    this.rounds = [];
+    this.replay((event, before, after) => {
+      const words = () =>
+        [...after.words]
+          .sort((a, b) => a.player - b.player)
+          .map((w) => ({
+            player: w.player,
+            board: w.board,
+            word: w.score.words[0]?.word ?? '',
+            words: w.score.words.map((x) => ({ word: x.word, score: x.score })),
+            score: w.score.score,
+            withdrawn: w.withdrawn,
+          }));
+      const last = this.rounds[this.rounds.length - 1];
+      if (event.type === 'round') this.rounds.push({ round: after.round, words: words(), bonus: null });
+      else if (event.type === 'challenge' && last) last.words = words();
+      else if (event.type === 'bonus' && last)
+        last.bonus = {
+          player: event.player,
+          score: after.scores[event.player]! - before.scores[event.player]!,
+        };
+    });
+  }
+
+  /** Walks the events that count from the start of the game, with the state before and after each. */
+  private replay(visit: (event: MeEvent, before: MeState, after: MeState, index: number) => void): void {
+    const { players, rules, origin } = this.state;
+    const start = newMeGame(players, rules.base, origin.podium, { bag: origin.bag });
+    if (!start.ok) throw new Error(start.message);
+    let s = start.state;
+    for (const { event, index } of effectiveMeEvents(this.state.events)) {
+      const step = applyMeEvent(s, event);
+      if (!step.ok) throw new Error(`game ${this.id} does not replay at event ${index + 1}: ${step.message}`);
+      visit(event, s, step.state, index);
+      s = step.state;
     }
+  }
+
+  /**
+   * Fixes a committed tile: the round (or bonus) event whose word put a tile on that square of that board is
+   * replaced by a correction with the tile as it really is (`.`: no tile there). Everything after it is derived
+   * again; the engine refuses a correction that makes a later event illegal.
+   */
+  private correctCommitted(board: number, row: number, col: number, tile: string): MeFrameResult {
+    // The event, and the player whose word on this board it was.
+    let found:
+      | { index: number; event: Extract<MeEvent, { type: 'round' | 'bonus' }>; player: number }
+      | undefined;
+    const here = (p: Placement) => p.row === row && p.col === col;
+    this.replay((event, before, _after, index) => {
+      const player = before.holder[board]!;
+      if (event.type === 'round') {
+        if (event.words.some((w) => w.player === player && w.placements.some(here)))
+          found = { index, event, player };
+      } else if (event.type === 'bonus') {
+        if (event.player === player && event.placements?.some(here)) found = { index, event, player };
+      }
+    });
+    if (!found) {
+      throw new ServiceError(
+        'not-allowed',
+        `no word put a tile on ${row + 1}${'ABCDEFGHIJKLMNO'[col]} of board ${board + 1}`,
+      );
+    }
+    const fix = (placements: readonly Placement[]) =>
+      placements.flatMap((p) => (!here(p) ? [p] : tile === '.' ? [] : [{ ...p, tile }]));
+    const { event, player } = found;
+    const corrected: MeEvent =
+      event.type === 'round'
+        ? {
+            ...event,
+            words: event.words
+              .map((w) => (w.player === player ? { ...w, placements: fix(w.placements) } : w))
+              .filter((w) => w.placements.length > 0),
+          }
+        : { ...event, placements: event.placements ? fix(event.placements) : null };
+    return this.apply([{ type: 'correction', target: found.index, event: corrected }]);
   }
 
   private async thumbnail(bytes: Uint8Array, corners: Corners | null, camera: number): Promise<void> {

@@ -43,7 +43,12 @@ export type MeEvent =
   /** Tiles drawn from the bag and put face up on the podium. */
   | { readonly type: 'podium'; readonly letters: string }
   /** The last round's lowest scorer's one bonus word (or none). */
-  | { readonly type: 'bonus'; readonly player: number; readonly placements: readonly Placement[] | null };
+  | { readonly type: 'bonus'; readonly player: number; readonly placements: readonly Placement[] | null }
+  /**
+   * Replaces event `target` (a round whose word was misread, a challenge's verdict…) with `event`, or drops it
+   * (null). Everything after it is derived again, and the correction is refused if a later event no longer fits.
+   */
+  | { readonly type: 'correction'; readonly target: number; readonly event: MeEvent | null };
 
 export interface RoundWord {
   readonly player: number;
@@ -77,7 +82,10 @@ export interface MeState {
   /** The round being played is the last one (the bag ran out at the refill before it). */
   readonly lastRound: boolean;
   readonly bonusPlayer?: number;
+  /** Every event as it came, corrections included (see `effectiveMeEvents`). */
   readonly events: readonly MeEvent[];
+  /** How the game began: the podium's first tiles and the bag, to derive it again after a correction. */
+  readonly origin: { readonly podium: string; readonly bag: number };
 }
 
 export type MeFailure = Failure<'bad-event' | 'wrong-phase' | 'illegal-placement' | 'out-of-order'>;
@@ -98,6 +106,7 @@ export function newMeGame(
   if ([...podium].length !== perPlayer * players.length)
     return fail('bad-event', `the podium starts with ${perPlayer} tiles per player`);
   const rules: MeRules = { base, podiumPerPlayer: perPlayer };
+  const bag = options.bag ?? tileCount(base.tileSet) - players.length * base.rackSize - [...podium].length;
   return {
     ok: true,
     state: {
@@ -113,9 +122,10 @@ export function newMeGame(
       swaps: [],
       picks: [],
       podium: [...podium],
-      bag: options.bag ?? tileCount(base.tileSet) - players.length * base.rackSize - [...podium].length,
+      bag,
       lastRound: false,
       events: [],
+      origin: { podium, bag },
     },
   };
 }
@@ -123,9 +133,41 @@ export function newMeGame(
 export { matchBoard, type RoundFailure, roundFromReadings } from './readings.ts';
 
 export function applyMeEvent(state: MeState, event: MeEvent): Step {
+  if (event.type === 'correction') return applyCorrection(state, event);
   const step = reduce(state, event);
   if (!step.ok) return step;
   return { ok: true, state: { ...step.state, events: [...state.events, event] } };
+}
+
+/** The events that count, in order, each with its place in the list: corrections applied to their targets. */
+export function effectiveMeEvents(events: readonly MeEvent[]): { event: MeEvent; index: number }[] {
+  const slots: ({ event: MeEvent; index: number } | null)[] = [];
+  for (const [index, event] of events.entries()) {
+    if (event.type === 'correction') {
+      slots[event.target] = event.event ? { event: event.event, index: event.target } : null;
+      slots.push(null);
+    } else slots.push({ event, index });
+  }
+  return slots.filter((s) => s !== null);
+}
+
+function applyCorrection(state: MeState, event: Extract<MeEvent, { type: 'correction' }>): Step {
+  const target = state.events[event.target];
+  if (!Number.isInteger(event.target) || !target || target.type === 'correction')
+    return fail('bad-event', `no event ${event.target} to correct`);
+  if (event.event?.type === 'correction')
+    return fail('bad-event', 'a correction cannot replace with a correction');
+  const events = [...state.events, event];
+  const start = newMeGame(state.players, state.rules.base, state.origin.podium, { bag: state.origin.bag });
+  if (!start.ok) return start;
+  let s = start.state;
+  for (const { event: e, index } of effectiveMeEvents(events)) {
+    const step = reduce(s, e);
+    if (!step.ok)
+      return { ...step, message: `after the correction, event ${index + 1} no longer fits: ${step.message}` };
+    s = step.state;
+  }
+  return { ok: true, state: { ...s, events } };
 }
 
 function reduce(state: MeState, e: MeEvent): Step {

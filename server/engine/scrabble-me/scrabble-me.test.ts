@@ -234,6 +234,44 @@ describe('Scrabble Me from camera readings', () => {
     expect(roundFromReadings(g.s, new Map([[0, emptyBoard()]]))).toMatchObject({ ok: false });
   });
 
+  it('corrects a misread word after the fact: everything after it is derived again, or the correction is refused', () => {
+    const g = game(2);
+    g.apply({
+      type: 'round',
+      words: [
+        { player: 0, placements: tiles('8D WINDY') }, // 32
+        { player: 1, placements: tiles('8G CAT') }, // 10
+      ],
+    });
+    g.refillFromBag();
+    g.apply({ type: 'round', words: [{ player: 1, placements: tiles('H8 .O', g.s.boards[1]!) }] }); // AO 2
+    expect(g.s.scores).toEqual([32, 12]);
+    // The camera read Ben's C where the tile is an H: HAT scores 12, and round 2 still fits on top of it.
+    g.apply({
+      type: 'correction',
+      target: 0,
+      event: {
+        ...(g.s.events[0] as Extract<MeEvent, { type: 'round' }>),
+        words: [
+          { player: 0, placements: tiles('8D WINDY') },
+          { player: 1, placements: tiles('8G HAT') },
+        ],
+      },
+    });
+    expect(g.s.scores).toEqual([32, 12 + 2]);
+    expect(g.s.boards[1]!.cells[7 * 15 + 6]).toBe('H');
+    expect(g.s.round).toBe(2);
+    // Ben's word taken out of round 1 would leave his round-2 O touching nothing on his board: refused.
+    const broken = g.try({
+      type: 'correction',
+      target: 0,
+      event: { type: 'round', words: [{ player: 0, placements: tiles('8D WINDY') }] },
+    });
+    expect(broken).toMatchObject({ ok: false });
+    expect(broken.ok ? '' : broken.message).toMatch(/after the correction, event \d+ no longer fits/);
+    expect(g.try({ type: 'correction', target: 99, event: null })).toMatchObject({ ok: false });
+  });
+
   it('names the board whose reading is not a legal move, and waits for every board', () => {
     const g = game(2);
     const bad = roundFromReadings(
