@@ -183,5 +183,6 @@ function controls(s: MeSnapshot, act: Act): HTMLElement {
       : { type: 'podium', letters: letters.replace(/\s+/g, '').toUpperCase() };
   });
   button('No bonus word', () => ({ type: 'no-bonus' }));
+  button('Undo', () => (confirm('Take back the last thing recorded?') ? { type: 'undo' } : undefined));
   return box;
 }

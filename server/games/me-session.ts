@@ -45,7 +45,9 @@ export type MeAction =
   /** Tiles drawn from the bag onto the podium. */
   | { type: 'podium'; letters: string }
   /** The bonus player builds no bonus word. */
-  | { type: 'no-bonus' };
+  | { type: 'no-bonus' }
+  /** Takes back the last thing recorded (a round, a challenge, a swap, a pick…). */
+  | { type: 'undo' };
 
 export interface MeFrameResult {
   status: 'committed' | 'waiting' | 'ended-turn' | 'needs-confirmation';
@@ -104,7 +106,7 @@ export class MeSession {
       if (!step.ok)
         throw new Error(`stored game ${stored.id} does not replay at event ${e.seq}: ${step.message}`);
       session.state = step.state;
-      if (e.event.type === 'round') session.turns.clear();
+      if (e.event.type === 'round' || e.event.type === 'correction') session.turns.clear();
     }
     session.rebuildRounds();
     return session;
@@ -366,6 +368,11 @@ export class MeSession {
           throw new ServiceError('not-allowed', 'there is no bonus word to build now');
         return this.apply([{ type: 'bonus', player: view.bonusPlayer!, placements: null }]);
       }
+      case 'undo': {
+        const last = effectiveMeEvents(s.events).at(-1);
+        if (!last) throw new ServiceError('not-allowed', 'there is nothing to undo');
+        return this.apply([{ type: 'correction', target: last.index, event: null }]);
+      }
       case 'refill': {
         // Each pick goes to whoever the rules say picks next.
         const events: MeEvent[] = [];
@@ -403,7 +410,8 @@ export class MeSession {
     }
     this.state = state;
     this.rebuildRounds();
-    if (events.some((e) => e.type === 'round')) {
+    // A round scored, or the boards corrected under them: the readings taken so far are spent.
+    if (events.some((e) => e.type === 'round' || e.type === 'correction')) {
       this.turns.clear();
       this.held.clear();
     }

@@ -184,10 +184,11 @@ export function parseMeAction(body: unknown, players: number): MeAction {
         throw bad('letters must be the tiles put on the podium');
       return { type: 'podium', letters: b.letters.toUpperCase() };
     case 'no-bonus':
-      return { type: 'no-bonus' };
+    case 'undo':
+      return { type: b.type };
     default:
       throw bad(
-        `unknown action ${JSON.stringify(b.type)}: end-turn, confirm, correct, challenge, swap, refill, podium or no-bonus`,
+        `unknown action ${JSON.stringify(b.type)}: end-turn, confirm, correct, challenge, swap, refill, podium, no-bonus or undo`,
       );
   }
 }
