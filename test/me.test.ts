@@ -89,6 +89,7 @@ describe('a Scrabble Me game over HTTP', () => {
     expect(s).toMatchObject({ phase: 'podium', bag: 61 });
     expect(s.podium.join('')).toBe('AIRSTNLO');
     expect((await g.act({ type: 'podium', letters: 'UV' })).status).toBe(409); // only one place is free
+    expect((await g.act({ type: 'podium', letters: 'Ä' })).status).toBe(400); // not an English tile
     expect((await g.act({ type: 'podium', letters: 'U' })).status).toBe(200);
     s = await g.snapshot();
     expect(s).toMatchObject({ phase: 'build', round: 2, bag: 60 });

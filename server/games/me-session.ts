@@ -360,8 +360,12 @@ export class MeSession {
         return this.apply([action]);
       case 'swap':
         return this.apply([action]);
-      case 'podium':
+      case 'podium': {
+        const set = new Set(this.state.rules.base.tileSet.letters.map(([l]) => l));
+        const stray = [...action.letters].find((t) => t !== '?' && !set.has(t));
+        if (stray) throw new ServiceError('bad-request', `${stray} is not a tile of this game's set`);
         return this.apply([action]);
+      }
       case 'no-bonus': {
         const view = afterChallenges(s);
         if (view.phase !== 'bonus')
