@@ -1,7 +1,8 @@
 /**
  * Scrabble Me on the scoreboard: every board small, side by side, who holds it and whether its turn has ended;
  * the totals, the rounds' words and scores, who picks first, the podium and the bag; with the scorekeeper's
- * token, the table's actions (end a board's turn, challenge, blank swap, refill, podium, no bonus word).
+ * token, the table's actions (end a board's turn, challenge, blank swap, refill, podium, no bonus word, undo) and
+ * fixing a tile: a held reading's square, or a tile of a round already scored.
  */
 import type { MeSnapshot } from '../server/protocol/index.ts';
 import { boardView, el } from './render.ts';
