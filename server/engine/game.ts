@@ -135,14 +135,27 @@ export function replayEvents(
   return { ok: true, state };
 }
 
-/** The events with every correction applied, each paired with its index in the original list. */
-export function effectiveEvents(events: readonly GameEvent[]): { event: GameEvent; index: number }[] {
-  const slots: ({ event: GameEvent; index: number } | null)[] = [];
+/** A correction in an event list: event `target` is replaced by `event`, or dropped when it is null. */
+interface Correction<E> {
+  readonly type: 'correction';
+  readonly target: number;
+  readonly event: E | null;
+}
+
+/**
+ * The events with every correction applied, each paired with its index in the original list (a corrected event
+ * keeps its target's place). For the classic game and Scrabble Me alike: any list whose corrections have this shape.
+ */
+export function effectiveEvents<E extends { readonly type: string }>(
+  events: readonly (E | Correction<E>)[],
+): { event: E; index: number }[] {
+  const slots: ({ event: E; index: number } | null)[] = [];
   for (const [index, event] of events.entries()) {
     if (event.type === 'correction') {
-      slots[event.target] = event.event ? { event: event.event, index: event.target } : null;
+      const { target, event: replacement } = event as Correction<E>;
+      slots[target] = replacement ? { event: replacement, index: target } : null;
       slots.push(null);
-    } else slots.push({ event, index });
+    } else slots.push({ event: event as E, index });
   }
   return slots.filter((s) => s !== null);
 }

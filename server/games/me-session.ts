@@ -13,7 +13,7 @@ import {
   afterChallenges,
   applyMeEvent,
   type Board,
-  effectiveMeEvents,
+  effectiveEvents,
   formatBoard,
   inferMove,
   lowestScorer,
@@ -169,7 +169,7 @@ export class MeSession {
         s.phase === 'ended'
           ? {
               reason:
-                effectiveMeEvents(s.events).at(-1)?.event.type === 'bonus'
+                effectiveEvents<MeEvent>(s.events).at(-1)?.event.type === 'bonus'
                   ? 'the bonus word after the last round'
                   : 'no word built',
               winners: s.scores.flatMap((score, i) => (score === Math.max(...s.scores) ? [i] : [])),
@@ -373,7 +373,7 @@ export class MeSession {
         return this.apply([{ type: 'bonus', player: view.bonusPlayer!, placements: null }]);
       }
       case 'undo': {
-        const last = effectiveMeEvents(s.events).at(-1);
+        const last = effectiveEvents<MeEvent>(s.events).at(-1);
         if (!last) throw new ServiceError('not-allowed', 'there is nothing to undo');
         return this.apply([{ type: 'correction', target: last.index, event: null }]);
       }
@@ -455,7 +455,7 @@ export class MeSession {
     const start = newMeGame(players, rules.base, origin.podium, { bag: origin.bag });
     if (!start.ok) throw new Error(start.message);
     let s = start.state;
-    for (const { event, index } of effectiveMeEvents(this.state.events)) {
+    for (const { event, index } of effectiveEvents<MeEvent>(this.state.events)) {
       const step = applyMeEvent(s, event);
       if (!step.ok) throw new Error(`game ${this.id} does not replay at event ${index + 1}: ${step.message}`);
       visit(event, s, step.state, index);

@@ -5,6 +5,7 @@
  * `podium` (the podium refilled from the bag), `bonus` (the last round's lowest scorer's extra word).
  */
 import { type Board, emptyBoard, type Placement, removeTiles } from '../board.ts';
+import { effectiveEvents } from '../game.ts';
 import { makeMove } from '../infer.ts';
 import type { Failure, Result } from '../result.ts';
 import type { GameRules } from '../rules.ts';
@@ -82,7 +83,7 @@ export interface MeState {
   /** The round being played is the last one (the bag ran out at the refill before it). */
   readonly lastRound: boolean;
   readonly bonusPlayer?: number;
-  /** Every event as it came, corrections included (see `effectiveMeEvents`). */
+  /** Every event as it came, corrections included (see `effectiveEvents`). */
   readonly events: readonly MeEvent[];
   /** How the game began: the podium's first tiles and the bag, to derive it again after a correction. */
   readonly origin: { readonly podium: string; readonly bag: number };
@@ -139,18 +140,6 @@ export function applyMeEvent(state: MeState, event: MeEvent): Step {
   return { ok: true, state: { ...step.state, events: [...state.events, event] } };
 }
 
-/** The events that count, in order, each with its place in the list: corrections applied to their targets. */
-export function effectiveMeEvents(events: readonly MeEvent[]): { event: MeEvent; index: number }[] {
-  const slots: ({ event: MeEvent; index: number } | null)[] = [];
-  for (const [index, event] of events.entries()) {
-    if (event.type === 'correction') {
-      slots[event.target] = event.event ? { event: event.event, index: event.target } : null;
-      slots.push(null);
-    } else slots.push({ event, index });
-  }
-  return slots.filter((s) => s !== null);
-}
-
 function applyCorrection(state: MeState, event: Extract<MeEvent, { type: 'correction' }>): Step {
   const target = state.events[event.target];
   if (!Number.isInteger(event.target) || !target || target.type === 'correction')
@@ -161,7 +150,7 @@ function applyCorrection(state: MeState, event: Extract<MeEvent, { type: 'correc
   const start = newMeGame(state.players, state.rules.base, state.origin.podium, { bag: state.origin.bag });
   if (!start.ok) return start;
   let s = start.state;
-  for (const { event: e, index } of effectiveMeEvents(events)) {
+  for (const { event: e, index } of effectiveEvents<MeEvent>(events)) {
     const step = reduce(s, e);
     if (!step.ok)
       return { ...step, message: `after the correction, event ${index + 1} no longer fits: ${step.message}` };
