@@ -6,7 +6,16 @@
 import type { GameSnapshot, Snapshot } from '../server/protocol/index.ts';
 import { connect } from './connection.ts';
 import { meView } from './me.ts';
-import { boardView, el, movesView, scoresView, unseenView } from './render.ts';
+import {
+  actionButton,
+  askTile,
+  boardView,
+  el,
+  movesView,
+  onSquareClick,
+  scoresView,
+  unseenView,
+} from './render.ts';
 
 const params = new URLSearchParams(location.search);
 const game = params.get('game') ?? '';
@@ -39,18 +48,8 @@ async function act(action: object): Promise<void> {
 
 function controls(s: GameSnapshot) {
   const box = el('div', { class: 'controls' });
-  const button = (label: string, action: () => object | undefined) => {
-    const b = el(
-      'button',
-      { type: 'button', 'data-action': label.toLowerCase().replace(/\s+/g, '-') },
-      label,
-    );
-    b.onclick = () => {
-      const a = action();
-      if (a) void act(a);
-    };
-    box.append(b);
-  };
+  const button = (label: string, action: () => object | undefined) =>
+    actionButton(box, label, action, (a) => void act(a));
   button('End turn', () => ({ type: 'end-turn' }));
   button('Pass', () => ({ type: 'pass' }));
   button('Exchange', () => {
@@ -80,18 +79,9 @@ function pendingView(s: GameSnapshot) {
   box.append(el('h2', {}, 'Waiting for confirmation'), el('p', { class: 'reasons' }, p.reasons.join('; ')));
   const board = boardView(p.board, [], p.squares);
   if (token) {
-    board.addEventListener('click', (e) => {
-      const sq = (e.target as HTMLElement).closest('[data-square]') as HTMLElement | null;
-      if (!sq) return;
-      const index = [...board.children].indexOf(sq);
-      const tile = prompt(`What is on ${sq.dataset.square}? (a letter, ? for a blank, . for empty)`);
-      if (tile && /^[\p{L}?.]$/u.test(tile))
-        void act({
-          type: 'correct',
-          row: Math.floor(index / 15),
-          col: index % 15,
-          tile: tile === '.' || tile === '?' ? tile : tile.toUpperCase(),
-        });
+    onSquareClick(board, (row, col, sq) => {
+      const tile = askTile(`What is on ${sq.dataset.square}? (a letter, ? for a blank, . for empty)`);
+      if (tile) void act({ type: 'correct', row, col, tile });
     });
   }
   box.append(board, el('img', { src: p.photo, alt: 'the photo behind this reading', class: 'photo' }));
@@ -113,19 +103,14 @@ function render(s: Snapshot) {
   }
   const board = boardView(s.board, s.lastMove);
   if (token) {
-    board.addEventListener('click', (e) => {
-      const sq = (e.target as HTMLElement).closest('[data-square]') as HTMLElement | null;
-      if (!sq?.classList.contains('tile')) return;
-      const index = [...board.children].indexOf(sq);
-      const row = Math.floor(index / 15);
-      const col = index % 15;
+    onSquareClick(board, (row, col, sq) => {
+      if (!sq.classList.contains('tile')) return;
       if (sq.classList.contains('blank')) {
         const letter = prompt(`Which letter is the blank on ${sq.dataset.square}?`);
         if (letter && /^\p{L}$/u.test(letter)) void act({ type: 'name-blank', row, col, letter });
       } else {
-        const tile = prompt(`Correct ${sq.dataset.square} to which letter? (? for a blank)`);
-        if (tile && /^[\p{L}?]$/u.test(tile))
-          void act({ type: 'correct', row, col, tile: tile === '?' ? tile : tile.toUpperCase() });
+        const tile = askTile(`Correct ${sq.dataset.square} to which letter? (? for a blank)`, false);
+        if (tile) void act({ type: 'correct', row, col, tile });
       }
     });
   }

@@ -5,7 +5,7 @@
  * fixing a tile: a held reading's square, or a tile of a round already scored.
  */
 import type { MeSnapshot } from '../server/protocol/index.ts';
-import { boardView, el } from './render.ts';
+import { actionButton, askTile, boardView, el, onSquareClick } from './render.ts';
 
 type Act = (action: object) => void;
 
@@ -42,21 +42,12 @@ export function meView(s: MeSnapshot, act?: Act): HTMLElement[] {
     const view = boardView(b.board, b.lastWord);
     // The scorekeeper fixes a tile the camera misread in a round already scored: the totals follow.
     if (act) {
-      view.addEventListener('click', (e) => {
-        const sq = (e.target as HTMLElement).closest('[data-square]') as HTMLElement | null;
-        if (!sq?.classList.contains('tile')) return;
-        const index = [...view.children].indexOf(sq);
-        const tile = prompt(
+      onSquareClick(view, (row, col, sq) => {
+        if (!sq.classList.contains('tile')) return;
+        const tile = askTile(
           `Board ${i + 1}, ${sq.dataset.square}: which letter is it? (? a blank, . no tile)`,
         );
-        if (tile && /^[\p{L}?.]$/u.test(tile))
-          act({
-            type: 'correct',
-            board: i,
-            row: Math.floor(index / 15),
-            col: index % 15,
-            tile: tile === '.' || tile === '?' ? tile : tile.toUpperCase(),
-          });
+        if (tile) act({ type: 'correct', board: i, row, col, tile });
       });
     }
     fig.append(view, el('figcaption', {}, `Board ${i + 1} · ${s.players[b.holder]?.name ?? '?'}${state}`));
@@ -110,19 +101,9 @@ function pendingBoard(s: MeSnapshot, board: number, act?: Act): HTMLElement {
   const view = boardView(p.board, [], p.squares);
   box.append(view, el('img', { src: p.photo, alt: 'the photo behind this reading', class: 'photo' }));
   if (act) {
-    view.addEventListener('click', (e) => {
-      const sq = (e.target as HTMLElement).closest('[data-square]') as HTMLElement | null;
-      if (!sq) return;
-      const index = [...view.children].indexOf(sq);
-      const tile = prompt(`What is on ${sq.dataset.square}? (a letter, ? for a blank, . for empty)`);
-      if (tile && /^[\p{L}?.]$/u.test(tile))
-        act({
-          type: 'correct',
-          board,
-          row: Math.floor(index / 15),
-          col: index % 15,
-          tile: tile === '.' || tile === '?' ? tile : tile.toUpperCase(),
-        });
+    onSquareClick(view, (row, col, sq) => {
+      const tile = askTile(`What is on ${sq.dataset.square}? (a letter, ? for a blank, . for empty)`);
+      if (tile) act({ type: 'correct', board, row, col, tile });
     });
     const ok = el('button', { type: 'button', 'data-action': 'confirm' }, 'Confirm this board');
     ok.onclick = () => act({ type: 'confirm', board, reading: p.board });
@@ -138,18 +119,7 @@ function controls(s: MeSnapshot, act: Act): HTMLElement {
     const n = Number(prompt(`${question} ${seats}`));
     return Number.isInteger(n) && n >= 1 && n <= s.players.length ? n - 1 : undefined;
   };
-  const button = (label: string, action: () => object | undefined) => {
-    const b = el(
-      'button',
-      { type: 'button', 'data-action': label.toLowerCase().replace(/\s+/g, '-') },
-      label,
-    );
-    b.onclick = () => {
-      const a = action();
-      if (a) act(a);
-    };
-    box.append(b);
-  };
+  const button = (label: string, action: () => object | undefined) => actionButton(box, label, action, act);
   s.players.forEach((p, i) => {
     button(`End turn at ${p.name}'s seat`, () => ({ type: 'end-turn', camera: i }));
   });

@@ -110,3 +110,41 @@ export function unseenView(s: GameSnapshot) {
   );
   return box;
 }
+
+/** Runs `onClick` with the 0-based square and its element when a square of a `boardView` is clicked. */
+export function onSquareClick(
+  board: HTMLElement,
+  onClick: (row: number, col: number, square: HTMLElement) => void,
+): void {
+  board.addEventListener('click', (e) => {
+    const sq = (e.target as HTMLElement).closest('[data-square]') as HTMLElement | null;
+    if (!sq) return;
+    const index = [...board.children].indexOf(sq);
+    onClick(Math.floor(index / 15), index % 15, sq);
+  });
+}
+
+/**
+ * Asks a person what is on a square: a letter (upper case), `?` a blank, and `.` no tile when `empty` allows it.
+ * Undefined when they cancel or answer something else.
+ */
+export function askTile(question: string, empty = true): string | undefined {
+  const tile = prompt(question);
+  if (!tile || !(empty ? /^[\p{L}?.]$/u : /^[\p{L}?]$/u).test(tile)) return undefined;
+  return tile === '.' || tile === '?' ? tile : tile.toUpperCase();
+}
+
+/** A scorekeeper's button in `box`: `action` builds the action (or undefined to do nothing), `act` sends it. */
+export function actionButton(
+  box: HTMLElement,
+  label: string,
+  action: () => object | undefined,
+  act: (action: object) => void,
+): void {
+  const b = el('button', { type: 'button', 'data-action': label.toLowerCase().replace(/\s+/g, '-') }, label);
+  b.onclick = () => {
+    const a = action();
+    if (a) act(a);
+  };
+  box.append(b);
+}
