@@ -95,8 +95,12 @@ def photo(board, seed, tilt=0.0, turn=0, style=None, hand_row=None, size=1000):
     return render.photo_effects(pil.convert("RGB"), rng, strength=0.5, blur_unit=1.2)
 
 
+# The green board with cream plastic tiles (a German tournament set's colours).
+GREEN_CREAM = {"board": {"square": (25, 115, 60), "line": (230, 235, 230)}, "tile": {"face": (238, 230, 205), "ink": (15, 15, 15), "wood": False}}
+
+
 SCENARIOS = {
-    "overhead_green_cream": dict(board=GAME, seed=11, style={"board": {"square": (25, 115, 60), "line": (230, 235, 230)}, "tile": {"face": (238, 230, 205), "ink": (15, 15, 15), "wood": False}}),
+    "overhead_green_cream": dict(board=GAME, seed=11, style=GREEN_CREAM),
     "tilted_30_red_wooden": dict(board=GAME, seed=12, tilt=30, style={"board": {"square": (150, 40, 40)}, "tile": {"face": (210, 170, 115), "ink": (20, 15, 10), "wood": True}}),
     "seen_from_the_left_side": dict(board=GAME, seed=13, turn=1),
     "upside_down_black_tiles": dict(board=GAME, seed=14, turn=2, style={"tile": {"face": (30, 30, 32), "ink": (240, 240, 240), "wood": False}}),
@@ -106,19 +110,20 @@ SCENARIOS = {
 }
 
 
+def put(board, row, col, word, down=False):
+    """The board text with `word` written from (row, col), across or down; `.` in the word leaves a square as is."""
+    rows = [list(r) for r in board]
+    for k, ch in enumerate(word):
+        r, c = (row + k, col) if down else (row, col + k)
+        if ch != ".":
+            rows[r][c] = ch
+    return ["".join(r) for r in rows]
+
+
 # A short game, one photo after each move, for the service's tests and the demo: Ann 8D WINDY (32),
 # Ben 9D AN (9), Ann H5 JOE(Y) (14).
 def demo_boards():
     empty = ["." * 15 for _ in range(15)]
-
-    def put(board, row, col, word, down=False):
-        rows = [list(r) for r in board]
-        for k, ch in enumerate(word):
-            r, c = (row + k, col) if down else (row, col + k)
-            if ch != ".":
-                rows[r][c] = ch
-        return ["".join(r) for r in rows]
-
     b1 = put(empty, 7, 3, "WINDY")
     b2 = put(b1, 8, 3, "AN")
     b3 = put(b2, 4, 7, "JOE", down=True)
@@ -135,29 +140,19 @@ def me_boards():
     return [r1, r2]
 
 
-def put(board, row, col, word, down=False):
-    rows = [list(r) for r in board]
-    for k, ch in enumerate(word):
-        r, c = (row + k, col) if down else (row, col + k)
-        if ch != ".":
-            rows[r][c] = ch
-    return ["".join(r) for r in rows]
-
-
 def me_game():
     out = os.path.join(ROOT, "fixtures", "me_game")
     os.makedirs(out, exist_ok=True)
-    style = {"board": {"square": (25, 115, 60), "line": (230, 235, 230)}, "tile": {"face": (238, 230, 205), "ink": (15, 15, 15), "wood": False}}
     for r, boards in enumerate(me_boards(), start=1):
         for b, board in enumerate(boards):
-            img = photo(board, seed=200 + 10 * r + b, style=style, size=800)
+            img = photo(board, seed=200 + 10 * r + b, style=GREEN_CREAM, size=800)
             img.save(os.path.join(out, f"{r}-{b}.jpg"), quality=82)
             with open(os.path.join(out, f"{r}-{b}.txt"), "w", encoding="utf-8") as f:
                 f.write("\n".join(board) + "\n")
             print("wrote me_game", r, b)
     # Board 3 in round 2 with a tile left lying apart (not a legal word): held for the scorekeeper to fix.
     stray = put(me_boards()[1][2], 12, 2, "E")
-    photo(stray, seed=299, style=style, size=800).save(os.path.join(out, "2-2-stray.jpg"), quality=82)
+    photo(stray, seed=299, style=GREEN_CREAM, size=800).save(os.path.join(out, "2-2-stray.jpg"), quality=82)
     print("wrote me_game 2-2-stray")
 
 
@@ -167,9 +162,8 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     demo = os.path.join(ROOT, "fixtures", "demo_game")
     os.makedirs(demo, exist_ok=True)
-    style = {"board": {"square": (25, 115, 60), "line": (230, 235, 230)}, "tile": {"face": (238, 230, 205), "ink": (15, 15, 15), "wood": False}}
     for i, board in enumerate(demo_boards()):
-        img = photo(board, seed=100 + i, style=style)
+        img = photo(board, seed=100 + i, style=GREEN_CREAM)
         img.save(os.path.join(demo, f"{i}.jpg"), quality=85)
         if i == 0:
             continue  # the empty board needs no label, and the moves' labels are what the tests and the demo use
