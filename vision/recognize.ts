@@ -55,8 +55,8 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
   const cells = await model;
   const warped = warpBoard(photo, corners);
   const probs = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin));
-  await secondLook(cells, warped, probs, options.letters);
   const allowed = options.letters ? new Set([...options.letters]) : undefined;
+  await secondLook(cells, warped, probs, allowed);
   const seen = readCells(cells, probs, allowed);
   const settled = settleBlanks(warped, seen.chars, seen.confidence, seen.pair);
   const chars = uprightGrid(settled.chars, seen.turns);
@@ -98,9 +98,14 @@ const SHIFTS = [
  * A second look at the cells the first one doubts: each is read again from a few slightly shifted crops and the
  * readings are averaged, so a tile sitting off its square, or a glyph the crop cut oddly, gets a fairer chance.
  */
-async function secondLook(model: CellModel, board: RgbImage, probs: Float32Array, letters?: string) {
+async function secondLook(
+  model: CellModel,
+  board: RgbImage,
+  probs: Float32Array,
+  allowed: ReadonlySet<string> | undefined,
+) {
   const k = model.classes.length;
-  const first = readCells(model, probs, letters ? new Set([...letters]) : undefined);
+  const first = readCells(model, probs, allowed);
   const doubtful = first.confidence.flatMap((p, i) =>
     p < DEFAULT_THRESHOLD && first.chars[i] !== '.' ? [i] : [],
   );
