@@ -1,5 +1,5 @@
 /** The `tilecam recognize` and `tilecam eval` contracts of DESIGN.md, through the real command line. */
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -56,7 +56,7 @@ describe('tilecam eval', () => {
     copyFileSync(join(photos, 'tilted_30_red_wooden.jpg'), join(dir, 'mislabelled.jpg'));
     writeFileSync(
       join(dir, 'mislabelled.txt'),
-      `X${(await import('node:fs')).readFileSync(join(photos, 'tilted_30_red_wooden.txt'), 'utf8').slice(1)}`,
+      `X${readFileSync(join(photos, 'tilted_30_red_wooden.txt'), 'utf8').slice(1)}`,
     );
     const r = await tilecam('eval', dir, '--json');
     expect(r.code).toBe(0);
@@ -65,6 +65,22 @@ describe('tilecam eval', () => {
     expect(out.cellErrorRate).toBeCloseTo(1 / 675, 6);
     expect(out.confusions).toEqual([['X', '.', 1]]);
     expect(out.msPerImageMedian).toBeGreaterThan(0);
+  });
+
+  it('compares a blank as empty for label sets that write blanks as "."', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-eval-blanks-'));
+    copyFileSync(join(photos, 'blank_tiles.jpg'), join(dir, 'blank_tiles.jpg'));
+    const label = readFileSync(join(photos, 'blank_tiles.txt'), 'utf8');
+    const blanks = label.split('?').length - 1;
+    expect(blanks).toBeGreaterThan(0);
+    writeFileSync(join(dir, 'blank_tiles.txt'), label.replaceAll('?', '.'));
+    const strict = JSON.parse((await tilecam('eval', dir, '--json')).stdout);
+    expect(strict).toMatchObject({ cellErrors: blanks, boardsPerfect: 0 });
+    expect(strict.confusions).toEqual([['.', '?', blanks]]);
+    expect(strict.blanksOnEmptyLabels).toBeUndefined();
+    const r = await tilecam('eval', dir, '--json', '--blanks-labelled-empty');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ cellErrors: 0, boardsPerfect: 1, blanksOnEmptyLabels: blanks });
   });
 
   it('exits 1 when a folder holds no labelled photo', async () => {

@@ -1,7 +1,11 @@
 /**
- * `tilecam eval DIR… [--lang en|de] [--json]`: reads every labelled photo below the folders (NAME.jpg|jpeg|png|webp
- * beside NAME.txt in board text) and measures the vision. A photo whose board is not found counts all 225 of its
- * squares as errors. A progress bar goes to stderr when it is a terminal.
+ * `tilecam eval DIR… [--lang en|de] [--json] [--blanks-labelled-empty]`: reads every labelled photo below the folders
+ * (NAME.jpg|jpeg|png|webp beside NAME.txt in board text) and measures the vision. A photo whose board is not found
+ * counts all 225 of its squares as errors. A progress bar goes to stderr when it is a terminal.
+ *
+ * `--blanks-labelled-empty` is for label sets that write a blank tile as `.` (kwwangkw-en says so of itself): a
+ * square read as a blank is then compared as `.`, and how many were is reported as `blanksOnEmptyLabels`. Such labels
+ * cannot tell a blank read right from an empty square read as a blank, so the figure says which comparison it is.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -23,6 +27,8 @@ export interface EvalResult {
   silentErrors: number;
   msPerImageMedian: number;
   confusions: [string, string, number][];
+  /** With `blanksLabelledEmpty`: squares read as a blank where the label says `.`, not counted as errors. */
+  blanksOnEmptyLabels?: number;
   failures: { file: string; errors: number; reason?: string }[];
 }
 
@@ -41,6 +47,7 @@ export async function evaluate(
   dirs: string[],
   letters: string,
   onProgress?: (done: number, total: number) => void,
+  { blanksLabelledEmpty = false } = {},
 ): Promise<EvalResult> {
   const items = (await Promise.all(dirs.map(labelledImages))).flat();
   const confusions = new Map<string, number>();
@@ -50,6 +57,7 @@ export async function evaluate(
   let cellErrors = 0;
   let perfect = 0;
   let silent = 0;
+  let blanksOnEmpty = 0;
   for (const [i, { image, label }] of items.entries()) {
     onProgress?.(i, items.length);
     const truth = parseBoard(await readFile(label, 'utf8'));
@@ -73,6 +81,10 @@ export async function evaluate(
     expected.forEach((t, k) => {
       const r = read?.[k] ?? '∅';
       if (r === t) return;
+      if (blanksLabelledEmpty && r === '?' && t === '.') {
+        blanksOnEmpty++;
+        return;
+      }
       errors++;
       if (read && !unsure.has(k)) silent++;
       const key = `${t}\u0000${r}`;
@@ -97,19 +109,20 @@ export async function evaluate(
     confusions: [...confusions.entries()]
       .map(([k, n]) => [...(k.split('\u0000') as [string, string]), n] as [string, string, number])
       .sort((a, b) => b[2] - a[2]),
+    ...(blanksLabelledEmpty ? { blanksOnEmptyLabels: blanksOnEmpty } : {}),
     failures,
   };
 }
 
 export async function evalCommand(args: string[]): Promise<number> {
   const json = args.includes('--json');
-  let values: { lang?: string; json?: boolean };
+  let values: { lang?: string; json?: boolean; 'blanks-labelled-empty'?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { lang: { type: 'string' }, json: { type: 'boolean' } },
+      options: { lang: { type: 'string' }, json: { type: 'boolean' }, 'blanks-labelled-empty': { type: 'boolean' } },
     }));
   } catch (err) {
     return reportError(json, (err as Error).message);
@@ -122,11 +135,16 @@ export async function evalCommand(args: string[]): Promise<number> {
     : undefined;
   let result: EvalResult;
   try {
-    result = await evaluate(positionals, letters, (done, total) => {
-      if (!bar) return;
-      if (done === 0) bar.start(total, 0);
-      else bar.update(done);
-    });
+    result = await evaluate(
+      positionals,
+      letters,
+      (done, total) => {
+        if (!bar) return;
+        if (done === 0) bar.start(total, 0);
+        else bar.update(done);
+      },
+      { blanksLabelledEmpty: values['blanks-labelled-empty'] === true },
+    );
   } catch (err) {
     bar?.stop();
     return reportError(json, (err as Error).message);
@@ -143,6 +161,10 @@ export async function evalCommand(args: string[]): Promise<number> {
       `${r.images} photos: board found in ${r.detected}; ${r.cellErrors} of ${r.cells} squares wrong (${(100 * r.cellErrorRate).toFixed(2)}%); ` +
         `${r.boardsPerfect} read perfectly; ${r.silentErrors} wrong squares not reported unsure; median ${r.msPerImageMedian} ms a photo\n`,
     );
+    if (r.blanksOnEmptyLabels !== undefined)
+      process.stdout.write(
+        `${r.blanksOnEmptyLabels} squares read as a blank where the label says '.', not counted (--blanks-labelled-empty)\n`,
+      );
     if (r.confusions.length) {
       process.stdout.write(
         `confusions (truth → read × count): ${r.confusions
