@@ -80,7 +80,11 @@ describe('tilecam eval', () => {
     expect(strict.blanksOnEmptyLabels).toBeUndefined();
     const r = await tilecam('eval', dir, '--json', '--blanks-labelled-empty');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ cellErrors: 0, boardsPerfect: 1, blanksOnEmptyLabels: blanks });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      cellErrors: 0,
+      boardsPerfect: 1,
+      blanksOnEmptyLabels: blanks,
+    });
   });
 
   it('exits 1 when a folder holds no labelled photo', async () => {

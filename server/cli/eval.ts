@@ -122,7 +122,11 @@ export async function evalCommand(args: string[]): Promise<number> {
     ({ values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { lang: { type: 'string' }, json: { type: 'boolean' }, 'blanks-labelled-empty': { type: 'boolean' } },
+      options: {
+        lang: { type: 'string' },
+        json: { type: 'boolean' },
+        'blanks-labelled-empty': { type: 'boolean' },
+      },
     }));
   } catch (err) {
     return reportError(json, (err as Error).message);
