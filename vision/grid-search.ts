@@ -9,8 +9,13 @@ import type { Point } from './types.ts';
 /** Straightened candidate size in pixels. */
 const SIDE = 300;
 
-/** Outlines that may be the board: 4-cornered hulls of large edge regions, their bounding boxes, and the frame. */
-export function candidateQuads(cv: CV, gray: Mat, track: (m: Mat) => Mat): Point[][] {
+/**
+ * Outlines that may be the board: 4-cornered hulls of large edge regions, their bounding boxes, and the frame.
+ * `pad`: the width of the black border around the photo in `gray`. The photo's own edge against that border is no
+ * outline of anything: left in, it joins every region touching it (a board near the picture's edge, a patterned
+ * cloth) into one hull as big as the frame.
+ */
+export function candidateQuads(cv: CV, gray: Mat, track: (m: Mat) => Mat, pad = 0): Point[][] {
   const w = gray.cols;
   const h = gray.rows;
   const quads: Point[][] = [
@@ -27,42 +32,46 @@ export function candidateQuads(cv: CV, gray: Mat, track: (m: Mat) => Mat): Point
     [30, 90],
     [60, 180],
   ] as const) {
-    const edges = track(new cv.Mat());
-    cv.Canny(blurred, edges, lo, hi);
-    const kernel = track(cv.Mat.ones(5, 5, cv.CV_8U));
-    cv.dilate(edges, edges, kernel);
-    const contours = track(new cv.MatVector());
-    const hierarchy = track(new cv.Mat());
-    cv.findContours(edges, contours, hierarchy, cv.RETR_LIST, cv.CHAIN_APPROX_SIMPLE);
-    for (let i = 0; i < contours.size(); i++) {
-      const c = contours.get(i);
-      const hull = new cv.Mat();
-      cv.convexHull(c, hull);
-      const area = cv.contourArea(hull);
-      if (area >= 0.12 * w * h) {
-        const approx = new cv.Mat();
-        const peri = cv.arcLength(hull, true);
-        for (const eps of [0.02, 0.04, 0.06]) {
-          cv.approxPolyDP(hull, approx, eps * peri, true);
-          if (approx.rows === 4) {
-            quads.push(
-              orderCorners(
-                Array.from(
-                  { length: 4 },
-                  (_, k) => [approx.data32S[2 * k], approx.data32S[2 * k + 1]] as Point,
+    for (const cut of pad > 0 ? [false, true] : [false]) {
+      const edges = track(new cv.Mat());
+      cv.Canny(blurred, edges, lo, hi);
+      if (cut)
+        cv.rectangle(edges, new cv.Point(0, 0), new cv.Point(w - 1, h - 1), new cv.Scalar(0), 2 * pad + 4);
+      const kernel = track(cv.Mat.ones(5, 5, cv.CV_8U));
+      cv.dilate(edges, edges, kernel);
+      const contours = track(new cv.MatVector());
+      const hierarchy = track(new cv.Mat());
+      cv.findContours(edges, contours, hierarchy, cv.RETR_LIST, cv.CHAIN_APPROX_SIMPLE);
+      for (let i = 0; i < contours.size(); i++) {
+        const c = contours.get(i);
+        const hull = new cv.Mat();
+        cv.convexHull(c, hull);
+        const area = cv.contourArea(hull);
+        if (area >= 0.12 * w * h) {
+          const approx = new cv.Mat();
+          const peri = cv.arcLength(hull, true);
+          for (const eps of [0.02, 0.04, 0.06]) {
+            cv.approxPolyDP(hull, approx, eps * peri, true);
+            if (approx.rows === 4) {
+              quads.push(
+                orderCorners(
+                  Array.from(
+                    { length: 4 },
+                    (_, k) => [approx.data32S[2 * k], approx.data32S[2 * k + 1]] as Point,
+                  ),
                 ),
-              ),
-            );
-            break;
+              );
+              break;
+            }
           }
+          approx.delete();
+          const rect = cv.minAreaRect(hull);
+          const pts = cv.RotatedRect.points(rect) as { x: number; y: number }[];
+          quads.push(orderCorners(pts.map((p) => [p.x, p.y] as Point)));
         }
-        approx.delete();
-        const rect = cv.minAreaRect(hull);
-        const pts = cv.RotatedRect.points(rect) as { x: number; y: number }[];
-        quads.push(orderCorners(pts.map((p) => [p.x, p.y] as Point)));
+        hull.delete();
+        c.delete();
       }
-      hull.delete();
-      c.delete();
     }
   }
   return dedupe(quads);

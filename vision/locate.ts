@@ -98,7 +98,7 @@ export function locateBoard(
     const size = new cv.Size(Math.round(gray.cols * SEARCH), Math.round(gray.rows * SEARCH));
     cv.resize(gray, small, size, 0, 0, cv.INTER_AREA);
     let best: { grid: Point[]; score: number } | undefined;
-    for (const quad of candidateQuads(cv, small, track)) {
+    for (const quad of candidateQuads(cv, small, track, Math.round(pad * SEARCH))) {
       const found = gridInQuad(cv, small, quad, track);
       if (found && (!best || found.score > best.score)) best = found;
     }
