@@ -28,22 +28,32 @@ export function candidateQuads(cv: CV, gray: Mat, track: (m: Mat) => Mat, pad = 
   ];
   const blurred = track(new cv.Mat());
   cv.GaussianBlur(gray, blurred, new cv.Size(5, 5), 0);
+  const kernel = track(cv.Mat.ones(5, 5, cv.CV_8U));
   for (const [lo, hi] of [
     [30, 90],
     [60, 180],
   ] as const) {
+    const canny = track(new cv.Mat());
+    cv.Canny(blurred, canny, lo, hi);
     for (const cut of pad > 0 ? [false, true] : [false]) {
+      let lines = canny;
+      if (cut) {
+        lines = track(canny.clone());
+        cv.rectangle(lines, new cv.Point(0, 0), new cv.Point(w - 1, h - 1), new cv.Scalar(0), 2 * pad + 4);
+      }
       const edges = track(new cv.Mat());
-      cv.Canny(blurred, edges, lo, hi);
-      if (cut)
-        cv.rectangle(edges, new cv.Point(0, 0), new cv.Point(w - 1, h - 1), new cv.Scalar(0), 2 * pad + 4);
-      const kernel = track(cv.Mat.ones(5, 5, cv.CV_8U));
-      cv.dilate(edges, edges, kernel);
+      cv.dilate(lines, edges, kernel);
       const contours = track(new cv.MatVector());
       const hierarchy = track(new cv.Mat());
       cv.findContours(edges, contours, hierarchy, cv.RETR_LIST, cv.CHAIN_APPROX_SIMPLE);
       for (let i = 0; i < contours.size(); i++) {
         const c = contours.get(i);
+        // A hull is never larger than the contour's bounding box: most contours (letters, specks) end here.
+        const box = cv.boundingRect(c);
+        if (box.width * box.height < 0.12 * w * h) {
+          c.delete();
+          continue;
+        }
         const hull = new cv.Mat();
         cv.convexHull(c, hull);
         const area = cv.contourArea(hull);
