@@ -26,6 +26,8 @@ export interface Located {
   readonly score: number;
   /** Share of the grid's line segments (16 lines × 6 bands, both ways) that stand out where the grid puts them. */
   readonly support: number;
+  /** Whether the grid lines were fitted at least once; if not, the grid is only the coarse search's guess. */
+  readonly fitted: boolean;
 }
 
 /**
@@ -73,13 +75,15 @@ export function locateBoard(
     let support = 0;
     // Whether the last refinement fitted the lines (and did not merely see some of them near the grid).
     let fitted = false;
+    let everFitted = false;
     // Up to `passes` refinements, stopping once the corners settle (moving under half a pixel).
     const refine = (passes: number) => {
       for (let pass = 0; pass < passes; pass++) {
         const refined = refineGrid(cv, gray, grid, track);
         support = refined.support;
-        fitted = refined.grid !== undefined;
+        fitted = refined.grid !== undefined && !refined.partial;
         if (!refined.grid) return;
+        if (fitted) everFitted = true;
         const moved = Math.max(
           ...refined.grid.map((p, i) => Math.hypot(p[0] - grid[i]![0], p[1] - grid[i]![1])),
         );
@@ -92,7 +96,7 @@ export function locateBoard(
       refine(2);
       // The board may have moved by a whole cell (the lines still fit) or more: the premium squares tell.
       if (fitted && support >= HINT_SUPPORT && symmetricShift(cv, colour, grid, track) === grid)
-        return { corners: grid.map(toPhoto) as unknown as Corners, score: 1, support };
+        return { corners: grid.map(toPhoto) as unknown as Corners, score: 1, support, fitted };
     }
     const small = track(new cv.Mat());
     const size = new cv.Size(Math.round(gray.cols * SEARCH), Math.round(gray.rows * SEARCH));
@@ -110,6 +114,11 @@ export function locateBoard(
       grid = shifted;
       refine(3);
     }
-    return { corners: grid.map(toPhoto) as unknown as Corners, score: best.score, support };
+    return {
+      corners: grid.map(toPhoto) as unknown as Corners,
+      score: best.score,
+      support,
+      fitted: everFitted,
+    };
   });
 }

@@ -48,6 +48,13 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
     };
     if (!located || located.score * located.support < MIN_GRID_EVIDENCE)
       throw new VisionError('no-board', 'no Scrabble board was found in the image');
+    // A grid whose lines never fitted is a guess (seen on boards viewed very steeply): better no reading than one
+    // off by a row or skewed across the board.
+    if (!located.fitted)
+      throw new VisionError(
+        'no-board',
+        'something like a board was found, but its 15×15 grid lines could not be fitted: the view may be too steep, or the board partly hidden',
+      );
     // Whatever order a hint came in, the corners go on as seen in the photo: top-left first, clockwise.
     corners = orderCorners([...located.corners]) as unknown as Corners;
   }

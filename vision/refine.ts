@@ -11,14 +11,15 @@ import type { Point } from './types.ts';
 /**
  * Re-straightens around the current grid estimate with a cell of margin, finds each of the 16 lines per axis in
  * five bands, fits a straight line to each, intersects the two families, and fits a homography from the ideal
- * lattice to the intersections. A correction that moves a corner by more than half a cell is not trusted.
+ * lattice to the intersections. A correction that moves a corner by more than half a cell is not trusted as it
+ * is: the grid moves half a cell that way (`partial`), and the next pass looks again from there.
  */
 export function refineGrid(
   cv: CV,
   gray: Mat,
   grid: Point[],
   track: (m: Mat) => Mat,
-): { grid?: Point[]; support: number } {
+): { grid?: Point[]; support: number; partial?: boolean } {
   const cell = 20;
   const margin = cell;
   const size = 15 * cell + 2 * margin;
@@ -100,12 +101,19 @@ export function refineGrid(
   const dstMat = track(cv.matFromArray(dst.length / 2, 1, cv.CV_32FC2, dst));
   const correction = track(cv.findHomography(srcMat, dstMat, cv.RANSAC, 4));
   if (correction.empty()) return { support };
-  const moved = ideal.map((p) => apply(correction, p));
-  if (moved.some((p, i) => Math.hypot(p[0] - ideal[i]![0], p[1] - ideal[i]![1]) > cell / 2))
-    return { support };
+  let moved = ideal.map((p) => apply(correction, p));
+  const farthest = Math.max(...moved.map((p, i) => Math.hypot(p[0] - ideal[i]![0], p[1] - ideal[i]![1])));
+  const partial = farthest > cell / 2;
+  if (partial) {
+    const k = cell / 2 / farthest;
+    moved = moved.map(([x, y], i) => [
+      ideal[i]![0] + k * (x - ideal[i]![0]),
+      ideal[i]![1] + k * (y - ideal[i]![1]),
+    ]);
+  }
   const Hinv = track(new cv.Mat());
   cv.invert(H, Hinv);
-  return { grid: moved.map((p) => apply(Hinv, p)), support };
+  return { grid: moved.map((p) => apply(Hinv, p)), support, ...(partial ? { partial } : {}) };
 }
 
 /**
