@@ -76,6 +76,8 @@ export function locateBoard(
     // Whether the last refinement fitted the lines (and did not merely see some of them near the grid).
     let fitted = false;
     let everFitted = false;
+    // Whether a refinement only stepped towards lines further than half a cell away.
+    let stepped = false;
     // Up to `passes` refinements, stopping once the corners settle (moving under half a pixel).
     const refine = (passes: number) => {
       for (let pass = 0; pass < passes; pass++) {
@@ -84,6 +86,7 @@ export function locateBoard(
         fitted = refined.grid !== undefined && !refined.partial;
         if (!refined.grid) return;
         if (fitted) everFitted = true;
+        else stepped = true;
         const moved = Math.max(
           ...refined.grid.map((p, i) => Math.hypot(p[0] - grid[i]![0], p[1] - grid[i]![1])),
         );
@@ -95,7 +98,8 @@ export function locateBoard(
       grid = hint.map(toWork);
       refine(2);
       // The board may have moved by a whole cell (the lines still fit) or more: the premium squares tell.
-      if (fitted && support >= HINT_SUPPORT && symmetricShift(cv, colour, grid, track) === grid)
+      // A hint that had to step towards its lines is stale: the board has moved.
+      if (fitted && !stepped && support >= HINT_SUPPORT && symmetricShift(cv, colour, grid, track) === grid)
         return { corners: grid.map(toPhoto) as unknown as Corners, score: 1, support, fitted };
     }
     const small = track(new cv.Mat());
