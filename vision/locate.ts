@@ -112,6 +112,7 @@ export function locateBoard(
     }
     if (!best) return undefined;
     grid = best.grid.map(([x, y]) => [x / SEARCH, y / SEARCH] as Point);
+    everFitted = false; // whatever the hint's refinements did
     refine(3);
     const shifted = symmetricShift(cv, colour, grid, track);
     if (shifted !== grid) {
