@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { recognize, VisionError } from '../vision/index.ts';
+import { decodeImage, recognize, VisionError } from '../vision/index.ts';
 
 const photos = fileURLToPath(new URL('../fixtures/photos/', import.meta.url));
 const scenarios = readdirSync(photos)
@@ -64,6 +64,43 @@ describe('recognize on rendered photos', () => {
     for (const [i, [x, y]] of next.corners.entries()) {
       expect(Math.hypot(x - first.corners[i]![0], y - first.corners[i]![1])).toBeLessThan(3);
     }
+  });
+
+  it('reads a large photo decoded smaller, with corners in the photo’s own pixels', async () => {
+    const bytes = readFileSync(join(photos, 'overhead_green_cream.jpg'));
+    const small = await recognize(bytes);
+    // 3000×3000: decoded at 2000×2000, reported back ×3 of the 1000×1000 photo's corners.
+    const large = await sharp(bytes).resize(3000, 3000).jpeg({ quality: 92 }).toBuffer();
+    const decoded = await decodeImage(large);
+    expect([decoded.width, decoded.height, decoded.scaleX, decoded.scaleY]).toEqual([
+      2000,
+      2000,
+      2 / 3,
+      2 / 3,
+    ]);
+    const big = await recognize(large);
+    expect(big.board).toEqual(small.board);
+    for (const [i, [x, y]] of big.corners.entries()) {
+      expect(Math.hypot(x - 3 * small.corners[i]![0], y - 3 * small.corners[i]![1])).toBeLessThan(6);
+    }
+    const fixed = await recognize(large, { corners: big.corners });
+    expect(fixed.board).toEqual(small.board);
+    expect(fixed.corners).toEqual(big.corners);
+  });
+
+  it('scales a large photo by its sides as seen, after its EXIF orientation', async () => {
+    // 3000 wide, 1500 high, shown turned a quarter (EXIF 6): seen 1500×3000, decoded 1000×2000.
+    const turned = await sharp({ create: { width: 3000, height: 1500, channels: 3, background: '#444' } })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const decoded = await decodeImage(turned);
+    expect([decoded.width, decoded.height, decoded.scaleX, decoded.scaleY]).toEqual([
+      1000,
+      2000,
+      2 / 3,
+      2 / 3,
+    ]);
   });
 
   it('falls back to a full search when the hint is far off', async () => {

@@ -7,8 +7,19 @@ import { type RgbImage, VisionError } from './types.ts';
 
 export const MAX_BYTES = 25 * 1024 * 1024;
 export const MAX_PIXELS = 40_000_000;
+/**
+ * Photos are decoded at most this many pixels on their longer side. The straightened board needs about 40 px a cell
+ * (600 px for the grid); more only slows decoding: a phone's 12-megapixel JPEG is shrunk while it is decoded.
+ */
+export const DECODE_SIDE = 2000;
 
-export async function decodeImage(input: Uint8Array): Promise<RgbImage> {
+/** A decoded photo, and its pixels per pixel of the original photo on each axis (1 unless it was shrunk). */
+export interface DecodedImage extends RgbImage {
+  readonly scaleX: number;
+  readonly scaleY: number;
+}
+
+export async function decodeImage(input: Uint8Array, maxSide = DECODE_SIDE): Promise<DecodedImage> {
   if (input.byteLength === 0) throw new VisionError('not-an-image', 'the image is empty');
   if (input.byteLength > MAX_BYTES) {
     throw new VisionError('image-too-large', `the image is over ${MAX_BYTES / 1024 / 1024} MB`);
@@ -26,9 +37,15 @@ export async function decodeImage(input: Uint8Array): Promise<RgbImage> {
       `the image is ${meta.width}×${meta.height}: over ${MAX_PIXELS / 1e6} megapixels`,
     );
   }
+  // The photo as seen once its EXIF orientation is applied (orientations 5 to 8 swap the sides).
+  const turned = (meta.orientation ?? 1) >= 5;
+  const [seenWidth, seenHeight] = turned
+    ? [meta.height ?? 0, meta.width ?? 0]
+    : [meta.width ?? 0, meta.height ?? 0];
   try {
     const { data, info } = await sharp(input, { failOn: 'truncated', limitInputPixels: MAX_PIXELS })
       .rotate()
+      .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
       .removeAlpha()
       .toColourspace('srgb')
       .raw()
@@ -38,6 +55,8 @@ export async function decodeImage(input: Uint8Array): Promise<RgbImage> {
       width: info.width,
       height: info.height,
       data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+      scaleX: seenWidth > 0 ? info.width / seenWidth : 1,
+      scaleY: seenHeight > 0 ? info.height / seenHeight : 1,
     };
   } catch (err) {
     throw new VisionError('corrupt-image', `the image could not be decoded: ${(err as Error).message}`);

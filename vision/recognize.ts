@@ -21,7 +21,8 @@ export interface RecognizeOptions {
   readonly model?: string;
   /** Squares read with less confidence than this are reported unsure (default 0.8). */
   readonly threshold?: number;
-  /** Receives the decoded photo and the straightened board, for debug images. */
+  /** Receives the decoded photo (at most DECODE_SIDE pixels a side), the corners in its pixels and the straightened
+   *  board, for debug images. */
   readonly inspect?: (photo: RgbImage, corners: Corners, warped: RgbImage) => void | Promise<void>;
 }
 
@@ -35,12 +36,17 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
   const model = loadModel(options.model);
   const photo = await decodeImage(bytes);
   const t1 = performance.now();
-  let corners = options.corners;
+  // Corners come and go in the original photo's pixels; a large photo is decoded smaller.
+  const toDecoded = (c: Corners) =>
+    c.map(([x, y]) => [x * photo.scaleX, y * photo.scaleY] as const) as unknown as Corners;
+  let corners = options.corners && toDecoded(options.corners);
   if (corners) validateCorners(corners, photo);
   else {
     const work = await shrink(photo, WORK);
     const k = photo.width / work.width;
-    const hint = options.hint?.map(([x, y]) => [x / k, y / k] as const) as Corners | undefined;
+    const hint =
+      options.hint &&
+      (toDecoded(options.hint).map(([x, y]) => [x / k, y / k] as const) as unknown as Corners);
     const found = locateBoard(work, hint);
     const located = found && {
       ...found,
@@ -86,7 +92,8 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
     confidence,
     unsure,
     corners: upright.map(
-      ([x, y]) => [Math.round(x * 10) / 10, Math.round(y * 10) / 10] as const,
+      ([x, y]) =>
+        [Math.round((x / photo.scaleX) * 10) / 10, Math.round((y / photo.scaleY) * 10) / 10] as const,
     ) as unknown as Corners,
     rotation: rotationOf(seen.turns),
     ms: { decode: ms(t0, t1), locate: ms(t1, t2), classify: ms(t2, t3), total: ms(t0, t3) },
