@@ -1,12 +1,14 @@
 /**
  * `npm run bench:vision`: median milliseconds per photo, split into decode, locate and classify, over the rendered
- * 1000×1000 fixture photos, on one thread (sharp's concurrency 1, onnxruntime with one intra-op thread).
+ * 1000×1000 fixture photos, on one thread (sharp's concurrency 1, onnxruntime with one intra-op thread); then the
+ * same for one of them enlarged to a phone camera's 4032×3024.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { DECODE_SIDE } from './decode.ts';
 import { loadModel, recognize } from './index.ts';
 
 sharp.concurrency(1);
@@ -43,3 +45,13 @@ console.log(
 );
 console.log(`median ms per photo, searching the whole photo: ${line(cold)}`);
 console.log(`median ms per photo, steady camera (last frame's corners as hint): ${line(steady)}`);
+const phone = await sharp(photos[0]!).resize(4032, 3024).jpeg({ quality: 90 }).toBuffer();
+const large: Stages = { decode: [], locate: [], classify: [], total: [] };
+await recognize(phone);
+for (let i = 0; i < rounds; i++) {
+  const { ms } = await recognize(phone);
+  for (const k of Object.keys(large) as (keyof Stages)[]) large[k].push(ms[k]);
+}
+console.log(
+  `median ms per photo, a 4032×3024 phone photo (decoded at most ${DECODE_SIDE} px a side): ${line(large)}`,
+);
