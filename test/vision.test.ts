@@ -15,6 +15,12 @@ const scenarios = readdirSync(photos)
   .filter((f) => f.endsWith('.jpg'))
   .map((f) => f.replace(/\.jpg$/, ''));
 
+/** Width, height and scale on each axis of a photo as decoded. */
+async function decodedSize(bytes: Uint8Array): Promise<number[]> {
+  const d = await decodeImage(bytes);
+  return [d.width, d.height, d.scaleX, d.scaleY];
+}
+
 async function visionError(bytes: Uint8Array): Promise<VisionError> {
   try {
     await recognize(bytes);
@@ -71,13 +77,7 @@ describe('recognize on rendered photos', () => {
     const small = await recognize(bytes);
     // 3000×3000: decoded at 2000×2000, reported back ×3 of the 1000×1000 photo's corners.
     const large = await sharp(bytes).resize(3000, 3000).jpeg({ quality: 92 }).toBuffer();
-    const decoded = await decodeImage(large);
-    expect([decoded.width, decoded.height, decoded.scaleX, decoded.scaleY]).toEqual([
-      2000,
-      2000,
-      2 / 3,
-      2 / 3,
-    ]);
+    expect(await decodedSize(large)).toEqual([2000, 2000, 2 / 3, 2 / 3]);
     const big = await recognize(large);
     expect(big.board).toEqual(small.board);
     for (const [i, [x, y]] of big.corners.entries()) {
@@ -94,13 +94,7 @@ describe('recognize on rendered photos', () => {
       .jpeg()
       .withMetadata({ orientation: 6 })
       .toBuffer();
-    const decoded = await decodeImage(turned);
-    expect([decoded.width, decoded.height, decoded.scaleX, decoded.scaleY]).toEqual([
-      1000,
-      2000,
-      2 / 3,
-      2 / 3,
-    ]);
+    expect(await decodedSize(turned)).toEqual([1000, 2000, 2 / 3, 2 / 3]);
   });
 
   it('falls back to a full search when the hint is far off', async () => {

@@ -73,30 +73,31 @@ export function locateBoard(
     const toPhoto = (p: Point): Point => [(p[0] - pad) / scale, (p[1] - pad) / scale];
     let grid: Point[] = [];
     let support = 0;
-    // Whether the last refinement fitted the lines (and did not merely see some of them near the grid).
-    let fitted = false;
-    let everFitted = false;
-    // Whether a refinement only stepped towards lines further than half a cell away.
-    let stepped = false;
-    // Up to `passes` refinements, stopping once the corners settle (moving under half a pixel).
+    /**
+     * Up to `passes` refinements, stopping once the corners settle (moving under half a pixel). Says whether the
+     * last one fitted the lines (and did not merely see some of them near the grid), whether any did, and whether
+     * one only stepped towards lines further than half a cell away.
+     */
     const refine = (passes: number) => {
+      const done = { fitted: false, anyFitted: false, stepped: false };
       for (let pass = 0; pass < passes; pass++) {
         const refined = refineGrid(cv, gray, grid, track);
         support = refined.support;
-        fitted = refined.grid !== undefined && !refined.partial;
-        if (!refined.grid) return;
-        if (fitted) everFitted = true;
-        else stepped = true;
+        done.fitted = refined.grid !== undefined && !refined.partial;
+        if (!refined.grid) break;
+        if (done.fitted) done.anyFitted = true;
+        else done.stepped = true;
         const moved = Math.max(
           ...refined.grid.map((p, i) => Math.hypot(p[0] - grid[i]![0], p[1] - grid[i]![1])),
         );
         grid = refined.grid;
-        if (moved < 0.5) return;
+        if (moved < 0.5) break;
       }
+      return done;
     };
     if (hint) {
       grid = hint.map(toWork);
-      refine(2);
+      const { fitted, stepped } = refine(2);
       // The board may have moved by a whole cell (the lines still fit) or more: the premium squares tell.
       // A hint that had to step towards its lines is stale: the board has moved.
       if (fitted && !stepped && support >= HINT_SUPPORT && symmetricShift(cv, colour, grid, track) === grid)
@@ -112,18 +113,12 @@ export function locateBoard(
     }
     if (!best) return undefined;
     grid = best.grid.map(([x, y]) => [x / SEARCH, y / SEARCH] as Point);
-    everFitted = false; // whatever the hint's refinements did
-    refine(3);
+    let fitted = refine(3).anyFitted;
     const shifted = symmetricShift(cv, colour, grid, track);
     if (shifted !== grid) {
       grid = shifted;
-      refine(3);
+      fitted = refine(3).anyFitted || fitted;
     }
-    return {
-      corners: grid.map(toPhoto) as unknown as Corners,
-      score: best.score,
-      support,
-      fitted: everFitted,
-    };
+    return { corners: grid.map(toPhoto) as unknown as Corners, score: best.score, support, fitted };
   });
 }

@@ -21,18 +21,20 @@ for (const p of photos) await recognize(p); // warm up: OpenCV, the model, the J
 
 const rounds = Number(process.env.ROUNDS ?? 8);
 type Stages = { decode: number[]; locate: number[]; classify: number[]; total: number[] };
-const cold: Stages = { decode: [], locate: [], classify: [], total: [] };
-const steady: Stages = { decode: [], locate: [], classify: [], total: [] };
+const stages = (): Stages => ({ decode: [], locate: [], classify: [], total: [] });
+const record = (into: Stages, ms: Record<keyof Stages, number>) => {
+  for (const k of Object.keys(into) as (keyof Stages)[]) into[k].push(ms[k]);
+};
+const cold = stages();
+const steady = stages();
 const hints = await Promise.all(photos.map(async (p) => (await recognize(p)).corners));
 for (let i = 0; i < rounds; i++) {
   for (const [j, p] of photos.entries()) {
-    for (const [stages, options] of [
+    for (const [into, options] of [
       [cold, {}],
       [steady, { hint: hints[j]! }],
-    ] as const) {
-      const { ms } = await recognize(p, options);
-      for (const k of Object.keys(stages) as (keyof Stages)[]) stages[k].push(ms[k]);
-    }
+    ] as const)
+      record(into, (await recognize(p, options)).ms);
   }
 }
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
@@ -46,12 +48,9 @@ console.log(
 console.log(`median ms per photo, searching the whole photo: ${line(cold)}`);
 console.log(`median ms per photo, steady camera (last frame's corners as hint): ${line(steady)}`);
 const phone = await sharp(photos[0]!).resize(4032, 3024).jpeg({ quality: 90 }).toBuffer();
-const large: Stages = { decode: [], locate: [], classify: [], total: [] };
+const large = stages();
 await recognize(phone);
-for (let i = 0; i < rounds; i++) {
-  const { ms } = await recognize(phone);
-  for (const k of Object.keys(large) as (keyof Stages)[]) large[k].push(ms[k]);
-}
+for (let i = 0; i < rounds; i++) record(large, (await recognize(phone)).ms);
 console.log(
   `median ms per photo, a 4032×3024 phone photo (decoded at most ${DECODE_SIDE} px a side): ${line(large)}`,
 );
