@@ -87,6 +87,28 @@ describe('tilecam eval', () => {
     });
   });
 
+  it('measures another model with --model, and stops with a clear message when it cannot be loaded', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-eval-model-'));
+    copyFileSync(join(photos, 'overhead_green_cream.jpg'), join(dir, 'overhead_green_cream.jpg'));
+    copyFileSync(join(photos, 'overhead_green_cream.txt'), join(dir, 'overhead_green_cream.txt'));
+    const models = mkdtempSync(join(tmpdir(), 'tilecam-models-'));
+    copyFileSync(join(root, 'models/cells.onnx'), join(models, 'copy.onnx'));
+    copyFileSync(join(root, 'models/cells.json'), join(models, 'copy.json'));
+    const r = await tilecam('eval', dir, '--json', '--model', join(models, 'copy.onnx'));
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ images: 1, detected: 1, cellErrors: 0 });
+    // No metadata beside it: the command fails instead of counting every square wrong.
+    const missing = await tilecam('eval', dir, '--model', join(models, 'missing.onnx'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/cannot read the model's metadata/);
+    // Metadata, but not an ONNX file.
+    writeFileSync(join(models, 'broken.onnx'), 'not a model');
+    copyFileSync(join(root, 'models/cells.json'), join(models, 'broken.json'));
+    const broken = await tilecam('eval', dir, '--json', '--model', join(models, 'broken.onnx'));
+    expect(broken.code).toBe(1);
+    expect(JSON.parse(broken.stdout).error.message).toMatch(/cannot load the model/);
+  });
+
   it('exits 1 when a folder holds no labelled photo', async () => {
     const r = await tilecam('eval', mkdtempSync(join(tmpdir(), 'tilecam-empty-')));
     expect(r.code).toBe(1);

@@ -48,12 +48,17 @@ async function open(path: string): Promise<CellModel> {
   if (!Array.isArray(meta.classes) || meta.classes[0] !== '.' || !meta.input?.shape) {
     throw new VisionError('no-model', `the metadata beside ${path} does not describe a cell classifier`);
   }
-  const session = await ort.InferenceSession.create(path, {
-    intraOpNumThreads: 1,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-  });
+  let session: ort.InferenceSession;
+  try {
+    session = await ort.InferenceSession.create(path, {
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+    });
+  } catch (err) {
+    throw new VisionError('no-model', `cannot load the model ${path}: ${(err as Error).message}`);
+  }
   return { session, classes: meta.classes, size: meta.input.shape[2], margin: meta.input.cropMargin };
 }
 

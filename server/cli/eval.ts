@@ -1,11 +1,12 @@
 /**
- * `tilecam eval DIR… [--lang en|de] [--json] [--blanks-labelled-empty]`: reads every labelled photo below the folders
+ * `tilecam eval DIR… [--lang en|de] [--json] [--blanks-labelled-empty] [--model PATH]`: reads every labelled photo below the folders
  * (NAME.jpg|jpeg|png|webp beside NAME.txt in board text) and measures the vision. A photo whose board is not found
  * counts all 225 of its squares as errors. A progress bar goes to stderr when it is a terminal.
  *
  * `--blanks-labelled-empty` is for label sets that write a blank tile as `.` (kwwangkw-en says so of itself): a
  * square read as a blank is then compared as `.`, and how many were is reported as `blanksOnEmptyLabels`. Such labels
  * cannot tell a blank read right from an empty square read as a blank, so the figure says which comparison it is.
+ * `--model` measures another cell model (an ONNX file with its metadata JSON beside it) instead of models/cells.onnx.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -47,7 +48,7 @@ export async function evaluate(
   dirs: string[],
   letters: string,
   onProgress?: (done: number, total: number) => void,
-  { blanksLabelledEmpty = false } = {},
+  { blanksLabelledEmpty = false, model }: { blanksLabelledEmpty?: boolean; model?: string } = {},
 ): Promise<EvalResult> {
   const items = (await Promise.all(dirs.map(labelledImages))).flat();
   const confusions = new Map<string, number>();
@@ -68,12 +69,13 @@ export async function evaluate(
     let unsure = new Set<number>();
     let reason: string | undefined;
     try {
-      const reading = await recognize(await readFile(image), { letters });
+      const reading = await recognize(await readFile(image), { letters, ...(model ? { model } : {}) });
       read = reading.board.join('').split('');
       unsure = new Set(reading.unsure.map((s) => s.row * 15 + s.col));
       detected++;
     } catch (err) {
-      if (!(err instanceof VisionError)) throw err;
+      // A model that cannot be loaded is the command's failure, not 225 wrong squares of each photo.
+      if (!(err instanceof VisionError) || err.code === 'no-model') throw err;
       reason = err.message;
     }
     times.push(performance.now() - started);
@@ -116,7 +118,7 @@ export async function evaluate(
 
 export async function evalCommand(args: string[]): Promise<number> {
   const json = args.includes('--json');
-  let values: { lang?: string; json?: boolean; 'blanks-labelled-empty'?: boolean };
+  let values: { lang?: string; json?: boolean; 'blanks-labelled-empty'?: boolean; model?: string };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -126,6 +128,7 @@ export async function evalCommand(args: string[]): Promise<number> {
         lang: { type: 'string' },
         json: { type: 'boolean' },
         'blanks-labelled-empty': { type: 'boolean' },
+        model: { type: 'string' },
       },
     }));
   } catch (err) {
@@ -147,7 +150,10 @@ export async function evalCommand(args: string[]): Promise<number> {
         if (done === 0) bar.start(total, 0);
         else bar.update(done);
       },
-      { blanksLabelledEmpty: values['blanks-labelled-empty'] === true },
+      {
+        blanksLabelledEmpty: values['blanks-labelled-empty'] === true,
+        ...(values.model ? { model: values.model } : {}),
+      },
     );
   } catch (err) {
     bar?.stop();
