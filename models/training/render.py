@@ -2,12 +2,14 @@
 
 Boards are drawn square by square (premium colours, optional printed text, grid lines) and tiles on top (cream
 plastic, natural wood, black; many bold fonts; the point value in the corner; bevels, shadows, offsets and small
-rotations). Photos then get lighting gradients, glare, shadows, blur, noise and JPEG artefacts. Nothing here reads
-a real photo.
+rotations). Training cells also get coloured sets with light letters, worn print, small letters, khaki, wood-grain
+and worn boards and the centre star. Photos then get lighting gradients, glare, shadows, blur, noise and JPEG
+artefacts. Nothing here reads a real photo.
 """
 import glob
 import io
 import math
+import os
 import random
 
 import numpy as np
@@ -46,7 +48,11 @@ FONT_GLOBS = [
 
 
 def font_paths():
-    paths = [p for g in FONT_GLOBS for p in glob.glob(g)]
+    # TILECAM_FONT_DIR: a copy of /usr/share/fonts elsewhere (a machine where the Debian font packages cannot be
+    # installed, such as a GPU box without network).
+    root = os.environ.get("TILECAM_FONT_DIR")
+    globs = [g.replace("/usr/share/fonts", root, 1) for g in FONT_GLOBS] if root else FONT_GLOBS
+    paths = [p for g in globs for p in glob.glob(g)]
     if len(paths) < 8:
         raise SystemExit(f"only {len(paths)} fonts found: run models/training/setup.sh to install them")
     return paths
@@ -68,11 +74,15 @@ def jitter(rgb, amount, rng):
     return tuple(int(max(0, min(255, c + rng.uniform(-amount, amount)))) for c in rgb)
 
 
-def board_style(rng):
-    kind = rng.choice(["green", "beige", "red", "cream", "gray", "wood"])
+# `training` also draws the styles added for model v4 (khaki, worn and wood-grain boards, the centre star, coloured
+# sets with light letters, faded print). The fixture photos draw without them, so that they come out byte for byte as
+# they were first rendered.
+
+def board_style(rng, training=False):
+    kind = rng.choice(["green", "beige", "red", "cream", "gray", "wood"] + (["khaki"] if training else []))
     base = {
         "green": (20, 110, 60), "beige": (200, 185, 150), "red": (150, 40, 40),
-        "cream": (230, 225, 205), "gray": (150, 150, 150), "wood": (170, 120, 70),
+        "cream": (230, 225, 205), "gray": (150, 150, 150), "wood": (170, 120, 70), "khaki": (175, 170, 125),
     }[kind]
     square = jitter(base, 25, rng)
     light = sum(square) / 3 > 120
@@ -91,25 +101,50 @@ def board_style(rng):
         "text": rng.random() < 0.5,
         "dots": rng.random() < 0.3,
         "raised": rng.random() < 0.3,
+        # An old board: the varnish worn off or glossy in patches, so an empty square is not evenly coloured.
+        "worn": training and rng.random() < 0.2,
+        # A wooden board: grain runs across every square, premium ones too.
+        "grain": training and kind in ("wood", "beige", "khaki") and rng.random() < 0.5,
+        # The centre square's star (drawn where the layout's centre falls).
+        "star": training and rng.random() < 0.6,
     }
 
 
-def tile_style(rng, fonts):
-    kind = rng.choices(["cream", "wood", "black", "ivory"], weights=[4, 4, 1, 2])[0]
-    face = {
+# Share of training tile sets whose print is worn.
+FADED = 0.2
+
+
+def tile_style(rng, fonts, training=False):
+    kinds = ["cream", "wood", "black", "ivory"] + (["colour"] if training else [])
+    kind = rng.choices(kinds, weights=[4, 4, 1, 2, 1.5][: len(kinds)])[0]
+    faces = {
         "cream": jitter((238, 230, 205), 18, rng),
         "ivory": jitter((245, 242, 232), 10, rng),
         "wood": jitter(rng.choice([(215, 175, 120), (195, 150, 95), (225, 190, 140), (180, 130, 80)]), 20, rng),
         "black": jitter((30, 30, 32), 15, rng),
-    }[kind]
-    ink = (240, 240, 240) if kind == "black" else jitter(rng.choice([(15, 15, 15), (20, 60, 35), (40, 25, 15)]), 12, rng)
+    }
+    if training:
+        # Coloured sets with light letters: red, maroon, navy, brown. (No green: a green tile with a cream letter looks,
+        # cut small, like a cream tile on a green board.)
+        faces["colour"] = jitter(rng.choice([(185, 30, 40), (120, 30, 35), (30, 40, 100), (80, 45, 30)]), 20, rng)
+    face = faces[kind]
+    if kind in ("black", "colour"):
+        ink = jitter((240, 238, 230), 12, rng) if training else (240, 240, 240)
+    else:
+        ink = jitter(rng.choice([(15, 15, 15), (20, 60, 35), (40, 25, 15)]), 12, rng)
+    if training and rng.random() < FADED:
+        # Worn print: the letter keeps its shape but loses contrast against the face.
+        t = rng.uniform(0.15, 0.5)
+        ink = tuple(int(i + (f - i) * t) for i, f in zip(ink, face))
     return {
         "face": face,
         "ink": ink,
         "wood": kind == "wood",
+        "colour": kind == "colour",
         "font": rng.choice(fonts),
         "size": rng.uniform(0.86, 0.97),
-        "letter": rng.uniform(0.5, 0.72),
+        # Training also draws smaller letters (some sets print them small, and a far camera makes them a few pixels).
+        "letter": rng.uniform(0.4, 0.72) if training else rng.uniform(0.5, 0.72),
         "value": rng.random() < 0.92,
         "radius": rng.uniform(0.04, 0.18),
         "bevel": rng.uniform(0.0, 0.1),
@@ -126,6 +161,11 @@ PREMIUM_TEXT = {"d": ["DOUBLE", "LETTER", "SCORE"], "t": ["TRIPLE", "LETTER", "S
 def draw_square(d, x, y, s, code, bs, rng, fonts):
     colour = bs["square"] if code == "." else bs["premiums"][code]
     d.rectangle([x, y, x + s, y + s], fill=colour)
+    if bs.get("worn") and rng.random() < 0.5:
+        for _ in range(rng.randint(1, 4)):
+            px, py, r = x + rng.uniform(0, s), y + rng.uniform(0, s), s * rng.uniform(0.08, 0.35)
+            patch = jitter(tuple(min(255, c + rng.uniform(25, 70)) for c in colour), 10, rng)
+            d.ellipse([px - r, py - r * rng.uniform(0.4, 1), px + r, py + r], fill=patch)
     if bs["raised"]:
         shade = tuple(max(0, c - 30) for c in colour)
         d.line([x + 2, y + s - 2, x + s - 2, y + s - 2], fill=shade, width=max(1, int(s * 0.04)))
@@ -141,6 +181,32 @@ def draw_square(d, x, y, s, code, bs, rng, fonts):
                 d.ellipse([px - 1.2, py - 1.2, px + 1.2, py + 1.2], fill=colour)
     lw = max(1, int(round(bs["line_w"] * s)))
     d.rectangle([x, y, x + s, y + s], outline=bs["line"], width=lw)
+
+
+def draw_star(d, cx, cy, r, rng):
+    """The centre square's five-pointed star, dark or the premium's darker shade."""
+    ink = jitter(rng.choice([(20, 20, 20), (60, 30, 30), (30, 30, 60)]), 15, rng)
+    turn = rng.uniform(-0.2, 0.2)
+    points = []
+    for k in range(10):
+        a = -math.pi / 2 + turn + k * math.pi / 5
+        rr = r if k % 2 == 0 else r * 0.4
+        points.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    d.polygon(points, fill=ink)
+
+
+def wood_grain(canvas, rng):
+    """Wood grain over a drawn board (RGBA), before the tiles go on."""
+    a = np.array(canvas).astype(np.float32)
+    h, w = a.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if rng.random() < 0.5:
+        xx, yy = yy, xx
+    freq = rng.uniform(0.15, 0.5)
+    grain = np.sin(yy * freq + 4 * np.sin(xx * rng.uniform(0.01, 0.04) + rng.uniform(0, 6)) + rng.uniform(0, 6))
+    grain += 0.5 * np.sin(yy * freq * 2.7 + rng.uniform(0, 6))
+    a[..., :3] += (grain * rng.uniform(5, 18))[..., None]
+    return Image.fromarray(np.clip(a, 0, 255).astype(np.uint8), "RGBA")
 
 
 def tile_image(letter, s, ts, rng):
@@ -278,9 +344,9 @@ def random_cell_content(rng):
 def render_cell(rng, fonts, out_size=32, margin=0.2, s=48):
     """One training sample: a 3×3 neighbourhood drawn at `s` px per cell, rotated by k quarter turns, misaligned,
     damaged, and cropped around the centre cell with `margin` on each side, as the inference crop is."""
-    bs = board_style(rng)
+    bs = board_style(rng, training=True)
     bs["font"] = rng.choice(fonts)
-    ts = tile_style(rng, fonts)
+    ts = tile_style(rng, fonts, training=True)
     n = 3
     canvas = Image.new("RGBA", (n * s, n * s), bs["square"] + (255,))
     d = ImageDraw.Draw(canvas)
@@ -289,14 +355,23 @@ def render_cell(rng, fonts, out_size=32, margin=0.2, s=48):
         for j in range(n):
             code = LAYOUT[(gr + i) % 15][(gc + j) % 15]
             draw_square(d, j * s, i * s, s, code, bs, rng, fonts)
+            if bs["star"] and (gr + i) % 15 == 7 and (gc + j) % 15 == 7:
+                draw_star(d, j * s + s / 2, i * s + s / 2, s * rng.uniform(0.3, 0.45), rng)
+    if bs["grain"]:
+        canvas = wood_grain(canvas, rng)
+        d = ImageDraw.Draw(canvas)
     label = random_cell_content(rng)
+    if ts["colour"] and label == "?":
+        # A coloured set's blank is a plain coloured square: one crop cannot tell it from a premium square of that
+        # colour (the board-colour settling in vision/surface.ts decides blanks), so those sets draw none.
+        label = rng.choice(LETTERS)
     contents = [[None] * n for _ in range(n)]
     for i in range(n):
         for j in range(n):
             if i == n // 2 and j == n // 2:
                 contents[i][j] = label
             elif rng.random() < 0.45:
-                contents[i][j] = rng.choice(LETTERS) if rng.random() < 0.95 else "?"
+                contents[i][j] = rng.choice(LETTERS) if rng.random() < 0.95 or ts["colour"] else "?"
     for i in range(n):
         for j in range(n):
             c = contents[i][j]
