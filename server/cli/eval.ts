@@ -1,6 +1,6 @@
 /**
- * `tilecam eval DIR… [--lang en|de] [--json] [--blanks-labelled-empty] [--model PATH]`: reads every labelled photo below the folders
- * (NAME.jpg|jpeg|png|webp beside NAME.txt in board text) and measures the vision. A photo whose board is not found
+ * `tilecam eval DIR… [--lang en|de] [--json] [--blanks-labelled-empty] [--model PATH]`: reads every labelled photo
+ * below the folders (NAME.jpg|jpeg|png|webp beside NAME.txt in board text) and measures the vision. A photo whose board is not found
  * counts all 225 of its squares as errors. A progress bar goes to stderr when it is a terminal.
  *
  * `--blanks-labelled-empty` is for label sets that write a blank tile as `.` (kwwangkw-en says so of itself): a

@@ -31,7 +31,8 @@ export async function readFrame(
     reading = await recognize(bytes, { letters, ...(hint ? { hint } : {}) });
     await thumbnail(reading.corners);
   } catch (err) {
-    if (err instanceof VisionError) {
+    // A model that cannot be loaded is the server's fault, not the picture's: it goes on as an internal error.
+    if (err instanceof VisionError && err.code !== 'no-model') {
       if (err.code === 'no-board') await thumbnail(null);
       throw new ServiceError(err.code === 'no-board' ? 'no-board' : 'bad-image', err.message);
     }
