@@ -54,7 +54,8 @@ def font_paths():
     globs = [g.replace("/usr/share/fonts", root, 1) for g in FONT_GLOBS] if root else FONT_GLOBS
     paths = [p for g in globs for p in glob.glob(g)]
     if len(paths) < 8:
-        raise SystemExit(f"only {len(paths)} fonts found: run models/training/setup.sh to install them")
+        where = f"under TILECAM_FONT_DIR={root}" if root else "(run models/training/setup.sh to install them)"
+        raise SystemExit(f"only {len(paths)} of the training fonts found {where}")
     return paths
 
 
