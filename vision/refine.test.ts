@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { standardLayout } from '../server/engine/layout.ts';
 import { opencv, withMats } from './cv.ts';
-import { refineGrid } from './refine.ts';
+import { refineGrid, symmetricShift } from './refine.ts';
 import type { Point } from './types.ts';
 
 const SIZE = 400;
@@ -60,5 +61,70 @@ describe('refining the grid', () => {
     expect(steps[0]!.partial).toBe(true);
     expect(steps.at(-1)!.partial).toBe(false);
     expect(steps.at(-1)!.off).toBeLessThan(1);
+  });
+});
+
+/**
+ * A colour picture, `cells`×`cells` squares of 16 px: the standard premium layout with its top-left square at
+ * (`col0`, `row0`), a striped side panel (the red board's) on the columns left of it, a plain tablecloth elsewhere.
+ */
+function colourBoard(cells: number, col0: number, row0: number): Uint8Array {
+  const px = 16;
+  const side = cells * px;
+  const data = new Uint8Array(side * side * 3);
+  const colours: Record<string, number[]> = {
+    '.': [200, 190, 160],
+    d: [150, 200, 230],
+    t: [40, 90, 200],
+    D: [240, 160, 160],
+    T: [210, 40, 50],
+  };
+  for (let y = 0; y < side; y++) {
+    for (let x = 0; x < side; x++) {
+      const [r, c] = [Math.floor(y / px) - row0, Math.floor(x / px) - col0];
+      let rgb = [120, 110, 100]; // the tablecloth
+      if (r >= 0 && r < 15 && c >= 0 && c < 15) rgb = colours[standardLayout.rows[r]![c]!]!;
+      else if (r >= 0 && r < 15 && c >= -3 && c < 0) rgb = x % 6 < 3 ? [200, 30, 40] : [235, 220, 200];
+      data.set(rgb, (y * side + x) * 3);
+    }
+  }
+  return data;
+}
+
+/** The grid whose top-left square is cell (`col`, `row`) of a `colourBoard`. */
+const gridAt = (col: number, row: number): Point[] => [
+  [col * 16, row * 16],
+  [(col + 15) * 16, row * 16],
+  [(col + 15) * 16, (row + 15) * 16],
+  [col * 16, (row + 15) * 16],
+];
+
+describe('the premium-layout check', () => {
+  const shift = (cells: number, col0: number, row0: number, grid: Point[]) => {
+    const { cv } = opencv();
+    return withMats((track) => {
+      const colour = track(new cv.Mat(cells * 16, cells * 16, cv.CV_8UC3));
+      colour.data.set(colourBoard(cells, col0, row0));
+      return symmetricShift(cv, colour, grid, track);
+    });
+  };
+
+  it('keeps a grid that sits on the premium squares', () => {
+    const grid = gridAt(5, 5);
+    expect(shift(25, 5, 5, grid)).toBe(grid);
+  });
+
+  it('moves a grid that took two columns of the side panel for squares, and one row of border', () => {
+    expect(off(shift(25, 5, 5, gridAt(3, 6)), gridAt(5, 5))).toBeLessThan(0.5);
+  });
+
+  it('moves a grid three cells off', () => {
+    expect(off(shift(25, 5, 5, gridAt(8, 2)), gridAt(5, 5))).toBeLessThan(0.5);
+  });
+
+  it('does not slide a grid onto a plain cloth, where the fit only improves the further it goes', () => {
+    // The board is 8 cells away; the grid half on the cloth fits "evenly coloured" better at every step away.
+    const grid = gridAt(0, 0);
+    expect(shift(32, 8, 8, grid)).toBe(grid);
   });
 });

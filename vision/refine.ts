@@ -116,73 +116,93 @@ export function refineGrid(
   return { grid: moved.map((p) => apply(Hinv, p)), support, ...(partial ? { partial } : {}) };
 }
 
+/** How many cells off the premium-layout check looks for the grid, each way. */
+const SHIFT_RANGE = 3;
+
 /**
- * Line searches can settle one cell off (a border line taken for the first grid line). Of the grid and its eight
- * neighbours one cell away, the right one is where the squares' colours fit the standard premium layout best.
+ * Line searches can settle a few cells off: a border line taken for the first grid line, or the stripes of a side
+ * panel (the red Hasbro board's) taken for columns, seen 2 to 3 cells off on steep views. Of the grid and its
+ * neighbours up to SHIFT_RANGE cells away, the right one is where the squares' colours fit the standard premium
+ * layout best, and clearly: better than the grid as found, and better than each of its own neighbours (a plain
+ * tablecloth beside the board fits "evenly coloured" ever better the further the grid slides onto it, with no
+ * minimum; the real premium squares give a sharp one).
  */
 export function symmetricShift(cv: CV, colour: Mat, grid: Point[], track: (m: Mat) => Mat): Point[] {
   const px = 12;
-  const n = 17; // cells -1..15 around the grid
+  const R = SHIFT_RANGE + 1; // one more, to see the neighbours of the furthest shift
+  const n = 15 + 2 * R; // cells -R..14+R around the grid
   const lattice = track(
     cv.getPerspectiveTransform(pointsMat(cv, square(15), track), pointsMat(cv, grid, track)),
   );
   const at = (x: number, y: number) => apply(lattice, [x, y]);
-  const from: Point[] = [at(-1, -1), at(16, -1), at(16, 16), at(-1, 16)];
+  const from: Point[] = [at(-R, -R), at(15 + R, -R), at(15 + R, 15 + R), at(-R, 15 + R)];
   const H = track(
     cv.getPerspectiveTransform(pointsMat(cv, from, track), pointsMat(cv, square(n * px), track)),
   );
   const warped = track(new cv.Mat());
   cv.warpPerspective(colour, warped, H, new cv.Size(n * px, n * px), cv.INTER_AREA, cv.BORDER_REPLICATE);
   const data = warped.data as Uint8Array;
-  const means: number[][] = [];
+  // Each cell's mean colour, channel by channel.
+  const means = [new Float64Array(n * n), new Float64Array(n * n), new Float64Array(n * n)];
   for (let r = 0; r < n; r++) {
     for (let c = 0; c < n; c++) {
-      const m = [0, 0, 0];
       let k = 0;
       for (let y = r * px + px / 4; y < (r + 1) * px - px / 4; y++) {
         for (let x = c * px + px / 4; x < (c + 1) * px - px / 4; x++) {
           const o = (y * n * px + x) * 3;
-          m[0]! += data[o]!;
-          m[1]! += data[o + 1]!;
-          m[2]! += data[o + 2]!;
+          for (let ch = 0; ch < 3; ch++) means[ch]![r * n + c]! += data[o + ch]!;
           k++;
         }
       }
-      means.push(m.map((v) => v / k));
+      for (let ch = 0; ch < 3; ch++) means[ch]![r * n + c]! /= k;
+    }
+  }
+  // The squares of each premium kind on the standard layout.
+  const kinds = new Map<string, [number, number][]>();
+  for (let r = 0; r < 15; r++) {
+    for (let c = 0; c < 15; c++) {
+      const kind = standardLayout.rows[r]![c]!;
+      kinds.set(kind, [...(kinds.get(kind) ?? []), [r, c]]);
     }
   }
   // How far each cell's colour is from the typical colour of its premium kind on the standard layout: low where
-  // the grid sits on the real premium squares (a grid one cell off takes in the board's border and mixes the
+  // the grid sits on the real premium squares (a grid off by cells takes in the board's border and mixes the
   // kinds). Medians and absolute deviations, so that the tiles covering some squares count little.
   const asymmetry = (dx: number, dy: number) => {
-    const cell = (r: number, c: number) => means[(r + 1 + dy) * n + (c + 1 + dx)]!;
-    const kinds = new Map<string, number[][]>();
-    for (let r = 0; r < 15; r++) {
-      for (let c = 0; c < 15; c++) {
-        const kind = standardLayout.rows[r]![c]!;
-        kinds.set(kind, [...(kinds.get(kind) ?? []), cell(r, c)]);
+    let within = 0;
+    for (const squares of kinds.values()) {
+      const index = squares.map(([r, c]) => (r + R + dy) * n + (c + R + dx));
+      const mid = means.map((m) => median(index.map((i) => m[i]!)));
+      for (const i of index) {
+        within += Math.hypot(means[0]![i]! - mid[0]!, means[1]![i]! - mid[1]!, means[2]![i]! - mid[2]!);
       }
     }
-    const deviation = (colours: number[][]) => {
-      const mid = [0, 1, 2].map((i) => median(colours.map((m) => m[i]!)));
-      return colours.reduce(
-        (sum, m) => sum + Math.hypot(m[0]! - mid[0]!, m[1]! - mid[1]!, m[2]! - mid[2]!),
-        0,
-      );
-    };
-    let within = 0;
-    for (const colours of kinds.values()) within += deviation(colours);
     return within;
   };
-  let best = { dx: 0, dy: 0, score: asymmetry(0, 0) };
+  const scores = new Map<string, number>();
+  const score = (dx: number, dy: number) => {
+    const key = `${dx},${dy}`;
+    let s = scores.get(key);
+    if (s === undefined) {
+      s = asymmetry(dx, dy);
+      scores.set(key, s);
+    }
+    return s;
+  };
+  let best = { dx: 0, dy: 0, score: score(0, 0) };
   const centre = best.score;
-  for (const dy of [-1, 0, 1]) {
-    for (const dx of [-1, 0, 1]) {
-      const s = asymmetry(dx, dy);
+  for (let dy = -SHIFT_RANGE; dy <= SHIFT_RANGE; dy++) {
+    for (let dx = -SHIFT_RANGE; dx <= SHIFT_RANGE; dx++) {
+      const s = score(dx, dy);
       if (s < best.score) best = { dx, dy, score: s };
     }
   }
   if ((best.dx === 0 && best.dy === 0) || best.score > 0.9 * centre) return grid;
+  for (let dy = -1; dy <= 1; dy++) {
+    for (let dx = -1; dx <= 1; dx++) {
+      if ((dx || dy) && score(best.dx + dx, best.dy + dy) <= best.score) return grid;
+    }
+  }
   return [
     at(best.dx, best.dy),
     at(15 + best.dx, best.dy),
