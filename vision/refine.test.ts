@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { standardLayout } from '../server/engine/layout.ts';
 import { opencv, withMats } from './cv.ts';
-import { refineGrid, symmetricShift } from './refine.ts';
+import { refineGrid, select, symmetricShift } from './refine.ts';
 import type { Point } from './types.ts';
 
 const SIZE = 400;
@@ -126,5 +126,20 @@ describe('the premium-layout check', () => {
     // The board is 8 cells away; the grid half on the cloth fits "evenly coloured" better at every step away.
     const grid = gridAt(0, 0);
     expect(shift(32, 8, 8, grid)).toBe(grid);
+  });
+});
+
+describe('selecting the k-th smallest value', () => {
+  it('agrees with sorting, duplicates included, for every k', () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (const n of [1, 2, 3, 8, 45, 164]) {
+      const values = Float64Array.from({ length: n }, () => Math.floor(random() * 20));
+      const sorted = Float64Array.from(values).sort();
+      for (let k = 0; k < n; k++) expect(select(Float64Array.from(values), n, k)).toBe(sorted[k]);
+    }
   });
 });

@@ -157,40 +157,46 @@ export function symmetricShift(cv: CV, colour: Mat, grid: Point[], track: (m: Ma
       for (let ch = 0; ch < 3; ch++) means[ch]![r * n + c]! /= k;
     }
   }
-  // The squares of each premium kind on the standard layout.
-  const kinds = new Map<string, [number, number][]>();
+  // The squares of each premium kind on the standard layout, as offsets into `means` for the grid as found.
+  const byKind = new Map<string, number[]>();
   for (let r = 0; r < 15; r++) {
     for (let c = 0; c < 15; c++) {
       const kind = standardLayout.rows[r]![c]!;
-      kinds.set(kind, [...(kinds.get(kind) ?? []), [r, c]]);
+      byKind.set(kind, [...(byKind.get(kind) ?? []), (r + R) * n + (c + R)]);
     }
   }
+  const kinds = [...byKind.values()].map((offsets) => Int32Array.from(offsets));
+  const buffer = new Float64Array(225);
+  const median = (m: Float64Array, offsets: Int32Array, shift: number) => {
+    for (let k = 0; k < offsets.length; k++) buffer[k] = m[offsets[k]! + shift]!;
+    return select(buffer, offsets.length, offsets.length >> 1);
+  };
   // How far each cell's colour is from the typical colour of its premium kind on the standard layout: low where
   // the grid sits on the real premium squares (a grid off by cells takes in the board's border and mixes the
   // kinds). Medians and absolute deviations, so that the tiles covering some squares count little.
-  const asymmetry = (dx: number, dy: number) => {
-    let within = 0;
-    for (const squares of kinds.values()) {
-      const index = squares.map(([r, c]) => (r + R + dy) * n + (c + R + dx));
-      const mid = means.map((m) => median(index.map((i) => m[i]!)));
-      for (const i of index) {
-        within += Math.hypot(means[0]![i]! - mid[0]!, means[1]![i]! - mid[1]!, means[2]![i]! - mid[2]!);
+  const [red, green, blue] = means as [Float64Array, Float64Array, Float64Array];
+  const scores = new Map<number, number>();
+  const score = (dx: number, dy: number) => {
+    const shift = dy * n + dx;
+    let within = scores.get(shift);
+    if (within !== undefined) return within;
+    within = 0;
+    for (const offsets of kinds) {
+      const [mr, mg, mb] = [
+        median(red, offsets, shift),
+        median(green, offsets, shift),
+        median(blue, offsets, shift),
+      ];
+      for (const o of offsets) {
+        const i = o + shift;
+        within += Math.hypot(red[i]! - mr, green[i]! - mg, blue[i]! - mb);
       }
     }
+    scores.set(shift, within);
     return within;
   };
-  const scores = new Map<string, number>();
-  const score = (dx: number, dy: number) => {
-    const key = `${dx},${dy}`;
-    let s = scores.get(key);
-    if (s === undefined) {
-      s = asymmetry(dx, dy);
-      scores.set(key, s);
-    }
-    return s;
-  };
-  let best = { dx: 0, dy: 0, score: score(0, 0) };
-  const centre = best.score;
+  const centre = score(0, 0);
+  let best = { dx: 0, dy: 0, score: centre };
   for (let dy = -SHIFT_RANGE; dy <= SHIFT_RANGE; dy++) {
     for (let dx = -SHIFT_RANGE; dx <= SHIFT_RANGE; dx++) {
       const s = score(dx, dy);
@@ -211,7 +217,26 @@ export function symmetricShift(cv: CV, colour: Mat, grid: Point[], track: (m: Ma
   ];
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1]!;
+/** The `k`-th smallest of the first `n` values (Hoare's selection; reorders them). */
+export function select(values: Float64Array, n: number, k: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = t;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return values[k]!;
 }
