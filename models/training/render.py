@@ -45,17 +45,39 @@ FONT_GLOBS = [
     "/usr/share/fonts/opentype/cantarell/Cantarell-Bold.otf",
     "/usr/share/fonts/opentype/cantarell/Cantarell-ExtraBold.otf",
 ]
+# Training also draws these (model v5): the grotesque and geometric faces many real sets are printed in (Helvetica's
+# and Avant Garde's URW clones, a Futura-like face, where C is nearly a ring), and a vintage serif. The fixture photos
+# draw from FONT_GLOBS alone, so that they come out byte for byte as they were first rendered.
+TRAINING_FONT_GLOBS = [
+    "/usr/share/fonts/opentype/urw-base35/NimbusSans-Bold.otf",
+    "/usr/share/fonts/opentype/urw-base35/NimbusSansNarrow-Bold.otf",
+    "/usr/share/fonts/opentype/urw-base35/URWGothic-Demi.otf",
+    "/usr/share/fonts/opentype/urw-base35/C059-Bold.otf",
+    "/usr/share/fonts/opentype/league-spartan/LeagueSpartan-Bold.otf",
+    "/usr/share/fonts/opentype/league-spartan/LeagueSpartan-ExtraBold.otf",
+]
 
 
-def font_paths():
+def font_paths(training=False):
+    """The font files to draw with: FONT_GLOBS, and for training cells TRAINING_FONT_GLOBS too (all of those must be
+    there, so that a model is never trained on fewer faces than its recipe says)."""
     # TILECAM_FONT_DIR: a copy of /usr/share/fonts elsewhere (a machine where the Debian font packages cannot be
     # installed, such as a GPU box without network).
     root = os.environ.get("TILECAM_FONT_DIR")
-    globs = [g.replace("/usr/share/fonts", root, 1) for g in FONT_GLOBS] if root else FONT_GLOBS
-    paths = [p for g in globs for p in glob.glob(g)]
+    where = f"under TILECAM_FONT_DIR={root}" if root else "(run models/training/setup.sh to install them)"
+
+    def found(globs):
+        globs = [g.replace("/usr/share/fonts", root, 1) for g in globs] if root else globs
+        return [p for g in globs for p in glob.glob(g)]
+
+    paths = found(FONT_GLOBS)
     if len(paths) < 8:
-        where = f"under TILECAM_FONT_DIR={root}" if root else "(run models/training/setup.sh to install them)"
         raise SystemExit(f"only {len(paths)} of the training fonts found {where}")
+    if training:
+        extra = found(TRAINING_FONT_GLOBS)
+        if len(extra) < len(TRAINING_FONT_GLOBS):
+            raise SystemExit(f"only {len(extra)} of the {len(TRAINING_FONT_GLOBS)} training-only fonts found {where}")
+        paths += extra
     return paths
 
 
@@ -112,7 +134,7 @@ def board_style(rng, training=False):
 
 
 # Share of training tile sets whose print is worn.
-FADED = 0.2
+FADED = 0.3
 
 
 def tile_style(rng, fonts, training=False):
@@ -135,7 +157,7 @@ def tile_style(rng, fonts, training=False):
         ink = jitter(rng.choice([(15, 15, 15), (20, 60, 35), (40, 25, 15)]), 12, rng)
     if training and rng.random() < FADED:
         # Worn print: the letter keeps its shape but loses contrast against the face.
-        t = rng.uniform(0.15, 0.5)
+        t = rng.uniform(0.15, 0.7)
         ink = tuple(int(i + (f - i) * t) for i, f in zip(ink, face))
     return {
         "face": face,

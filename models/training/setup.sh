@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(python3-torch python3-pil python3-opencv python3-numpy
   fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-freefont-ttf fonts-noto-core fonts-roboto
-  fonts-open-sans fonts-lato fonts-cantarell)
+  fonts-open-sans fonts-lato fonts-cantarell fonts-urw-base35 fonts-league-spartan)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

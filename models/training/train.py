@@ -37,7 +37,7 @@ def progress(label, done, total, start):
 def render_chunk(args):
     seed, count = args
     rng = random.Random(seed)
-    fonts = render.font_paths()
+    fonts = render.font_paths(training=True)
     xs = np.empty((count, SIZE, SIZE, 3), np.uint8)
     ys = np.empty(count, np.int64)
     for i in range(count):
@@ -112,7 +112,7 @@ def main():
         "training": {
             "data": "synthetic only: models/training/render.py (never a real photo)",
             "samples": args.samples, "epochs": args.epochs, "seed": args.seed,
-            "fonts": [os.path.basename(p) for p in render.font_paths()],
+            "fonts": [os.path.basename(p) for p in render.font_paths(training=True)],
             "renderSeconds": round(render_s), "trainSeconds": round(train_s), "threads": 2,
             "command": "npm run train",
         },
