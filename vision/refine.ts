@@ -123,9 +123,9 @@ const SHIFT_RANGE = 3;
  * Line searches can settle a few cells off: a border line taken for the first grid line, or the stripes of a side
  * panel (the red Hasbro board's) taken for columns, seen 2 to 3 cells off on steep views. Of the grid and its
  * neighbours up to SHIFT_RANGE cells away, the right one is where the squares' colours fit the standard premium
- * layout best, and clearly: better than the grid as found, and better than each of its own neighbours (a plain
- * tablecloth beside the board fits "evenly coloured" ever better the further the grid slides onto it, with no
- * minimum; the real premium squares give a sharp one).
+ * layout best, and clearly: better than the grid as found by a tenth, and better than each of its own neighbours
+ * (a plain tablecloth beside the board fits "evenly coloured" ever better the further the grid slides onto it,
+ * with no minimum; the real premium squares give a sharp one).
  */
 export function symmetricShift(cv: CV, colour: Mat, grid: Point[], track: (m: Mat) => Mat): Point[] {
   const px = 12;
