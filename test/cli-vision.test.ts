@@ -114,4 +114,10 @@ describe('tilecam eval', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no labelled photos/);
   });
+
+  it('exits 1 with a clear message for a folder that is not there', async () => {
+    const r = await tilecam('eval', join(tmpdir(), 'tilecam-no-such-folder'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cannot read .*tilecam-no-such-folder: no such folder/);
+  });
 });

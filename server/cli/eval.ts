@@ -1,13 +1,14 @@
 /**
  * `tilecam eval DIR… [--lang en|de] [--json] [--blanks-labelled-empty] [--model PATH]`: reads every labelled photo
- * below the folders (NAME.jpg|jpeg|png|webp beside NAME.txt in board text) and measures the vision. A photo whose board is not found
- * counts all 225 of its squares as errors. A progress bar goes to stderr when it is a terminal.
+ * below the folders (NAME.jpg|jpeg|png|webp beside NAME.txt in board text) and measures the vision. A photo whose
+ * board is not found counts all 225 of its squares as errors. A progress bar goes to stderr when it is a terminal.
  *
  * `--blanks-labelled-empty` is for label sets that write a blank tile as `.` (kwwangkw-en says so of itself): a
  * square read as a blank is then compared as `.`, and how many were is reported as `blanksOnEmptyLabels`. Such labels
  * cannot tell a blank read right from an empty square read as a blank, so the figure says which comparison it is.
  * `--model` measures another cell model (an ONNX file with its metadata JSON beside it) instead of models/cells.onnx.
  */
+import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -35,7 +36,15 @@ export interface EvalResult {
 
 async function labelledImages(dir: string): Promise<{ image: string; label: string }[]> {
   const out: { image: string; label: string }[] = [];
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT' ? 'no such folder' : code === 'ENOTDIR' ? 'not a folder' : (err as Error).message;
+    throw new Error(`cannot read ${dir}: ${why}`);
+  }
   const names = new Set(entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)));
   for (const file of [...names].sort()) {
     const m = /^(.*)\.(jpe?g|png|webp)$/i.exec(file);
