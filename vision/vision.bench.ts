@@ -42,7 +42,7 @@ for (let i = 0; i < rounds; i++) {
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 const line = (s: Stages) =>
   `decode ${median(s.decode).toFixed(1)}, locate ${median(s.locate).toFixed(1)}, ` +
-  `classify ${median(s.classify).toFixed(1)} (warp, 225 crops, inference), total ${median(s.total).toFixed(1)}`;
+  `classify ${median(s.classify).toFixed(1)} (warp, crops, inference, reading), total ${median(s.total).toFixed(1)}`;
 const meta = await sharp(photos[0]!).metadata();
 console.log(
   `${photos.length} photos of ${meta.width}×${meta.height}, ${rounds} rounds, one thread; ${cpus()[0]?.model ?? 'cpu'}`,

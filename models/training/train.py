@@ -2,7 +2,7 @@
 
     /usr/bin/python3 models/training/train.py [--samples 200000] [--epochs 14] [--seed 7]
 
-Runs on 2 CPU threads in under 30 minutes (about 23 measured): rendering (2 processes), then training, then export.
+Runs on 2 CPU threads in under 30 minutes (19 to 25 measured): rendering (2 processes), then training, then export.
 `--device cuda` trains on a GPU instead (the committed model is the CPU run's).
 """
 import argparse
