@@ -1,5 +1,5 @@
 /** The `tilecam recognize` and `tilecam eval` contracts of DESIGN.md, through the real command line. */
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -85,6 +85,49 @@ describe('tilecam eval', () => {
       boardsPerfect: 1,
       blanksOnEmptyLabels: blanks,
     });
+  });
+
+  it('compares with labels corrected by --errata, and refuses errata that do not fit the labels', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-eval-errata-'));
+    for (const sub of ['a', 'b']) {
+      mkdirSync(join(dir, sub));
+      copyFileSync(join(photos, 'tilted_30_red_wooden.jpg'), join(dir, sub, 'board.jpg'));
+    }
+    const label = readFileSync(join(photos, 'tilted_30_red_wooden.txt'), 'utf8');
+    expect(label[0]).toBe('.');
+    writeFileSync(join(dir, 'a', 'board.txt'), `X${label.slice(1)}`);
+    writeFileSync(join(dir, 'b', 'board.txt'), label);
+    const plain = await tilecam('eval', dir);
+    expect(plain.code).toBe(0);
+    // The text output names every wrong square.
+    expect(plain.stdout).toMatch(/a\/board\.jpg: 1 wrong: 1A X→\./);
+    const errata = join(dir, 'errata.txt');
+    writeFileSync(errata, '# the label of a/board says X at 1A\na/board 1A X . no tile there\n');
+    const r = await tilecam('eval', dir, '--json', '--errata', errata);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      images: 2,
+      cellErrors: 0,
+      boardsPerfect: 2,
+      labelsCorrected: 1,
+    });
+    // Written for another version of the labels: the command stops instead of measuring against a wrong label.
+    writeFileSync(errata, 'b/board 1A X .\n');
+    const stale = await tilecam('eval', dir, '--errata', errata);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toMatch(/errata line 1: .*b\/board\.txt says '\.' at 1A, not 'X'/);
+    // A photo named so briefly that it could be either.
+    writeFileSync(errata, 'board 2A . E\n');
+    const vague = await tilecam('eval', dir, '--errata', errata);
+    expect(vague.code).toBe(1);
+    expect(vague.stderr).toMatch(/errata line 1: 'board' names 2 photos/);
+    writeFileSync(errata, 'a/board 1A X\n');
+    const bad = await tilecam('eval', dir, '--errata', errata);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/errata\.txt: errata line 1: needs PHOTO SQUARE LABEL PHOTO-SHOWS/);
+    const missing = await tilecam('eval', dir, '--errata', join(dir, 'none.txt'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/cannot read the errata .*none\.txt/);
   });
 
   it('measures another model with --model, and stops with a clear message when it cannot be loaded', async () => {

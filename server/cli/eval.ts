@@ -7,6 +7,9 @@
  * square read as a blank is then compared as `.`, and how many were is reported as `blanksOnEmptyLabels`. Such labels
  * cannot tell a blank read right from an empty square read as a blank, so the figure says which comparison it is.
  * `--model` measures another cell model (an ONNX file with its metadata JSON beside it) instead of models/cells.onnx.
+ * `--errata FILE` compares with the labels as corrected by a file of label errata (see errata.ts), for label sets
+ * whose labels contradict their photos; the label files themselves are not changed, and how many squares were
+ * corrected is reported as `labelsCorrected`.
  */
 import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -14,7 +17,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { recognize, VisionError } from '../../vision/index.ts';
-import { parseBoard } from '../engine/index.ts';
+import { parseBoard, squareName } from '../engine/index.ts';
+import { correctLabel, type Erratum, errataFor, parseErrata } from './errata.ts';
 import { reportError } from './errors.ts';
 import { lettersOf } from './recognize.ts';
 
@@ -31,7 +35,10 @@ export interface EvalResult {
   confusions: [string, string, number][];
   /** With `blanksLabelledEmpty`: squares read as a blank where the label says `.`, not counted as errors. */
   blanksOnEmptyLabels?: number;
-  failures: { file: string; errors: number; reason?: string }[];
+  /** With `errata`: squares whose label was corrected before comparing. */
+  labelsCorrected?: number;
+  /** Every photo with a wrong square, and its wrong squares (`9B E→? unsure`). */
+  failures: { file: string; errors: number; reason?: string; squares: string[] }[];
 }
 
 async function labelledImages(dir: string): Promise<{ image: string; label: string }[]> {
@@ -57,9 +64,22 @@ export async function evaluate(
   dirs: string[],
   letters: string,
   onProgress?: (done: number, total: number) => void,
-  { blanksLabelledEmpty = false, model }: { blanksLabelledEmpty?: boolean; model?: string } = {},
+  {
+    blanksLabelledEmpty = false,
+    model,
+    errata,
+  }: { blanksLabelledEmpty?: boolean; model?: string; errata?: readonly Erratum[] } = {},
 ): Promise<EvalResult> {
   const items = (await Promise.all(dirs.map(labelledImages))).flat();
+  const corrections = new Map(items.map(({ label }) => [label, errata ? errataFor(errata, label) : []]));
+  for (const e of errata ?? []) {
+    const photos = items.filter(({ label }) => corrections.get(label)!.includes(e));
+    if (photos.length > 1)
+      throw new Error(
+        `errata line ${e.line}: '${e.photo}' names ${photos.length} photos; give more of its path`,
+      );
+  }
+  let corrected = 0;
   const confusions = new Map<string, number>();
   const times: number[] = [];
   const failures: EvalResult['failures'] = [];
@@ -72,7 +92,10 @@ export async function evaluate(
     onProgress?.(i, items.length);
     const truth = parseBoard(await readFile(label, 'utf8'));
     if (!truth.ok) throw new Error(`${label}: ${truth.message}`);
-    const expected = truth.board.cells;
+    const fixed = correctLabel(truth.board.cells, corrections.get(label)!, label);
+    if (!fixed.ok) throw new Error(fixed.message);
+    const expected = fixed.cells;
+    corrected += corrections.get(label)!.length;
     const started = performance.now();
     let read: string[] | undefined;
     let unsure = new Set<number>();
@@ -89,6 +112,7 @@ export async function evaluate(
     }
     times.push(performance.now() - started);
     let errors = 0;
+    const squares: string[] = [];
     expected.forEach((t, k) => {
       const r = read?.[k] ?? '∅';
       if (r === t) return;
@@ -98,12 +122,16 @@ export async function evaluate(
       }
       errors++;
       if (read && !unsure.has(k)) silent++;
+      if (read)
+        squares.push(
+          `${squareName({ row: Math.floor(k / 15), col: k % 15 })} ${t}→${r}${unsure.has(k) ? ' unsure' : ''}`,
+        );
       const key = `${t}\u0000${r}`;
       confusions.set(key, (confusions.get(key) ?? 0) + 1);
     });
     cellErrors += errors;
     if (errors === 0) perfect++;
-    else failures.push({ file: image, errors, ...(reason ? { reason } : {}) });
+    else failures.push({ file: image, errors, ...(reason ? { reason } : {}), squares });
   }
   onProgress?.(items.length, items.length);
   times.sort((a, b) => a - b);
@@ -121,13 +149,20 @@ export async function evaluate(
       .map(([k, n]) => [...(k.split('\u0000') as [string, string]), n] as [string, string, number])
       .sort((a, b) => b[2] - a[2]),
     ...(blanksLabelledEmpty ? { blanksOnEmptyLabels: blanksOnEmpty } : {}),
+    ...(errata ? { labelsCorrected: corrected } : {}),
     failures,
   };
 }
 
 export async function evalCommand(args: string[]): Promise<number> {
   const json = args.includes('--json');
-  let values: { lang?: string; json?: boolean; 'blanks-labelled-empty'?: boolean; model?: string };
+  let values: {
+    lang?: string;
+    json?: boolean;
+    'blanks-labelled-empty'?: boolean;
+    model?: string;
+    errata?: string;
+  };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -138,6 +173,7 @@ export async function evalCommand(args: string[]): Promise<number> {
         json: { type: 'boolean' },
         'blanks-labelled-empty': { type: 'boolean' },
         model: { type: 'string' },
+        errata: { type: 'string' },
       },
     }));
   } catch (err) {
@@ -146,6 +182,18 @@ export async function evalCommand(args: string[]): Promise<number> {
   if (positionals.length === 0) return reportError(json, 'eval needs at least one folder of labelled photos');
   const letters = lettersOf(values.lang ?? 'en');
   if (!letters) return reportError(json, `unknown --lang '${values.lang}'`);
+  let errata: Erratum[] | undefined;
+  if (values.errata !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(values.errata, 'utf8');
+    } catch (err) {
+      return reportError(json, `cannot read the errata ${values.errata}: ${(err as Error).message}`);
+    }
+    const parsed = parseErrata(text);
+    if (!parsed.ok) return reportError(json, `${values.errata}: ${parsed.message}`);
+    errata = parsed.errata;
+  }
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar({ stream: process.stderr }, cliProgress.Presets.shades_classic)
     : undefined;
@@ -162,6 +210,7 @@ export async function evalCommand(args: string[]): Promise<number> {
       {
         blanksLabelledEmpty: values['blanks-labelled-empty'] === true,
         ...(values.model ? { model: values.model } : {}),
+        ...(errata ? { errata } : {}),
       },
     );
   } catch (err) {
@@ -184,6 +233,10 @@ export async function evalCommand(args: string[]): Promise<number> {
       process.stdout.write(
         `${r.blanksOnEmptyLabels} squares read as a blank where the label says '.', not counted (--blanks-labelled-empty)\n`,
       );
+    if (r.labelsCorrected !== undefined)
+      process.stdout.write(
+        `${r.labelsCorrected} squares compared with the label as corrected by ${values.errata}\n`,
+      );
     if (r.confusions.length) {
       process.stdout.write(
         `confusions (truth → read × count): ${r.confusions
@@ -192,8 +245,14 @@ export async function evalCommand(args: string[]): Promise<number> {
           .join(' ')}\n`,
       );
     }
-    for (const f of r.failures.slice(0, 20))
-      process.stdout.write(`  ${f.file}: ${f.errors} wrong${f.reason ? ` (${f.reason})` : ''}\n`);
+    for (const f of r.failures.slice(0, 40)) {
+      const squares =
+        f.squares.length <= 12 ? f.squares.join(', ') : `${f.squares.slice(0, 12).join(', ')}, …`;
+      process.stdout.write(
+        `  ${f.file}: ${f.errors} wrong${f.reason ? ` (${f.reason})` : ''}${squares ? `: ${squares}` : ''}\n`,
+      );
+    }
+    if (r.failures.length > 40) process.stdout.write(`  … and ${r.failures.length - 40} more photos\n`);
   }
   return 0;
 }
