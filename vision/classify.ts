@@ -90,6 +90,10 @@ export interface CellReading {
   readonly confidence: number[];
   /** Per cell, the share of "empty or blank" among the readings (see `confidence`). */
   readonly pair: number[];
+  /** Per cell, the most likely letter whatever the reading, and its share and the blank's among the readings. */
+  readonly letter: string[];
+  readonly letterShare: number[];
+  readonly blankShare: number[];
   /** Quarter turns clockwise of the letters as seen. */
   readonly turns: 0 | 1 | 2 | 3;
 }
@@ -120,6 +124,9 @@ export function readCells(model: CellModel, probs: Float32Array, allowed?: Reado
   const chars: string[] = [];
   const confidence: number[] = [];
   const pair: number[] = [];
+  const letter: string[] = [];
+  const letterShare: number[] = [];
+  const blankShare: number[] = [];
   for (let i = 0; i < n; i++) {
     const p = (index: number | undefined) => (index === undefined || index < 0 ? 0 : probs[i * k + index]!);
     const scores: [string, number][] = [
@@ -130,16 +137,22 @@ export function readCells(model: CellModel, probs: Float32Array, allowed?: Reado
       }),
     ];
     let best = scores[0]!;
+    let bestLetter: [string, number] = ['?', 0];
     let total = p(hand);
-    for (const s of scores) {
+    for (const [j, s] of scores.entries()) {
       total += s[1];
       if (s[1] > best[1]) best = s;
+      if (j >= 2 && s[1] > bestLetter[1]) bestLetter = s;
     }
+    const share = (v: number) => (total > 0 ? v / total : 0);
     chars.push(best[0]);
-    confidence.push(total > 0 ? best[1] / total : 0);
-    pair.push(total > 0 ? (p(empty) + p(blank)) / total : 0);
+    confidence.push(share(best[1]));
+    pair.push(share(p(empty) + p(blank)));
+    letter.push(bestLetter[0]);
+    letterShare.push(share(bestLetter[1]));
+    blankShare.push(share(p(blank)));
   }
-  return { chars, confidence, pair, turns };
+  return { chars, confidence, pair, letter, letterShare, blankShare, turns };
 }
 
 /** Turns a row-major 15×15 grid seen rotated `turns` quarter turns clockwise back upright. */

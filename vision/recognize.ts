@@ -71,7 +71,7 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
   const allowed = options.letters ? new Set([...options.letters]) : undefined;
   await secondLook(cells, warped, probs, allowed);
   const seen = readCells(cells, probs, allowed);
-  const settled = settleBlanks(warped, seen.chars, seen.confidence, seen.pair);
+  const settled = settleBlanks(warped, seen.chars, seen.confidence, seen.pair, seen);
   const chars = uprightGrid(settled.chars, seen.turns);
   const conf = uprightGrid(settled.confidence, seen.turns);
   const t3 = performance.now();

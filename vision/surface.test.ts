@@ -47,6 +47,28 @@ describe('settleBlanks', () => {
     expect(settled.confidence[7 * 15 + 10]).toBeGreaterThan(0.8);
   });
 
+  it('reads a tile-coloured cell read empty as the letter the model saw there, when it saw more of it than of a blank', () => {
+    const image = { width: WARPED, height: WARPED, data: board(GREEN, tiles) };
+    const at = 7 * 15 + 10;
+    // The model read the cell as empty; a thin I was its best letter, at 0.2 of the readings.
+    const letters = {
+      letter: Array(225).fill('I'),
+      letterShare: Array(225).fill(0.01),
+      blankShare: Array(225).fill(0.02),
+    };
+    letters.letterShare[at] = 0.2;
+    letters.blankShare[at] = 0.05;
+    const settled = settleBlanks(image, read, Array(225).fill(0.95), Array(225).fill(0.97), letters);
+    expect(settled.chars[at]).toBe('I');
+    // Read, but never sure: the model did not prefer the letter.
+    expect(settled.confidence[at]).toBeCloseTo(0.2, 6);
+    // Where the model saw more of a blank than of any letter, a blank; green squares stay empty.
+    letters.blankShare[at] = 0.3;
+    const blank = settleBlanks(image, read, Array(225).fill(0.95), Array(225).fill(0.97), letters);
+    expect(blank.chars[at]).toBe('?');
+    expect(blank.chars.filter((ch) => ch !== '.' && ch !== 'C')).toEqual(['?']);
+  });
+
   it('takes board-coloured cells read as blanks for empty squares', () => {
     const image = { width: WARPED, height: WARPED, data: board(GREEN, tiles) };
     const seen = read.map((ch, i) => (i % 3 === 0 && ch === '.' ? '?' : ch));

@@ -3,7 +3,9 @@
  * at a time, cannot tell it from an empty square of a board whose squares are tile-coloured, and it does not know
  * which colour this board's squares are. The board itself does: the lettered tiles show this set's tile face, the
  * confidently empty squares show this board's plain and premium squares. Each cell read empty or blank is settled
- * by which of the two its colour is closer to.
+ * by which of the two its colour is closer to. A cell read empty that its colour shows to be a tile is a blank, or
+ * a letter the model saw too faintly to prefer it to an empty square (a thin I of a medium-weight face): it takes
+ * the model's likeliest letter where the model gave that more weight than a blank, and stays unsure.
  */
 import { standardLayout } from '../server/engine/layout.ts';
 import type { RgbImage } from './types.ts';
@@ -39,6 +41,8 @@ export function settleBlanks(
   chars: readonly string[],
   confidence: readonly number[],
   pair: readonly number[],
+  /** Per cell, the model's most likely letter, its share, and the blank's share (see `CellReading`). */
+  letters?: { letter: readonly string[]; letterShare: readonly number[]; blankShare: readonly number[] },
 ): SettledCells {
   const outChars = [...chars];
   const outConfidence = [...confidence];
@@ -74,6 +78,11 @@ export function settleBlanks(
     else if (clear >= DECISIVE && Math.min(toTile, toSquare) <= NEAR * apart) {
       outChars[i] = verdict;
       outConfidence[i] = pair[i]! * clear;
+      // A tile after all: a blank, or a letter the model saw too faintly to prefer it to an empty square.
+      if (verdict === '?' && letters && letters.letterShare[i]! > letters.blankShare[i]!) {
+        outChars[i] = letters.letter[i]!;
+        outConfidence[i] = letters.letterShare[i]!;
+      }
     } else outConfidence[i] = Math.min(confidence[i]!, pair[i]! * (1 - clear));
   }
   return { chars: outChars, confidence: outConfidence };
