@@ -107,6 +107,8 @@ SCENARIOS = {
     "blank_tiles": dict(board=BLANKS, seed=15),
     "german_umlauts": dict(board=GERMAN, seed=16, style={"board": {"square": (25, 110, 60)}}),
     "hand_over_row_8": dict(board=GAME, seed=17, hand_row=8),
+    # ZA, then ADZ down through its A: a second Z, which an English set does not have (the service holds it).
+    "a_second_z_tile": dict(board=["." * 15] * 7 + ["......ZA......."] + [".......D......."] + [".......Z......."] + ["." * 15] * 5, seed=18),
 }
 
 

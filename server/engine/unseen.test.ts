@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boardFromText, emptyBoard, place, tileCount, tileSets, unseenTiles } from './index.ts';
+import { boardFromText, emptyBoard, overdrawnBy, place, tileCount, tileSets, unseenTiles } from './index.ts';
 
 describe('tile sets', () => {
   it('has 100 English tiles, 102 German (with Ä Ö Ü), 102 French and Dutch, 100 Polish', () => {
@@ -64,5 +64,42 @@ describe('unseen tiles', () => {
       { row: 7, col: 7, tile: 'Z' },
     ]);
     expect(unseenTiles(tileSets.en, board).overdrawn).toEqual(['Z']);
+  });
+});
+
+describe('tiles placed beyond the set', () => {
+  const before = place(emptyBoard(), [
+    { row: 7, col: 6, tile: 'Z' },
+    { row: 7, col: 7, tile: 'A' },
+    { row: 7, col: 8, tile: '?' },
+    { row: 7, col: 9, tile: 'e' },
+  ]);
+
+  it('names the kinds a move adds beyond the set, with where it put them', () => {
+    // ADZ down through the A, and a third blank: English has one Z and two blanks.
+    const move = [
+      { row: 8, col: 7, tile: 'D' },
+      { row: 9, col: 7, tile: 'Z' },
+      { row: 10, col: 7, tile: 's' },
+    ];
+    expect(overdrawnBy(tileSets.en, place(before, move), move)).toEqual([
+      { tile: 'Z', onBoard: 2, inSet: 1, squares: [{ row: 9, col: 7 }] },
+      { tile: '?', onBoard: 3, inSet: 2, squares: [{ row: 10, col: 7 }] },
+    ]);
+    // German also has one Z and two blanks.
+    expect(overdrawnBy(tileSets.de, place(before, move), move).map((o) => o.tile)).toEqual(['Z', '?']);
+  });
+
+  it('is empty for a move within the set, and ignores kinds the move did not add to', () => {
+    const move = [{ row: 8, col: 7, tile: 'D' }];
+    expect(overdrawnBy(tileSets.en, place(before, move), move)).toEqual([]);
+    // Two Z already on the board (entered by hand): a move of other letters is not held for them.
+    const crowded = place(before, [{ row: 0, col: 0, tile: 'Z' }]);
+    expect(overdrawnBy(tileSets.en, place(crowded, move), move)).toEqual([]);
+    // A letter the set does not have at all (a German Ä on an English board).
+    const umlaut = [{ row: 8, col: 7, tile: 'Ä' }];
+    expect(overdrawnBy(tileSets.en, place(before, umlaut), umlaut)).toEqual([
+      { tile: 'Ä', onBoard: 1, inSet: 0, squares: [{ row: 8, col: 7 }] },
+    ]);
   });
 });

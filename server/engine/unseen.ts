@@ -2,7 +2,8 @@
  * Unseen tiles: the full set minus the tiles on the board, minus the viewer's own rack where known.
  * With two players and an empty bag, the unseen tiles are exactly the opponent's rack.
  */
-import { type Board, EMPTY } from './board.ts';
+import { type Board, EMPTY, type Placement } from './board.ts';
+import type { Square } from './result.ts';
 import { BLANK, isBlankTile, isVowel, type TileSet } from './tilesets.ts';
 
 export interface Unseen {
@@ -61,4 +62,37 @@ export function unseenTiles(set: TileSet, board: Board, options: UnseenOptions =
     bag,
     overdrawn,
   };
+}
+
+/** A kind of tile of which a board holds more than the set has. */
+export interface Overdrawn {
+  /** The letter, or `?` for blanks (a named blank counts as a blank). */
+  readonly tile: string;
+  readonly onBoard: number;
+  readonly inSet: number;
+  /** Where `placements` put tiles of this kind. */
+  readonly squares: readonly Square[];
+}
+
+/**
+ * The kinds of tile that `placements` put on `board` (the board after them) beyond what the set holds: a reading
+ * that shows a second Z in English, or a third blank, is a misreading or another set, never a move to score
+ * unseen. Kinds already overdrawn before the placements added to them count too; kinds they did not add to do not.
+ */
+export function overdrawnBy(set: TileSet, board: Board, placements: readonly Placement[]): Overdrawn[] {
+  const kind = (tile: string) => (isBlankTile(tile) ? BLANK : tile);
+  const limit = new Map<string, number>(set.letters.map(([l, c]) => [l, c]));
+  limit.set(BLANK, set.blanks);
+  const onBoard = new Map<string, number>();
+  for (const cell of board.cells)
+    if (cell !== EMPTY) onBoard.set(kind(cell), (onBoard.get(kind(cell)) ?? 0) + 1);
+  const out: Overdrawn[] = [];
+  for (const tile of new Set(placements.map((p) => kind(p.tile)))) {
+    const inSet = limit.get(tile) ?? 0;
+    const count = onBoard.get(tile) ?? 0;
+    if (count <= inSet) continue;
+    const squares = placements.filter((p) => kind(p.tile) === tile).map(({ row, col }) => ({ row, col }));
+    out.push({ tile, onBoard: count, inSet, squares });
+  }
+  return out;
 }

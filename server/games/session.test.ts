@@ -43,3 +43,32 @@ describe('auto capture', () => {
       expect((await session.submitFrame(photo(2), false, { now: t0 + t })).status).not.toBe('committed');
   });
 });
+
+describe('tile counts', () => {
+  it('holds a reading that shows more tiles of a letter than the set has, naming the square', async () => {
+    const service = new GameService(store, dir);
+    const { id } = service.create({
+      players: ['Ann', 'Ben'],
+      lang: 'en',
+      variant: 'classic',
+      challengeRule: 'double',
+      capture: 'button',
+    });
+    const session = service.get(id);
+    if (!(session instanceof GameSession)) throw new Error('expected a classic game');
+    const za = Array.from({ length: 15 }, (_, r) => (r === 7 ? '......ZA.......' : '.'.repeat(15)));
+    expect((await session.act({ type: 'confirm', board: za })).status).toBe('committed');
+    // The photo shows ADZ down through the A: a second Z, and English has one.
+    const bytes = readFileSync(new URL('../../fixtures/photos/a_second_z_tile.jpg', import.meta.url));
+    const held = await session.submitFrame(bytes, true);
+    expect(held).toEqual({
+      status: 'needs-confirmation',
+      reasons: ['the board would hold 2 Z tiles; the English tile set has 1'],
+    });
+    expect(session.snapshot().pending?.squares).toEqual([{ row: 9, col: 7 }]);
+    expect(session.snapshot().turns).toHaveLength(1);
+    // The scorekeeper may know better (another set): confirming commits it.
+    expect((await session.act({ type: 'confirm' })).status).toBe('committed');
+    expect(session.snapshot().turns).toHaveLength(2);
+  });
+});

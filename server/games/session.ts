@@ -17,6 +17,8 @@ import {
   makeRules,
   nameBlanks,
   newGame,
+  type Overdrawn,
+  overdrawnBy,
   type Placement,
   parseBoard,
   removeTiles,
@@ -210,6 +212,16 @@ export class GameSession {
     }
     const events: GameEvent[] = [];
     const move = inferred.kind === 'withdrawal' ? inferred.next : inferred.move;
+    // More tiles of a kind than the set has: a misreading, unless the scorekeeper says otherwise.
+    const over = move && !confirmed ? overdrawnBy(this.state.rules.tileSet, board, move.placements) : [];
+    if (over.length > 0) {
+      return this.hold(
+        board,
+        over.map((o) => overdrawnReason(o, this.state.rules.tileSet.name)),
+        over.flatMap((o) => o.squares),
+        photo,
+      );
+    }
     if (inferred.kind === 'withdrawal')
       events.push({ type: 'withdraw', player: this.state.lastPlay!.player });
     if (move) {
@@ -352,4 +364,11 @@ export class GameSession {
     const snapshot = this.snapshot();
     for (const listener of this.listeners) listener(snapshot);
   }
+}
+
+/** `the board would hold 2 Z tiles; the English tile set has 1`. */
+function overdrawnReason(o: Overdrawn, setName: string): string {
+  const kind = o.tile === '?' ? 'blank' : `${o.tile} tile`;
+  const has = o.inSet === 0 ? 'none' : String(o.inSet);
+  return `the board would hold ${o.onBoard} ${kind}${o.onBoard === 1 ? '' : 's'}; the ${setName} tile set has ${has}`;
 }
