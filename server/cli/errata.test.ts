@@ -55,6 +55,10 @@ describe('label errata', () => {
     expect(errataFor(r.errata, '/data/set/other/w5.txt').map((e) => e.square)).toEqual(['1B']);
     expect(errataFor(r.errata, '/data/set/warped/xw5.txt')).toEqual([]);
     expect(errataFor(r.errata, '/data/set/warped/w50.txt')).toEqual([]);
+    // The photo's name or the label's, with either slash, names the same photo.
+    const forms = parseErrata('warped\\w5.jpg 1A . E\nwarped/w5.txt 1B . F\n');
+    if (!forms.ok) throw new Error(forms.message);
+    expect(errataFor(forms.errata, '/data/set/warped/w5.txt').map((e) => e.square)).toEqual(['1A', '1B']);
   });
 
   it('corrects the label, and refuses when the label does not say what the erratum expects', () => {

@@ -8,8 +8,8 @@
  *     PHOTO SQUARE LABEL PHOTO-SHOWS [NOTE…]
  *     kwwangkw-en/warped/w5  9B  .  E  a tile the label leaves out
  *
- * PHOTO is the label file's path without `.txt`, as far up as needed to name one photo (it matches the end of the
- * path); SQUARE is row then column (`9B`); LABEL is what the label file says there, checked, so that a correction
+ * PHOTO is the photo's or label file's path (its extension may be left off), as far up as needed to name one photo
+ * (it matches the end of the path); SQUARE is row then column (`9B`); LABEL is what the label file says there, checked, so that a correction
  * never applies to a label that has since changed; PHOTO-SHOWS is what the photo holds (`.` empty, `?` a blank tile,
  * or a letter, as in board text).
  */
@@ -40,7 +40,9 @@ export function parseErrata(text: string): ErrataParse {
     const line = i + 1;
     const body = raw.replace(/#.*$/, '').trim();
     if (!body) continue;
-    const [photo, square, label, truth, ...note] = body.split(/\s+/);
+    const [named, square, label, truth, ...note] = body.split(/\s+/);
+    // The label's path or the photo's, with either kind of slash: the same photo.
+    const photo = named!.replace(/\\/g, '/').replace(/\.(txt|jpe?g|png|webp)$/i, '');
     const fail = (why: string): ErrataParse => ({ ok: false, message: `errata line ${line}: ${why}` });
     if (truth === undefined) return fail('needs PHOTO SQUARE LABEL PHOTO-SHOWS');
     const pos = parsePosition(square!);
@@ -55,7 +57,7 @@ export function parseErrata(text: string): ErrataParse {
     seen.set(key, line);
     errata.push({
       line,
-      photo: photo!.replace(/\\/g, '/'),
+      photo,
       cell: pos.row * 15 + pos.col,
       square: square!.toUpperCase(),
       label: label!,
