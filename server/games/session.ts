@@ -1,7 +1,8 @@
 /**
  * One game being played: the engine state rebuilt from the stored events, the reading waiting for confirmation,
  * and the frame intake that turns camera readings into events. The camera is never trusted alone: a reading that
- * is not a legal move from the last board, or has squares in doubt, waits for the scorekeeper with its photo.
+ * is not a legal move from the last board, has squares in doubt, or puts more tiles of a letter on the board than
+ * the set has, waits for the scorekeeper with its photo.
  */
 
 import type { Corners } from '../../vision/index.ts';
