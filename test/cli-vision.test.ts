@@ -1,7 +1,8 @@
 /** The `tilecam recognize` and `tilecam eval` contracts of DESIGN.md, through the real command line. */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { root, tilecam } from './helpers.ts';
 
@@ -25,7 +26,6 @@ describe('tilecam recognize', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tilecam-debug-'));
     const r = await tilecam('recognize', join(photos, 'overhead_green_cream.jpg'), '--debug', dir);
     expect(r.code).toBe(0);
-    const { readdirSync } = await import('node:fs');
     expect(readdirSync(dir).sort()).toEqual([
       'overhead_green_cream.grid.jpg',
       'overhead_green_cream.warped.jpg',
@@ -97,10 +97,14 @@ describe('tilecam eval', () => {
     expect(label[0]).toBe('.');
     writeFileSync(join(dir, 'a', 'board.txt'), `X${label.slice(1)}`);
     writeFileSync(join(dir, 'b', 'board.txt'), label);
-    const plain = await tilecam('eval', dir);
+    const debug = mkdtempSync(join(tmpdir(), 'tilecam-eval-debug-'));
+    const plain = await tilecam('eval', dir, '--debug', debug);
     expect(plain.code).toBe(0);
-    // The text output names every wrong square.
+    // The text output names every wrong square, and --debug draws them for a person to check.
     expect(plain.stdout).toMatch(/a\/board\.jpg: 1 wrong: 1A X→\./);
+    expect(readdirSync(debug)).toEqual(['a_board.squares.jpg']);
+    const sheet = await sharp(join(debug, 'a_board.squares.jpg')).metadata();
+    expect([sheet.width, sheet.height]).toEqual([180, 204]);
     const errata = join(dir, 'errata.txt');
     writeFileSync(errata, '# the label of a/board says X at 1A\na/board 1A X . no tile there\n');
     const r = await tilecam('eval', dir, '--json', '--errata', errata);

@@ -2,7 +2,7 @@
  * tilecam's vision: image in, BoardReading out. No game rules, no HTTP. OpenCV stays behind ./cv.ts.
  */
 export { DEFAULT_MODEL, loadModel } from './classify.ts';
-export { writeDebugImages } from './debug.ts';
+export { type SheetSquare, writeDebugImages, writeSquareSheet } from './debug.ts';
 export { decodeImage, MAX_BYTES, MAX_PIXELS } from './decode.ts';
 export { locateBoard } from './locate.ts';
 export { DEFAULT_THRESHOLD, type RecognizeOptions, recognize } from './recognize.ts';

@@ -9,14 +9,22 @@
  * `--model` measures another cell model (an ONNX file with its metadata JSON beside it) instead of models/cells.onnx.
  * `--errata FILE` compares with the labels as corrected by a file of label errata (see errata.ts), for label sets
  * whose labels contradict their photos; the label files themselves are not changed, and how many squares were
- * corrected is reported as `labelsCorrected`.
+ * corrected is reported as `labelsCorrected`. `--debug DIR` writes, for every photo with a wrong square, a sheet of
+ * its wrong squares (each with its neighbours, upright, captioned with the label and the reading) for a person to
+ * check by eye: that is how the errata were found.
  */
 import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { recognize, VisionError } from '../../vision/index.ts';
+import {
+  type RgbImage,
+  recognize,
+  type SheetSquare,
+  VisionError,
+  writeSquareSheet,
+} from '../../vision/index.ts';
 import { parseBoard, squareName } from '../engine/index.ts';
 import { correctLabel, type Erratum, errataFor, parseErrata } from './errata.ts';
 import { reportError } from './errors.ts';
@@ -41,8 +49,15 @@ export interface EvalResult {
   failures: { file: string; errors: number; reason?: string; squares: string[] }[];
 }
 
-async function labelledImages(dir: string): Promise<{ image: string; label: string }[]> {
-  const out: { image: string; label: string }[] = [];
+/** A labelled photo: the image, its label file, and a name for debug files (its path below the folder given). */
+interface Item {
+  image: string;
+  label: string;
+  name: string;
+}
+
+async function labelledImages(dir: string): Promise<Item[]> {
+  const out: Item[] = [];
   let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true, recursive: true });
@@ -55,7 +70,8 @@ async function labelledImages(dir: string): Promise<{ image: string; label: stri
   const names = new Set(entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)));
   for (const file of [...names].sort()) {
     const m = /^(.*)\.(jpe?g|png|webp)$/i.exec(file);
-    if (m && names.has(`${m[1]}.txt`)) out.push({ image: file, label: `${m[1]}.txt` });
+    if (m && names.has(`${m[1]}.txt`))
+      out.push({ image: file, label: `${m[1]}.txt`, name: relative(dir, m[1]!).replace(/[\\/]/g, '_') });
   }
   return out;
 }
@@ -68,7 +84,8 @@ export async function evaluate(
     blanksLabelledEmpty = false,
     model,
     errata,
-  }: { blanksLabelledEmpty?: boolean; model?: string; errata?: readonly Erratum[] } = {},
+    debug,
+  }: { blanksLabelledEmpty?: boolean; model?: string; errata?: readonly Erratum[]; debug?: string } = {},
 ): Promise<EvalResult> {
   const items = (await Promise.all(dirs.map(labelledImages))).flat();
   const corrections = new Map(items.map(({ label }) => [label, errata ? errataFor(errata, label) : []]));
@@ -88,7 +105,7 @@ export async function evaluate(
   let perfect = 0;
   let silent = 0;
   let blanksOnEmpty = 0;
-  for (const [i, { image, label }] of items.entries()) {
+  for (const [i, { image, label, name }] of items.entries()) {
     onProgress?.(i, items.length);
     const truth = parseBoard(await readFile(label, 'utf8'));
     if (!truth.ok) throw new Error(`${label}: ${truth.message}`);
@@ -100,8 +117,21 @@ export async function evaluate(
     let read: string[] | undefined;
     let unsure = new Set<number>();
     let reason: string | undefined;
+    let warped: RgbImage | undefined;
+    let turns = 0;
     try {
-      const reading = await recognize(await readFile(image), { letters, ...(model ? { model } : {}) });
+      const reading = await recognize(await readFile(image), {
+        letters,
+        ...(model ? { model } : {}),
+        ...(debug
+          ? {
+              inspect: async (_photo: RgbImage, _corners: unknown, board: RgbImage) => {
+                warped = board;
+              },
+            }
+          : {}),
+      });
+      turns = reading.rotation / 90;
       read = reading.board.join('').split('');
       unsure = new Set(reading.unsure.map((s) => s.row * 15 + s.col));
       detected++;
@@ -113,6 +143,7 @@ export async function evaluate(
     times.push(performance.now() - started);
     let errors = 0;
     const squares: string[] = [];
+    const sheet: SheetSquare[] = [];
     expected.forEach((t, k) => {
       const r = read?.[k] ?? '∅';
       if (r === t) return;
@@ -122,14 +153,20 @@ export async function evaluate(
       }
       errors++;
       if (read && !unsure.has(k)) silent++;
-      if (read)
-        squares.push(
-          `${squareName({ row: Math.floor(k / 15), col: k % 15 })} ${t}→${r}${unsure.has(k) ? ' unsure' : ''}`,
-        );
+      if (read) {
+        const [row, col] = [Math.floor(k / 15), k % 15];
+        squares.push(`${squareName({ row, col })} ${t}→${r}${unsure.has(k) ? ' unsure' : ''}`);
+        sheet.push({
+          row,
+          col,
+          caption: `${squareName({ row, col })}: ${t} → ${r}${unsure.has(k) ? ' unsure' : ''}`,
+        });
+      }
       const key = `${t}\u0000${r}`;
       confusions.set(key, (confusions.get(key) ?? 0) + 1);
     });
     cellErrors += errors;
+    if (debug && warped) await writeSquareSheet(debug, name, warped, turns, sheet);
     if (errors === 0) perfect++;
     else failures.push({ file: image, errors, ...(reason ? { reason } : {}), squares });
   }
@@ -162,6 +199,7 @@ export async function evalCommand(args: string[]): Promise<number> {
     'blanks-labelled-empty'?: boolean;
     model?: string;
     errata?: string;
+    debug?: string;
   };
   let positionals: string[];
   try {
@@ -174,6 +212,7 @@ export async function evalCommand(args: string[]): Promise<number> {
         'blanks-labelled-empty': { type: 'boolean' },
         model: { type: 'string' },
         errata: { type: 'string' },
+        debug: { type: 'string' },
       },
     }));
   } catch (err) {
@@ -211,6 +250,7 @@ export async function evalCommand(args: string[]): Promise<number> {
         blanksLabelledEmpty: values['blanks-labelled-empty'] === true,
         ...(values.model ? { model: values.model } : {}),
         ...(errata ? { errata } : {}),
+        ...(values.debug ? { debug: values.debug } : {}),
       },
     );
   } catch (err) {

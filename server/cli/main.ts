@@ -18,7 +18,7 @@ const commands: Record<string, { run: Command; help: string }> = {
   },
   eval: {
     run: evalCommand,
-    help: 'eval DIR… [--json] [--lang en|de] [--blanks-labelled-empty] [--errata FILE] [--model PATH]   measure the vision on labelled photos',
+    help: 'eval DIR… [--json] [--lang en|de] [--blanks-labelled-empty] [--errata FILE] [--debug DIR] [--model PATH]   measure the vision on labelled photos',
   },
   feed: {
     run: feedCommand,
