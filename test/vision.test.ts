@@ -9,6 +9,7 @@ import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { decodeImage, recognize, VisionError } from '../vision/index.ts';
+import { offPicture } from '../vision/recognize.ts';
 
 const photos = fileURLToPath(new URL('../fixtures/photos/', import.meta.url));
 const scenarios = readdirSync(photos)
@@ -196,6 +197,55 @@ describe('recognize on bad input', () => {
       .jpeg()
       .toBuffer();
     expect((await visionError(plain)).code).toBe('no-board');
+  });
+
+  it('says when the grid found runs off the picture, rather than reading a board it cannot see whole', async () => {
+    // The rendered overhead board with the right fifth of the photo cut away: its last columns are not in it.
+    const cut = await sharp(readFileSync(join(photos, 'overhead_green_cream.jpg')))
+      .extract({ left: 0, top: 0, width: 800, height: 1000 })
+      .jpeg()
+      .toBuffer();
+    const err = await visionError(cut);
+    expect(err.code).toBe('no-board');
+    expect(err.message).toMatch(/runs off the picture by a whole row or column/);
+  });
+
+  it('measures how far a grid runs off the picture, in its own squares', () => {
+    const photo = { width: 1000, height: 800 };
+    // A 750 px grid (50 px squares) inside the picture, then 100 px off its right edge, then 25 px above its top.
+    expect(
+      offPicture(
+        [
+          [100, 20],
+          [850, 20],
+          [850, 770],
+          [100, 770],
+        ],
+        photo,
+      ),
+    ).toBe(0);
+    expect(
+      offPicture(
+        [
+          [350, 20],
+          [1100, 20],
+          [1100, 770],
+          [350, 770],
+        ],
+        photo,
+      ),
+    ).toBeCloseTo(2, 9);
+    expect(
+      offPicture(
+        [
+          [100, -25],
+          [850, -25],
+          [850, 725],
+          [100, 725],
+        ],
+        photo,
+      ),
+    ).toBeCloseTo(0.5, 9);
   });
 
   it('refuses corners that do not outline a board', async () => {

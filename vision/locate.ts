@@ -6,7 +6,7 @@
  */
 import { type CV, type Mat, opencv, withMats } from './cv.ts';
 import { candidateQuads, gridInQuad } from './grid-search.ts';
-import { refineGrid, symmetricShift } from './refine.ts';
+import { refinePasses, symmetricShift } from './refine.ts';
 import type { Corners, Point } from './types.ts';
 
 export { apply, orderCorners } from './geometry.ts';
@@ -73,26 +73,10 @@ export function locateBoard(
     const toPhoto = (p: Point): Point => [(p[0] - pad) / scale, (p[1] - pad) / scale];
     let grid: Point[] = [];
     let support = 0;
-    /**
-     * Up to `passes` refinements, stopping once the corners settle (moving under half a pixel). Says whether the
-     * last one fitted the lines (and did not merely see some of them near the grid), whether any did, and whether
-     * one only stepped towards lines further than half a cell away.
-     */
-    const refine = (passes: number) => {
-      const done = { fitted: false, anyFitted: false, stepped: false };
-      for (let pass = 0; pass < passes; pass++) {
-        const refined = refineGrid(cv, gray, grid, track);
-        support = refined.support;
-        done.fitted = refined.grid !== undefined && !refined.partial;
-        if (!refined.grid) break;
-        if (done.fitted) done.anyFitted = true;
-        else done.stepped = true;
-        const moved = Math.max(
-          ...refined.grid.map((p, i) => Math.hypot(p[0] - grid[i]![0], p[1] - grid[i]![1])),
-        );
-        grid = refined.grid;
-        if (moved < 0.5) break;
-      }
+    const refine = (passes: number, moreWhileStepping = 0) => {
+      const done = refinePasses(cv, gray, grid, track, passes, moreWhileStepping);
+      grid = done.grid;
+      support = done.support;
       return done;
     };
     if (hint) {
@@ -113,7 +97,8 @@ export function locateBoard(
     }
     if (!best) return undefined;
     grid = best.grid.map(([x, y]) => [x / SEARCH, y / SEARCH] as Point);
-    let fitted = refine(3).anyFitted;
+    // A coarse grid several cells off (a board turned in the photo) steps half a cell a pass: three passes more.
+    let fitted = refine(3, 3).anyFitted;
     const shifted = symmetricShift(cv, colour, grid, track);
     if (shifted !== grid) {
       grid = shifted;

@@ -63,6 +63,13 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
       );
     // Whatever order a hint came in, the corners go on as seen in the photo: top-left first, clockwise.
     corners = orderCorners([...located.corners]) as unknown as Corners;
+    // A grid running a whole square or more off the picture cannot be read (and a grid found there is more
+    // likely fitted to a patterned cloth than to a board): the camera has to take the whole board in.
+    if (offPicture(corners, photo) > 1)
+      throw new VisionError(
+        'no-board',
+        'the grid found runs off the picture by a whole row or column of squares: make sure the whole board is in view',
+      );
   }
   const t2 = performance.now();
   const cells = await model;
@@ -133,6 +140,15 @@ async function secondLook(
       probs[cell * k + j] = sum / (SHIFTS.length + 1);
     }
   });
+}
+
+/** How far, in squares of the grid, its farthest corner lies outside the picture (0 when all are inside). */
+export function offPicture(corners: Corners, photo: { width: number; height: number }): number {
+  const side = (a: number, b: number) =>
+    Math.hypot(corners[a]![0] - corners[b]![0], corners[a]![1] - corners[b]![1]);
+  const cell = (side(0, 1) + side(1, 2) + side(2, 3) + side(3, 0)) / 4 / 15;
+  const out = Math.max(...corners.map(([x, y]) => Math.max(0, -x, -y, x - photo.width, y - photo.height)));
+  return cell > 0 ? out / cell : 0;
 }
 
 function validateCorners(corners: Corners, photo: RgbImage): void {

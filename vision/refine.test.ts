@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { standardLayout } from '../server/engine/layout.ts';
 import { opencv, withMats } from './cv.ts';
-import { refineGrid, select, symmetricShift } from './refine.ts';
+import { refineGrid, refinePasses, select, symmetricShift } from './refine.ts';
 import type { Point } from './types.ts';
 
 const SIZE = 400;
@@ -61,6 +61,34 @@ describe('refining the grid', () => {
     expect(steps[0]!.partial).toBe(true);
     expect(steps.at(-1)!.partial).toBe(false);
     expect(steps.at(-1)!.off).toBeLessThan(1);
+  });
+
+  it('takes more passes only while no pass fitted and the grid was still stepping', () => {
+    const { cv } = opencv();
+    // The bottom-right corner guessed two cells off each way: three passes only step towards the lines. (On this
+    // periodic pattern any whole-cell shift also fits lines, so where it ends is not the point here: locate checks a
+    // grid's place by the premium squares and the picture's edges afterwards.)
+    const start: Point[] = GRID.map(([x, y]) => [x > 200 ? x + 40 : x, y > 200 ? y + 40 : y]);
+    const [three, more] = withMats((track) => {
+      const gray = track(new cv.Mat(SIZE, SIZE, cv.CV_8UC1));
+      gray.data.set(board());
+      return [refinePasses(cv, gray, start, track, 3), refinePasses(cv, gray, start, track, 3, 3)];
+    });
+    expect(three).toMatchObject({ anyFitted: false, stepped: true, passes: 3 });
+    expect(more.passes).toBeGreaterThan(3);
+    expect(more.anyFitted).toBe(true);
+  });
+
+  it('takes no more passes once one fitted', () => {
+    const { cv } = opencv();
+    const start: Point[] = GRID.map(([x, y]) => [x + 3, y - 2]);
+    const [plain, more] = withMats((track) => {
+      const gray = track(new cv.Mat(SIZE, SIZE, cv.CV_8UC1));
+      gray.data.set(board());
+      return [refinePasses(cv, gray, start, track, 3), refinePasses(cv, gray, start, track, 3, 3)];
+    });
+    expect(more).toEqual(plain);
+    expect(plain.anyFitted).toBe(true);
   });
 });
 

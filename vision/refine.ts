@@ -119,6 +119,52 @@ export function refineGrid(
 /** How many cells off the premium-layout check looks for the grid, each way. */
 const SHIFT_RANGE = 3;
 
+export interface Refined {
+  readonly grid: Point[];
+  /** Share of the grid's line segments seen in the last pass. */
+  readonly support: number;
+  /** Whether the last pass fitted the lines (and did not merely step towards them). */
+  readonly fitted: boolean;
+  /** Whether any pass fitted them. */
+  readonly anyFitted: boolean;
+  /** Whether a pass only stepped towards lines further than half a cell away. */
+  readonly stepped: boolean;
+  /** How many passes were made. */
+  readonly passes: number;
+}
+
+/**
+ * Up to `passes` refinements of `start`, stopping once the corners settle (moving under half a pixel). When none
+ * of them fitted the lines but the grid was still stepping towards them (a start several cells off), up to
+ * `moreWhileStepping` passes more.
+ */
+export function refinePasses(
+  cv: CV,
+  gray: Mat,
+  start: Point[],
+  track: (m: Mat) => Mat,
+  passes: number,
+  moreWhileStepping = 0,
+): Refined {
+  let grid = start;
+  let support = 0;
+  const done = { fitted: false, anyFitted: false, stepped: false, passes: 0 };
+  for (let pass = 0; pass < passes + moreWhileStepping; pass++) {
+    if (pass === passes && (done.anyFitted || !done.stepped)) break;
+    const refined = refineGrid(cv, gray, grid, track);
+    done.passes++;
+    support = refined.support;
+    done.fitted = refined.grid !== undefined && !refined.partial;
+    if (!refined.grid) break;
+    if (done.fitted) done.anyFitted = true;
+    else done.stepped = true;
+    const moved = Math.max(...refined.grid.map((p, i) => Math.hypot(p[0] - grid[i]![0], p[1] - grid[i]![1])));
+    grid = refined.grid;
+    if (moved < 0.5) break;
+  }
+  return { grid, support, ...done };
+}
+
 /**
  * Line searches can settle a few cells off: a border line taken for the first grid line, or the stripes of a side
  * panel (the red Hasbro board's) taken for columns, seen 2 to 3 cells off on steep views. Of the grid and its
