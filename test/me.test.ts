@@ -220,6 +220,27 @@ describe('a Scrabble Me game over HTTP', () => {
     });
   });
 
+  it('holds a board whose reading would put more tiles of a kind on the boards than the bag held', async () => {
+    const g = meClient(base);
+    expect((await g.create()).status).toBe(201);
+    // Board 1 ends its turn with two blanks, as the scorekeeper typed it; board 3's photo shows SU?, a third.
+    const twoBlanks = Array.from({ length: 15 }, (_, r) => (r === 7 ? '.......??......' : '.'.repeat(15)));
+    expect((await g.act({ type: 'confirm', board: 0, reading: twoBlanks })).body).toMatchObject({
+      status: 'ended-turn',
+    });
+    const held = await g.frame(2, mePhoto(1, 2));
+    expect(held.body).toEqual({
+      status: 'needs-confirmation',
+      board: 2,
+      reasons: ['the boards would hold 3 blanks; the English tile set has 2'],
+    });
+    // The scorekeeper may know better: confirming ends the turn.
+    expect((await g.act({ type: 'confirm', board: 2 })).body).toMatchObject({
+      status: 'ended-turn',
+      board: 2,
+    });
+  });
+
   it('refuses what does not fit the game with a clear error', async () => {
     const g = meClient(base);
     const bad = await fetch(`${base}/api/games`, {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { boardFromText, emptyBoard, overdrawnBy, place, tileCount, tileSets, unseenTiles } from './index.ts';
+import {
+  boardFromText,
+  describeOverdrawn,
+  emptyBoard,
+  overdrawnBy,
+  place,
+  tileCount,
+  tileSets,
+  unseenTiles,
+} from './index.ts';
 
 describe('tile sets', () => {
   it('has 100 English tiles, 102 German (with Ä Ö Ü), 102 French and Dutch, 100 Polish', () => {
@@ -101,5 +110,27 @@ describe('tiles placed beyond the set', () => {
     expect(overdrawnBy(tileSets.en, place(before, umlaut), umlaut)).toEqual([
       { tile: 'Ä', onBoard: 1, inSet: 0, squares: [{ row: 8, col: 7 }] },
     ]);
+  });
+
+  it('counts the tiles of every board of a game that shares one bag, and says it in words', () => {
+    const other = place(emptyBoard(), [{ row: 7, col: 7, tile: 'Z' }]);
+    const move = [
+      { row: 8, col: 7, tile: 'D' },
+      { row: 9, col: 7, tile: 'J' },
+    ];
+    const after = place(emptyBoard(), move);
+    expect(overdrawnBy(tileSets.en, [other, after], move)).toEqual([]);
+    const z = [{ row: 9, col: 7, tile: 'Z' }];
+    const [over] = overdrawnBy(tileSets.en, [other, place(emptyBoard(), z)], z);
+    expect(over).toEqual({ tile: 'Z', onBoard: 2, inSet: 1, squares: [{ row: 9, col: 7 }] });
+    expect(describeOverdrawn(over!, tileSets.en, 'the boards')).toBe(
+      'the boards would hold 2 Z tiles; the English tile set has 1',
+    );
+    expect(describeOverdrawn({ tile: '?', onBoard: 3, inSet: 2, squares: [] }, tileSets.en)).toBe(
+      'the board would hold 3 blanks; the English tile set has 2',
+    );
+    expect(describeOverdrawn({ tile: 'Ä', onBoard: 1, inSet: 0, squares: [] }, tileSets.en)).toBe(
+      'the board would hold 1 Ä tile; the English tile set has none',
+    );
   });
 });

@@ -75,17 +75,23 @@ export interface Overdrawn {
 }
 
 /**
- * The kinds of tile that `placements` put on `board` (the board after them) beyond what the set holds: a reading
- * that shows a second Z in English, or a third blank, is a misreading or another set, never a move to score
- * unseen. Kinds already overdrawn before the placements added to them count too; kinds they did not add to do not.
+ * The kinds of tile that `placements` put on the boards (as they are after them: one board, or all the boards of a
+ * game that shares one bag among several) beyond what the set holds: a reading that shows a second Z in English,
+ * or a third blank, is a misreading or another set, never a move to score unseen. Kinds already overdrawn before
+ * the placements added to them count too; kinds they did not add to do not.
  */
-export function overdrawnBy(set: TileSet, board: Board, placements: readonly Placement[]): Overdrawn[] {
+export function overdrawnBy(
+  set: TileSet,
+  boards: Board | readonly Board[],
+  placements: readonly Placement[],
+): Overdrawn[] {
   const kind = (tile: string) => (isBlankTile(tile) ? BLANK : tile);
   const limit = new Map<string, number>(set.letters.map(([l, c]) => [l, c]));
   limit.set(BLANK, set.blanks);
   const onBoard = new Map<string, number>();
-  for (const cell of board.cells)
-    if (cell !== EMPTY) onBoard.set(kind(cell), (onBoard.get(kind(cell)) ?? 0) + 1);
+  for (const board of 'cells' in boards ? [boards] : boards)
+    for (const cell of board.cells)
+      if (cell !== EMPTY) onBoard.set(kind(cell), (onBoard.get(kind(cell)) ?? 0) + 1);
   const out: Overdrawn[] = [];
   for (const tile of new Set(placements.map((p) => kind(p.tile)))) {
     const inSet = limit.get(tile) ?? 0;
@@ -95,4 +101,11 @@ export function overdrawnBy(set: TileSet, board: Board, placements: readonly Pla
     out.push({ tile, onBoard: count, inSet, squares });
   }
   return out;
+}
+
+/** `the board would hold 2 Z tiles; the English tile set has 1` (`boards` for a game of several boards). */
+export function describeOverdrawn(o: Overdrawn, set: TileSet, where = 'the board'): string {
+  const kind = o.tile === BLANK ? 'blank' : `${o.tile} tile`;
+  const has = o.inSet === 0 ? 'none' : String(o.inSet);
+  return `${where} would hold ${o.onBoard} ${kind}${o.onBoard === 1 ? '' : 's'}; the ${set.name} tile set has ${has}`;
 }

@@ -13,6 +13,7 @@ import {
   afterChallenges,
   applyMeEvent,
   type Board,
+  describeOverdrawn,
   effectiveEvents,
   formatBoard,
   inferMove,
@@ -22,6 +23,7 @@ import {
   makeRules,
   matchBoard,
   newMeGame,
+  overdrawnBy,
   type Placement,
   parseBoard,
   roundFromReadings,
@@ -243,15 +245,32 @@ export class MeSession {
   }
 
   /** A board's reading, accepted as its turn: the round is scored once every board in play has one. */
-  private endTurn(board: number, read: Board, photo: Uint8Array | undefined): MeFrameResult {
+  private endTurn(
+    board: number,
+    read: Board,
+    photo: Uint8Array | undefined,
+    confirmed = false,
+  ): MeFrameResult {
     this.checkMayEnd(board);
     const holder = this.state.holder[board]!;
+    // More tiles of a kind on the boards than the one bag holds: a misreading, unless the scorekeeper says otherwise.
+    const overdrawn = (placements: readonly Placement[]): MeFrameResult | undefined => {
+      if (confirmed) return undefined;
+      const boards = this.state.boards.map((b, i) => (i === board ? read : (this.turns.get(i) ?? b)));
+      const set = this.state.rules.base.tileSet;
+      const over = overdrawnBy(set, boards, placements);
+      if (over.length === 0) return undefined;
+      const reasons = over.map((o) => describeOverdrawn(o, set, 'the boards'));
+      return this.hold(board, read, reasons, [...over.flatMap((o) => o.squares)], photo);
+    };
     if (afterChallenges(this.state).phase === 'bonus') {
       const inferred = inferMove(this.state.boards[board]!, read, { layout: this.state.rules.base.layout });
       if (!inferred.ok && inferred.reason === 'no-change')
         return this.apply([{ type: 'bonus', player: holder, placements: null }], board);
       if (!inferred.ok || inferred.kind !== 'play')
         return this.hold(board, read, [inferred.ok ? 'tiles were taken off' : inferred.message], [], photo);
+      const held = overdrawn(inferred.move.placements);
+      if (held) return held;
       this.savePhoto(photo, `bonus-board-${board + 1}.jpg`);
       return this.apply([{ type: 'bonus', player: holder, placements: inferred.move.placements }], board);
     }
@@ -261,6 +280,8 @@ export class MeSession {
     }
     if (inferred.ok && inferred.kind !== 'play')
       return this.hold(board, read, ['tiles were taken off this board'], [], photo);
+    const held = inferred.ok ? overdrawn(inferred.move.placements) : undefined;
+    if (held) return held;
     const path = photo
       ? this.store.savePhoto(this.id, `round-${this.state.round}-board-${board + 1}.jpg`, photo)
       : undefined;
@@ -336,7 +357,7 @@ export class MeSession {
         const chosen = given?.board ?? this.held.get(action.board)?.board;
         if (!chosen)
           throw new ServiceError('not-allowed', `no reading of board ${action.board + 1} is waiting`);
-        const result = this.endTurn(action.board, chosen, undefined);
+        const result = this.endTurn(action.board, chosen, undefined, true);
         if (result.status === 'needs-confirmation')
           throw new ServiceError('not-allowed', (result.reasons ?? []).join('; '));
         return result;

@@ -9,6 +9,7 @@ import type { Corners } from '../../vision/index.ts';
 import {
   applyEvent,
   type Board,
+  describeOverdrawn,
   effectiveEvents,
   type GameEvent,
   type GameState,
@@ -18,7 +19,6 @@ import {
   makeRules,
   nameBlanks,
   newGame,
-  type Overdrawn,
   overdrawnBy,
   type Placement,
   parseBoard,
@@ -218,7 +218,7 @@ export class GameSession {
     if (over.length > 0) {
       return this.hold(
         board,
-        over.map((o) => overdrawnReason(o, this.state.rules.tileSet.name)),
+        over.map((o) => describeOverdrawn(o, this.state.rules.tileSet)),
         over.flatMap((o) => o.squares),
         photo,
       );
@@ -365,11 +365,4 @@ export class GameSession {
     const snapshot = this.snapshot();
     for (const listener of this.listeners) listener(snapshot);
   }
-}
-
-/** `the board would hold 2 Z tiles; the English tile set has 1`. */
-function overdrawnReason(o: Overdrawn, setName: string): string {
-  const kind = o.tile === '?' ? 'blank' : `${o.tile} tile`;
-  const has = o.inSet === 0 ? 'none' : String(o.inSet);
-  return `the board would hold ${o.onBoard} ${kind}${o.onBoard === 1 ? '' : 's'}; the ${setName} tile set has ${has}`;
 }
