@@ -103,7 +103,7 @@ export function overdrawnBy(
   return out;
 }
 
-/** `the board would hold 2 Z tiles; the English tile set has 1` (`boards` for a game of several boards). */
+/** `the board would hold 2 Z tiles; the English tile set has 1` (`where`: "the boards" in a game of several). */
 export function describeOverdrawn(o: Overdrawn, set: TileSet, where = 'the board'): string {
   const kind = o.tile === BLANK ? 'blank' : `${o.tile} tile`;
   const has = o.inSet === 0 ? 'none' : String(o.inSet);

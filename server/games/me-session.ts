@@ -261,7 +261,13 @@ export class MeSession {
       const over = overdrawnBy(set, boards, placements);
       if (over.length === 0) return undefined;
       const reasons = over.map((o) => describeOverdrawn(o, set, 'the boards'));
-      return this.hold(board, read, reasons, [...over.flatMap((o) => o.squares)], photo);
+      return this.hold(
+        board,
+        read,
+        reasons,
+        over.flatMap((o) => o.squares),
+        photo,
+      );
     };
     if (afterChallenges(this.state).phase === 'bonus') {
       const inferred = inferMove(this.state.boards[board]!, read, { layout: this.state.rules.base.layout });
