@@ -11,18 +11,23 @@ const store = new SqliteStore(join(dir, 'games.db'));
 afterAll(() => store.close());
 const photo = (n: number) => readFileSync(new URL(`../../fixtures/demo_game/${n}.jpg`, import.meta.url));
 
+/** A new English two-player classic game in `service`, captured as `capture` says. */
+function classicGame(service: GameService, capture: 'auto' | 'button'): GameSession {
+  const { id } = service.create({
+    players: ['Ann', 'Ben'],
+    lang: 'en',
+    variant: 'classic',
+    challengeRule: 'double',
+    capture,
+  });
+  const session = service.get(id);
+  if (!(session instanceof GameSession)) throw new Error('expected a classic game');
+  return session;
+}
+
 describe('auto capture', () => {
   it('commits a reading once it has been the same for enough frames and time, and not before', async () => {
-    const service = new GameService(store, dir, { frames: 3, ms: 2000 });
-    const { id } = service.create({
-      players: ['Ann', 'Ben'],
-      lang: 'en',
-      variant: 'classic',
-      challengeRule: 'double',
-      capture: 'auto',
-    });
-    const session = service.get(id);
-    if (!(session instanceof GameSession)) throw new Error('expected a classic game');
+    const session = classicGame(new GameService(store, dir, { frames: 3, ms: 2000 }), 'auto');
     const t0 = 1_000_000;
     // The scorekeeper enters the first move by hand; the camera then watches the second.
     const board1 = readFileSync(new URL('../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
@@ -46,16 +51,7 @@ describe('auto capture', () => {
 
 describe('tile counts', () => {
   it('holds a reading that shows more tiles of a letter than the set has, naming the square', async () => {
-    const service = new GameService(store, dir);
-    const { id } = service.create({
-      players: ['Ann', 'Ben'],
-      lang: 'en',
-      variant: 'classic',
-      challengeRule: 'double',
-      capture: 'button',
-    });
-    const session = service.get(id);
-    if (!(session instanceof GameSession)) throw new Error('expected a classic game');
+    const session = classicGame(new GameService(store, dir), 'button');
     const za = Array.from({ length: 15 }, (_, r) => (r === 7 ? '......ZA.......' : '.'.repeat(15)));
     expect((await session.act({ type: 'confirm', board: za })).status).toBe('committed');
     // The photo shows ADZ down through the A: a second Z, and English has one.
