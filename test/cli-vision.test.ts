@@ -30,6 +30,17 @@ describe('tilecam recognize', () => {
       'overhead_green_cream.grid.jpg',
       'overhead_green_cream.warped.jpg',
     ]);
+    // A photo with squares in doubt: a sheet of them too, one square each.
+    const demo = await tilecam('recognize', join(root, 'fixtures/demo_game/1.jpg'), '--debug', dir, '--json');
+    const unsure = JSON.parse(demo.stdout).unsure.length;
+    expect(unsure).toBeGreaterThan(0);
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.startsWith('1.'))
+        .sort(),
+    ).toEqual(['1.grid.jpg', '1.unsure.jpg', '1.warped.jpg']);
+    const sheet = await sharp(join(dir, '1.unsure.jpg')).metadata();
+    expect(sheet.width).toBe(Math.min(unsure, 6) * 184 - 4);
   });
 
   it('exits 1 with a clear message for a file that is not an image, and for bad corners', async () => {

@@ -62,7 +62,7 @@ const ACROSS = 6;
 /**
  * A sheet of squares for a person to check by eye (`tilecam eval --debug`): each square with a cell of its
  * neighbours around it, cut from the straightened board, turned upright, framed, and captioned. `turns` is how the
- * board lies in `warped` (the reading's rotation in quarter turns). Writes `DIR/NAME.squares.jpg`.
+ * board lies in `warped` (the reading's rotation in quarter turns). Writes `DIR/NAME.KIND.jpg`.
  */
 export async function writeSquareSheet(
   dir: string,
@@ -70,6 +70,7 @@ export async function writeSquareSheet(
   warped: RgbImage,
   turns: number,
   squares: readonly SheetSquare[],
+  kind = 'squares',
 ): Promise<void> {
   if (squares.length === 0) return;
   await mkdir(dir, { recursive: true });
@@ -125,5 +126,5 @@ export async function writeSquareSheet(
   })
     .composite(tiles)
     .jpeg({ quality: 88 })
-    .toFile(join(dir, `${name}.squares.jpg`));
+    .toFile(join(dir, `${name}.${kind}.jpg`));
 }

@@ -5,7 +5,14 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Corners, recognize, VisionError, writeDebugImages } from '../../vision/index.ts';
+import {
+  type Corners,
+  type RgbImage,
+  recognize,
+  VisionError,
+  writeDebugImages,
+  writeSquareSheet,
+} from '../../vision/index.ts';
 import { isTileSetId, tileSets } from '../engine/index.ts';
 import { reportError } from './errors.ts';
 
@@ -59,17 +66,30 @@ export async function recognizeCommand(args: string[]): Promise<number> {
   }
   try {
     const debug = values.debug;
+    const name = basename(file, extname(file));
+    let straightened: RgbImage | undefined;
     const reading = await recognize(bytes, {
       letters,
       ...(corners ? { corners } : {}),
       ...(values.model ? { model: values.model } : {}),
       ...(debug
         ? {
-            inspect: (photo, c, warped) =>
-              writeDebugImages(debug, basename(file, extname(file)), photo, c, warped),
+            inspect: (photo: RgbImage, c: Corners, warped: RgbImage) => {
+              straightened = warped;
+              return writeDebugImages(debug, name, photo, c, warped);
+            },
           }
         : {}),
     });
+    // The squares it is unsure of, each upright with its neighbours, for a person to look at.
+    if (debug && straightened) {
+      const sheet = reading.unsure.map(({ row, col }) => ({
+        row,
+        col,
+        caption: `${row + 1}${'ABCDEFGHIJKLMNO'[col]}: ${reading.board[row]![col]} at ${reading.confidence[row]![col]!.toFixed(2)}`,
+      }));
+      await writeSquareSheet(debug, name, straightened, reading.rotation / 90, sheet, 'unsure');
+    }
     if (json) {
       const { board, confidence, corners: found, rotation, ms, unsure } = reading;
       process.stdout.write(
