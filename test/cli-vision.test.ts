@@ -53,6 +53,18 @@ describe('tilecam recognize', () => {
     const c = await tilecam('recognize', join(photos, 'overhead_green_cream.jpg'), '--corners', '1,2,3');
     expect(c.code).toBe(1);
     expect(c.stderr).toMatch(/--corners needs 8 numbers/);
+    // A --debug folder that cannot be made: said before any work, not a crash.
+    const d = await tilecam(
+      'recognize',
+      join(photos, 'overhead_green_cream.jpg'),
+      '--debug',
+      join(dir, 'notes.jpg'),
+    );
+    expect(d.code).toBe(1);
+    expect(d.stderr).toMatch(/--debug: .*notes\.jpg is not a folder/);
+    const e = await tilecam('eval', photos, '--debug', join(dir, 'notes.jpg', 'sub'));
+    expect(e.code).toBe(1);
+    expect(e.stderr).toMatch(/--debug: cannot make the folder .*ENOTDIR/);
   });
 });
 

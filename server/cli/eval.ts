@@ -28,6 +28,7 @@ import {
 import { parseBoard, squareName } from '../engine/index.ts';
 import { correctLabel, type Erratum, errataFor, parseErrata } from './errata.ts';
 import { reportError } from './errors.ts';
+import { outputFolder } from './folders.ts';
 import { lettersOf } from './recognize.ts';
 
 export interface EvalResult {
@@ -232,6 +233,10 @@ export async function evalCommand(args: string[]): Promise<number> {
     const parsed = parseErrata(text);
     if (!parsed.ok) return reportError(json, `${values.errata}: ${parsed.message}`);
     errata = parsed.errata;
+  }
+  if (values.debug !== undefined) {
+    const problem = await outputFolder(values.debug);
+    if (problem) return reportError(json, `--debug: ${problem}`);
   }
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar({ stream: process.stderr }, cliProgress.Presets.shades_classic)

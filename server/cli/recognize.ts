@@ -15,6 +15,7 @@ import {
 } from '../../vision/index.ts';
 import { isTileSetId, tileSets } from '../engine/index.ts';
 import { reportError } from './errors.ts';
+import { outputFolder } from './folders.ts';
 
 /** Letters a tile set can show, for `--lang`. */
 export function lettersOf(lang: string): string | undefined {
@@ -64,8 +65,12 @@ export async function recognizeCommand(args: string[]): Promise<number> {
   } catch (err) {
     return reportError(json, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
   }
+  const debug = values.debug;
+  if (debug !== undefined) {
+    const problem = await outputFolder(debug);
+    if (problem) return reportError(json, `--debug: ${problem}`);
+  }
   try {
-    const debug = values.debug;
     const name = basename(file, extname(file));
     let straightened: RgbImage | undefined;
     const reading = await recognize(bytes, {
