@@ -13,7 +13,7 @@ import {
   writeDebugImages,
   writeSquareSheet,
 } from '../../vision/index.ts';
-import { isTileSetId, tileSets } from '../engine/index.ts';
+import { isTileSetId, squareName, tileSets } from '../engine/index.ts';
 import { reportError } from './errors.ts';
 import { outputFolder } from './folders.ts';
 
@@ -91,7 +91,7 @@ export async function recognizeCommand(args: string[]): Promise<number> {
       const sheet = reading.unsure.map(({ row, col }) => ({
         row,
         col,
-        caption: `${row + 1}${'ABCDEFGHIJKLMNO'[col]}: ${reading.board[row]![col]} at ${reading.confidence[row]![col]!.toFixed(2)}`,
+        caption: `${squareName({ row, col })}: ${reading.board[row]![col]} at ${reading.confidence[row]![col]!.toFixed(2)}`,
       }));
       await writeSquareSheet(debug, name, straightened, reading.rotation / 90, sheet, 'unsure');
     }
@@ -102,7 +102,7 @@ export async function recognizeCommand(args: string[]): Promise<number> {
       );
     } else {
       process.stdout.write(`${reading.board.join('\n')}\n`);
-      const doubts = reading.unsure.map((s) => `${s.row + 1}${'ABCDEFGHIJKLMNO'[s.col]}`);
+      const doubts = reading.unsure.map(squareName);
       process.stdout.write(
         `rotation ${reading.rotation}°; unsure: ${doubts.length ? doubts.join(' ') : 'none'}\n`,
       );

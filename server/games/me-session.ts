@@ -27,6 +27,7 @@ import {
   type Placement,
   parseBoard,
   roundFromReadings,
+  squareName,
 } from '../engine/index.ts';
 import type { MeRoundView, MeSnapshot, MeWordView, PendingView } from '../protocol/index.ts';
 import type { GameStore, StoredGame } from '../store/types.ts';
@@ -513,7 +514,7 @@ export class MeSession {
     if (!found) {
       throw new ServiceError(
         'not-allowed',
-        `no word put a tile on ${row + 1}${'ABCDEFGHIJKLMNO'[col]} of board ${board + 1}`,
+        `no word put a tile on ${squareName({ row, col })} of board ${board + 1}`,
       );
     }
     const fix = (placements: readonly Placement[]) =>

@@ -23,6 +23,7 @@ import {
   type Placement,
   parseBoard,
   removeTiles,
+  squareName,
   writeGcg,
 } from '../engine/index.ts';
 import type { GameSnapshot, PendingView } from '../protocol/index.ts';
@@ -332,10 +333,7 @@ export class GameSession {
     }
     const index = this.playAt(row, col);
     if (index === undefined)
-      throw new ServiceError(
-        'not-allowed',
-        `no committed play put a tile on ${row + 1}${'ABCDEFGHIJKLMNO'[col]}`,
-      );
+      throw new ServiceError('not-allowed', `no committed play put a tile on ${squareName({ row, col })}`);
     const play = this.state.events[index] as Extract<GameEvent, { type: 'play' }>;
     const placements: Placement[] = play.placements.map((p) =>
       p.row === row && p.col === col ? { ...p, tile } : p,
