@@ -21,6 +21,8 @@ beforeAll(async () => {
   server = await startServer({
     port: 0,
     host: '127.0.0.1',
+    // The fake phone is on this machine: loopback is refused unless the policy allows any address.
+    sources: 'any',
     db: join(mkdtempSync(join(tmpdir(), 'tilecam-mjpeg-')), 'db.sqlite'),
   });
   camera = createServer((_req, res) => {

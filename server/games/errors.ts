@@ -4,8 +4,11 @@ export const errorStatus = {
   'bad-image': 422,
   'no-board': 422,
   unauthorized: 401,
+  forbidden: 403,
   'not-found': 404,
   'not-allowed': 409,
+  /** The request was made against an older version of the game (a doubled or retried End turn). */
+  stale: 409,
   'too-large': 413,
   'unsupported-media': 415,
   'rate-limited': 429,

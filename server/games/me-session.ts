@@ -33,6 +33,7 @@ import type { MeRoundView, MeSnapshot, MeWordView, PendingView } from '../protoc
 import type { GameStore, StoredGame } from '../store/types.ts';
 import { ServiceError } from './errors.ts';
 import { makeThumbnail, readFrame, relevantDoubts, type Square, type Thumbnail } from './frames.ts';
+import { FanOut, photoUrl, SourceBoard, TurnFrames } from './live.ts';
 
 export type MeAction =
   /** End the turn of the board a camera sees, with that camera's latest frame. */
@@ -53,7 +54,8 @@ export type MeAction =
   | { type: 'undo' };
 
 export interface MeFrameResult {
-  status: 'committed' | 'waiting' | 'ended-turn' | 'needs-confirmation';
+  /** `skipped`: a newer frame of the same camera arrived before this one was read, and was read instead. */
+  status: 'committed' | 'waiting' | 'ended-turn' | 'needs-confirmation' | 'skipped' | 'unchanged';
   /** The board the frame showed. */
   board?: number;
   event?: MeEvent;
@@ -64,7 +66,8 @@ interface Held {
   board: Board;
   reasons: string[];
   squares: Square[];
-  photo: string;
+  /** Path of its photo, if one was kept. */
+  photo: string | undefined;
 }
 
 export class MeSession {
@@ -79,6 +82,11 @@ export class MeSession {
   private rounds: { round: number; words: MeWordView[]; bonus: MeRoundView['bonus'] }[] = [];
   private readonly listeners = new Set<(snapshot: MeSnapshot) => void>();
   private readonly thumbnailListeners = new Set<(thumb: Thumbnail) => void>();
+  private readonly fanOut = new FanOut(() => this.snapshot(), this.listeners);
+  /** Camera streams the server pulls for this game, by seat, as the scorekeeper should see them. */
+  readonly sources = new SourceBoard(() => this.fanOut.schedule());
+  private holds = 0;
+  private readonly turnFrames = new TurnFrames();
 
   private constructor(
     private readonly store: GameStore,
@@ -97,6 +105,8 @@ export class MeSession {
   /** Rebuilds a session from its stored events, exactly as it was. */
   static load(store: GameStore, stored: StoredGame): MeSession {
     const session = new MeSession(store, stored);
+    // A held reading lives in memory only: a photo of one left by a restart is referred to by nothing.
+    store.deletePhotos(stored.id, 'pending-');
     for (const e of stored.events) {
       session.seq = e.seq;
       if (e.event.type === 'board-turn') {
@@ -123,6 +133,32 @@ export class MeSession {
     return this.state.players.length;
   }
 
+  /** Cameras the game reads: one per seat. */
+  get seats(): number {
+    return this.players;
+  }
+
+  /** The number of the last stored record: a request made against an older version is stale. */
+  get version(): number {
+    return this.seq;
+  }
+
+  /** Viewers and cameras listening; a session nobody watches may be evicted from memory. */
+  get watchers(): number {
+    return this.listeners.size + this.thumbnailListeners.size;
+  }
+
+  /** Readings waiting for the scorekeeper (kept in memory only, so the session is not evicted). */
+  get holding(): boolean {
+    return this.held.size > 0;
+  }
+
+  /** Forgets the cameras' last frames (their bytes can be large); End turn then needs new frames. */
+  dropFrames(): void {
+    this.lastFrames.clear();
+    this.corners.clear();
+  }
+
   gcg(): string {
     throw new ServiceError('not-allowed', 'GCG records one board; a Scrabble Me game has no GCG form');
   }
@@ -144,6 +180,7 @@ export class MeSession {
     const scored = s.words.length > 0 && s.phase !== 'build';
     return {
       id: this.id,
+      version: this.seq,
       variant: 'scrabble-me',
       players: s.players.map((name, i) => ({
         name,
@@ -180,6 +217,7 @@ export class MeSession {
           : null,
       capture: 'button',
       lang: this.stored.config.lang,
+      sources: this.sources.view(),
     };
   }
 
@@ -190,7 +228,7 @@ export class MeSession {
           board: formatBoard(held.board),
           reasons: held.reasons,
           squares: held.squares,
-          photo: `/api/games/${this.id}/photos/${encodeURIComponent(held.photo.split('/').pop() ?? '')}`,
+          photo: photoUrl(this.id, held.photo),
         }
       : null;
   }
@@ -207,6 +245,18 @@ export class MeSession {
     if (this.state.phase === 'ended') throw new ServiceError('not-allowed', 'the game is over');
     if (!Number.isInteger(camera) || camera < 0 || camera >= this.players)
       throw new ServiceError('bad-request', `camera must be a seat from 0 to ${this.players - 1}`);
+    if (endTurn && this.turnFrames.repeated(camera, bytes, this.seq))
+      return {
+        status: 'unchanged',
+        reasons: ['this very frame has just ended a turn: nothing more recorded'],
+      };
+    const result = await this.readAndDecide(bytes, endTurn, camera);
+    if (endTurn && (result.status === 'committed' || result.status === 'ended-turn'))
+      this.turnFrames.remember(camera, bytes, this.seq);
+    return result;
+  }
+
+  private async readAndDecide(bytes: Uint8Array, endTurn: boolean, camera: number): Promise<MeFrameResult> {
     this.lastFrames.set(camera, bytes);
     const { reading, board: read } = await readFrame(
       bytes,
@@ -249,7 +299,7 @@ export class MeSession {
   private endTurn(
     board: number,
     read: Board,
-    photo: Uint8Array | undefined,
+    photo: Uint8Array | 'held' | undefined,
     confirmed = false,
   ): MeFrameResult {
     this.checkMayEnd(board);
@@ -278,7 +328,7 @@ export class MeSession {
         return this.hold(board, read, [inferred.ok ? 'tiles were taken off' : inferred.message], [], photo);
       const held = overdrawn(inferred.move.placements);
       if (held) return held;
-      this.savePhoto(photo, `bonus-board-${board + 1}.jpg`);
+      this.keepPhoto(board, photo, `bonus-board-${board + 1}.jpg`);
       return this.apply([{ type: 'bonus', player: holder, placements: inferred.move.placements }], board);
     }
     const inferred = inferMove(this.state.boards[board]!, read, { layout: this.state.rules.base.layout });
@@ -289,9 +339,7 @@ export class MeSession {
       return this.hold(board, read, ['tiles were taken off this board'], [], photo);
     const held = inferred.ok ? overdrawn(inferred.move.placements) : undefined;
     if (held) return held;
-    const path = photo
-      ? this.store.savePhoto(this.id, `round-${this.state.round}-board-${board + 1}.jpg`, photo)
-      : undefined;
+    const path = this.keepPhoto(board, photo, `round-${this.state.round}-board-${board + 1}.jpg`);
     this.seq++;
     this.store.appendEvent(this.id, {
       seq: this.seq,
@@ -300,7 +348,6 @@ export class MeSession {
       ...(path ? { photo: path } : {}),
     });
     this.turns.set(board, read);
-    this.held.delete(board);
     // The round as the engine will see it (a scored round with nothing left to refill has moved on).
     const round = roundFromReadings(afterChallenges(this.state), this.turns);
     if (!round.ok) {
@@ -323,8 +370,25 @@ export class MeSession {
     return s.phase;
   }
 
-  private savePhoto(photo: Uint8Array | undefined, name: string): void {
-    if (photo) this.store.savePhoto(this.id, name, photo);
+  /**
+   * Stores the photo a board's accepted reading came from (`held`: the photo of the reading the scorekeeper
+   * confirmed) as `name`, and lets go of the board's held reading and any photo of it not used.
+   */
+  private keepPhoto(board: number, photo: Uint8Array | 'held' | undefined, name: string): string | undefined {
+    const held = this.held.get(board)?.photo;
+    const path =
+      photo === 'held'
+        ? held && this.store.renamePhoto(this.id, held, name)
+        : photo && this.store.savePhoto(this.id, name, photo);
+    if (held && photo !== 'held') this.store.deletePhoto(this.id, held);
+    this.held.delete(board);
+    return path;
+  }
+
+  /** Lets go of every held reading, and their photos. */
+  private dropHeld(): void {
+    for (const { photo } of this.held.values()) if (photo) this.store.deletePhoto(this.id, photo);
+    this.held.clear();
   }
 
   private hold(
@@ -332,14 +396,17 @@ export class MeSession {
     read: Board,
     reasons: string[],
     squares: Square[],
-    photo?: Uint8Array,
+    photo?: Uint8Array | 'held',
   ): MeFrameResult {
     const same = this.held.get(board);
     if (same && same.board.cells.join('') === read.cells.join(''))
       return { status: 'needs-confirmation', board, reasons: same.reasons };
-    const path = photo
-      ? this.store.savePhoto(this.id, `pending-board-${board + 1}-${Date.now()}.jpg`, photo)
-      : (same?.photo ?? '');
+    const path =
+      photo instanceof Uint8Array
+        ? this.store.savePhoto(this.id, `pending-board-${board + 1}-${++this.holds}.jpg`, photo)
+        : same?.photo;
+    // A reading replaced by a newer one: its photo goes with it.
+    if (same?.photo && same.photo !== path) this.store.deletePhoto(this.id, same.photo);
     this.held.set(board, { board: read, reasons, squares, photo: path });
     this.notify();
     return { status: 'needs-confirmation', board, reasons };
@@ -364,7 +431,7 @@ export class MeSession {
         const chosen = given?.board ?? this.held.get(action.board)?.board;
         if (!chosen)
           throw new ServiceError('not-allowed', `no reading of board ${action.board + 1} is waiting`);
-        const result = this.endTurn(action.board, chosen, undefined, true);
+        const result = this.endTurn(action.board, chosen, 'held', true);
         if (result.status === 'needs-confirmation')
           throw new ServiceError('not-allowed', (result.reasons ?? []).join('; '));
         return result;
@@ -440,12 +507,14 @@ export class MeSession {
       this.seq++;
       this.store.appendEvent(this.id, { seq: this.seq, event, at });
     }
+    if ((state.phase === 'ended') !== (this.state.phase === 'ended'))
+      this.store.setEnded(this.id, state.phase === 'ended' ? at : null);
     this.state = state;
     this.rebuildRounds();
     // A round scored, or the boards corrected under them: the readings taken so far are spent.
     if (events.some((e) => e.type === 'round' || e.type === 'correction')) {
       this.turns.clear();
-      this.held.clear();
+      this.dropHeld();
     }
     this.notify();
     return { status: 'committed', event: events.at(-1)!, ...(board === undefined ? {} : { board }) };
@@ -538,8 +607,8 @@ export class MeSession {
     for (const listener of this.thumbnailListeners) listener(thumb);
   }
 
+  /** Tells the viewers, after the current request has been answered (the audience never slows a commit). */
   private notify(): void {
-    const snapshot = this.snapshot();
-    for (const listener of this.listeners) listener(snapshot);
+    this.fanOut.schedule();
   }
 }

@@ -1,36 +1,210 @@
 /**
  * Frames from an MJPEG stream (`multipart/x-mixed-replace`, what phone "IP camera" apps serve): the server pulls
- * the URL and yields each JPEG part. Parts are cut at the boundary the response declares; a part's headers end at
- * the first blank line.
+ * the URL and yields each JPEG part. The URL comes from a scorekeeper, so the pull is fenced in: http(s) only;
+ * every address the host resolves to (and an address written in the URL) must be one the source policy allows,
+ * checked on the very connection made (no second lookup to rebind); a redirect may not leave the host; a stream
+ * that sends nothing for `timeoutMs` is dropped; one frame may not grow past `maxFrame` bytes.
  */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import type { SourcePolicy } from './limits.ts';
 
-/** Largest single frame accepted from a stream. */
+/** A camera stream that cannot be pulled or stopped working: the message is for the scorekeeper. */
+export class SourceError extends Error {
+  override name = 'SourceError';
+}
+
+export interface PullOptions {
+  readonly policy: SourcePolicy;
+  /** Nothing received for this long (connecting included): the stream is dropped. */
+  readonly timeoutMs: number;
+  /** Largest single frame, in bytes. */
+  readonly maxFrame?: number;
+}
+
 const MAX_FRAME = 10 * 1024 * 1024;
+const MAX_REDIRECTS = 3;
 
-export async function* mjpegFrames(url: string, signal: AbortSignal): AsyncGenerator<Buffer> {
-  const res = await fetch(url, { signal });
-  if (!res.ok || !res.body) throw new Error(`the stream answered HTTP ${res.status}`);
-  const type = res.headers.get('content-type') ?? '';
-  const m = /boundary="?([^";]+)"?/i.exec(type);
-  if (!/multipart\/x-mixed-replace/i.test(type) || !m)
-    throw new Error(`not an MJPEG stream (content-type ${type || 'missing'})`);
-  const boundary = Buffer.from(`--${m[1]!.replace(/^--/, '')}`);
-  let buffer = Buffer.alloc(0);
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    buffer = Buffer.concat([buffer, chunk]);
-    for (;;) {
-      const start = buffer.indexOf(boundary);
-      if (start < 0) break;
-      const next = buffer.indexOf(boundary, start + boundary.length);
-      if (next < 0) break;
-      const part = buffer.subarray(start + boundary.length, next);
-      buffer = buffer.subarray(next);
-      const headersEnd = part.indexOf('\r\n\r\n');
-      if (headersEnd < 0) continue;
-      let body = part.subarray(headersEnd + 4);
-      if (body.subarray(-2).toString() === '\r\n') body = body.subarray(0, -2);
-      if (body.length > 0 && body[0] === 0xff && body[1] === 0xd8) yield Buffer.from(body);
+/** What each policy lets a camera URL reach, by ipaddr.js's ranges. `any` also allows loopback (development). */
+const allowedRanges: Record<Exclude<SourcePolicy, 'none' | 'any'>, readonly string[]> = {
+  public: ['unicast'],
+  // A camera on the home or club network: private IPv4, IPv6 unique-local, carrier-grade NAT (VPN meshes).
+  // Never link-local (169.254.169.254 is a cloud's metadata service) nor loopback (this machine's own services).
+  lan: ['unicast', 'private', 'uniqueLocal', 'carrierGradeNat'],
+};
+
+/** Whether the source policy lets the server connect to `address` (an IPv4 or IPv6 address). */
+export function addressAllowed(address: string, policy: SourcePolicy): boolean {
+  if (policy === 'none') return false;
+  if (policy === 'any') return true;
+  if (!ipaddr.isValid(address)) return false;
+  let ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress())
+    ip = (ip as ipaddr.IPv6).toIPv4Address();
+  return allowedRanges[policy].includes(ip.range());
+}
+
+/** Checks a camera URL before anything is fetched; throws a SourceError saying what is wrong with it. */
+export function checkSourceUrl(text: string, policy: SourcePolicy): URL {
+  if (policy === 'none') throw new SourceError('this server pulls no camera streams (--sources none)');
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new SourceError('the camera URL is not a valid address');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new SourceError('the camera URL must be http:// or https://');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(host) && !addressAllowed(host, policy)) throw new SourceError(refusal(host, policy));
+  return url;
+}
+
+function refusal(address: string, policy: SourcePolicy): string {
+  return `the camera URL reaches ${address}, which this server's source policy (${policy}) does not allow`;
+}
+
+/** A DNS lookup that refuses any address the policy does not allow: used by the connection itself. */
+function checkedLookup(policy: SourcePolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+      if (err) return callback(err, '', 0);
+      const refused = addresses.find((a) => !addressAllowed(a.address, policy));
+      if (refused) return callback(new SourceError(refusal(refused.address, policy)), '', 0);
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      const first = addresses[0]!;
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+function open(url: URL, signal: AbortSignal, options: PullOptions, redirects = 0): Promise<IncomingMessage> {
+  const seconds = Math.round(options.timeoutMs / 100) / 10;
+  return new Promise((resolve, reject) => {
+    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = request(
+      url,
+      {
+        signal,
+        lookup: checkedLookup(options.policy),
+        timeout: options.timeoutMs,
+        headers: { accept: 'multipart/x-mixed-replace, */*' },
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400 && res.headers.location) {
+          res.resume();
+          let next: URL;
+          try {
+            next = new URL(res.headers.location, url);
+          } catch {
+            return reject(new SourceError('the camera redirected to an invalid address'));
+          }
+          if (next.protocol !== url.protocol || next.host !== url.host)
+            return reject(new SourceError(`the camera redirected to another host (${next.host})`));
+          if (redirects >= MAX_REDIRECTS)
+            return reject(new SourceError('the camera redirected too many times'));
+          return resolve(open(next, signal, options, redirects + 1));
+        }
+        resolve(res);
+      },
+    );
+    req.on('timeout', () => req.destroy(new SourceError(`the camera sent nothing for ${seconds} s`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Pulls `url` and yields each JPEG frame of its MJPEG stream until the stream ends, fails or `signal` aborts. */
+export async function* mjpegFrames(
+  url: string,
+  signal: AbortSignal,
+  options: PullOptions,
+): AsyncGenerator<Buffer> {
+  const res = await open(checkSourceUrl(url, options.policy), signal, options);
+  try {
+    if ((res.statusCode ?? 0) !== 200) throw new SourceError(`the stream answered HTTP ${res.statusCode}`);
+    const type = res.headers['content-type'] ?? '';
+    const m = /boundary="?([^";]+)"?/i.exec(type);
+    if (!/multipart\/x-mixed-replace/i.test(type) || !m)
+      throw new SourceError(`not an MJPEG stream (content-type ${type || 'missing'})`);
+    const parts = new PartSplitter(
+      Buffer.from(`--${m[1]!.replace(/^--/, '')}`),
+      options.maxFrame ?? MAX_FRAME,
+    );
+    for await (const chunk of res as AsyncIterable<Buffer>) {
+      for (const part of parts.push(chunk)) {
+        const headersEnd = part.indexOf('\r\n\r\n');
+        if (headersEnd < 0) continue;
+        let body = part.subarray(headersEnd + 4);
+        if (body.subarray(-2).toString() === '\r\n') body = body.subarray(0, -2);
+        if (body.length > 0 && body[0] === 0xff && body[1] === 0xd8) yield body;
+      }
     }
-    if (buffer.length > MAX_FRAME) throw new Error('a frame of the stream is over 10 MB');
+  } finally {
+    res.destroy();
+  }
+}
+
+/**
+ * Cuts a byte stream at a boundary: one buffer that grows by doubling up to a cap, searched only where it has not
+ * been searched yet, so a part costs time in proportion to its size.
+ */
+export class PartSplitter {
+  private buffer = Buffer.alloc(64 * 1024);
+  private end = 0;
+  /** Where the search for the boundary that ends the current part goes on from. */
+  private scanned = 0;
+
+  constructor(
+    private readonly boundary: Buffer,
+    private readonly maxPart: number,
+  ) {}
+
+  *push(chunk: Uint8Array): Generator<Buffer> {
+    this.append(chunk);
+    const b = this.boundary.length;
+    for (;;) {
+      const data = this.buffer.subarray(0, this.end);
+      const start = data.indexOf(this.boundary);
+      if (start < 0) {
+        // Nothing but bytes before a first boundary: keep only what could be the start of one.
+        this.shift(Math.max(0, this.end - b + 1));
+        break;
+      }
+      if (start > 0) this.shift(start);
+      const next = this.buffer.subarray(0, this.end).indexOf(this.boundary, Math.max(b, this.scanned));
+      if (next < 0) {
+        this.scanned = Math.max(b, this.end - b + 1);
+        break;
+      }
+      const part = Buffer.from(this.buffer.subarray(b, next));
+      this.shift(next);
+      yield part;
+    }
+    if (this.end > this.maxPart + 2 * b)
+      throw new SourceError(`a frame of the stream is over ${Math.round(this.maxPart / 1024 / 1024)} MB`);
+  }
+
+  private append(chunk: Uint8Array): void {
+    if (this.end + chunk.length > this.buffer.length) {
+      const size = Math.max(this.buffer.length * 2, this.end + chunk.length);
+      const grown = Buffer.alloc(size);
+      this.buffer.copy(grown, 0, 0, this.end);
+      this.buffer = grown;
+    }
+    this.buffer.set(chunk, this.end);
+    this.end += chunk.length;
+  }
+
+  /** Drops the first `n` bytes. */
+  private shift(n: number): void {
+    if (n <= 0) return;
+    this.buffer.copyWithin(0, n, this.end);
+    this.end -= n;
+    this.scanned = 0;
   }
 }

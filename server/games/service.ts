@@ -1,32 +1,72 @@
 /**
  * The games the server keeps: creation with a scorekeeper token, lookup (loading a game from storage on first use,
- * so a restart resumes every game exactly), and token checks. Transport-free: HTTP and WebSocket call into it.
+ * so a restart resumes every game exactly, and dropping it from memory again when nobody has watched it for a
+ * while), token checks, the camera streams the server pulls, and one queue per game: a game's frames and actions
+ * are decided one at a time, in the order they came. Transport-free: HTTP and WebSocket call into it.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Lexicon } from '../engine/index.ts';
 import { defaultEnglishLexicon } from '../lexicon/index.ts';
-import type { GameConfig, GameStore } from '../store/types.ts';
+import type { GameConfig, GameStore, ListQuery } from '../store/types.ts';
 import { ServiceError } from './errors.ts';
-import { MeSession } from './me-session.ts';
-import { mjpegFrames } from './mjpeg.ts';
-import { type CaptureTiming, GameSession } from './session.ts';
+import { defaultLimits, type Limits, type SourcePolicy } from './limits.ts';
+import { type MeAction, type MeFrameResult, MeSession } from './me-session.ts';
+import { checkSourceUrl, mjpegFrames, SourceError } from './mjpeg.ts';
+import { type Action, type CaptureTiming, type FrameResult, GameSession } from './session.ts';
 
 /** A game being played: the classic game (and its variants on one board), or Scrabble Me. */
 export type Session = GameSession | MeSession;
 
+export interface ServiceOptions {
+  /** Auto capture: identical readings needed before a commit. */
+  readonly timing?: CaptureTiming;
+  readonly limits?: Limits;
+  /** Which addresses a camera stream URL may reach (default `lan`). */
+  readonly sources?: SourcePolicy;
+}
+
+/** A game in memory, with when it was last asked for and its queue. */
+interface Live {
+  readonly session: Session;
+  lastUsed: number;
+  readonly queue: GameQueue;
+}
+
 export class GameService {
-  private readonly sessions = new Map<string, Session>();
+  private readonly sessions = new Map<string, Live>();
+  private readonly sources = new Map<string, AbortController>();
+  readonly limits: Limits;
+  private readonly timing: CaptureTiming;
+  private readonly policy: SourcePolicy;
+  private readonly frameLimiter: RateLimiterMemory;
+  private readonly createLimiter: RateLimiterMemory;
+  private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     readonly store: GameStore,
     private readonly dataDir: string,
-    private readonly timing: CaptureTiming = { frames: 3, ms: 1500 },
-  ) {}
+    options: ServiceOptions | CaptureTiming = {},
+  ) {
+    const o: ServiceOptions = 'frames' in options ? { timing: options } : options;
+    this.timing = o.timing ?? { frames: 3, ms: 1500 };
+    this.limits = o.limits ?? defaultLimits;
+    this.policy = o.sources ?? 'lan';
+    this.frameLimiter = new RateLimiterMemory({ points: this.limits.framesPerSecond, duration: 1 });
+    this.createLimiter = new RateLimiterMemory({ points: this.limits.gamesPerMinute, duration: 60 });
+    this.sweeper = setInterval(() => this.sweep(), Math.min(this.limits.idleMs, 60_000));
+    this.sweeper.unref();
+  }
 
   /** Folder of a game's photos. */
   photoDir(id: string): string {
     return join(this.dataDir, 'photos', id);
+  }
+
+  /** Throws `rate-limited` when `client` (an address) has created its share of games this minute. */
+  async admitCreate(client: string): Promise<void> {
+    await limit(this.createLimiter, client, `at most ${this.limits.gamesPerMinute} new games a minute`);
   }
 
   create(config: GameConfig): { id: string; token: string } {
@@ -37,17 +77,24 @@ export class GameService {
   }
 
   get(id: string): Session {
-    let session = this.sessions.get(id);
-    if (!session) {
+    return this.live(id).session;
+  }
+
+  private live(id: string): Live {
+    let live = this.sessions.get(id);
+    if (!live) {
       const stored = this.store.getGame(id);
       if (!stored) throw new ServiceError('not-found', `no game ${id}`);
-      session =
+      const session =
         stored.config.variant === 'scrabble-me'
           ? MeSession.load(this.store, stored)
           : GameSession.load(this.store, stored, lexiconFor(stored.config), this.timing);
-      this.sessions.set(id, session);
+      live = { session, lastUsed: 0, queue: new GameQueue() };
+      this.sessions.set(id, live);
+      if (this.sessions.size > this.limits.liveGames) this.sweep();
     }
-    return session;
+    live.lastUsed = Date.now();
+    return live;
   }
 
   /** Throws unless `token` is the game's scorekeeper token. */
@@ -60,61 +107,250 @@ export class GameService {
     return session;
   }
 
-  private readonly sources = new Map<string, AbortController>();
+  /** Throws `rate-limited` when the game has had its share of frames this second (HTTP, WebSocket and streams). */
+  async admitFrame(id: string): Promise<void> {
+    await limit(this.frameLimiter, id, `at most ${this.limits.framesPerSecond} frames a second per game`);
+  }
+
+  /**
+   * A camera frame for game `id`, decided after everything before it. A frame that only feeds the views waits in
+   * one place per camera: a newer one takes its place (the older is answered `skipped`), so a fast camera never
+   * builds a queue. With `version`, the frame is refused as `stale` if the game has moved on since.
+   */
+  submitFrame(
+    id: string,
+    bytes: Uint8Array,
+    endTurn: boolean,
+    { camera = 0, version }: { camera?: number; version?: number | undefined } = {},
+  ): Promise<FrameResult | MeFrameResult> {
+    const { session, queue } = this.live(id);
+    const read = (frame: Uint8Array): Promise<FrameResult | MeFrameResult> => {
+      checkVersion(session, version);
+      return session.submitFrame(frame, endTurn, { camera });
+    };
+    if (endTurn || version !== undefined) return queue.run(() => read(bytes));
+    return queue.feed<FrameResult | MeFrameResult>(camera, bytes, read, { status: 'skipped' });
+  }
+
+  /** A scorekeeper's action, decided after everything before it; with `version`, refused if the game moved on. */
+  act(id: string, action: Action | MeAction, version?: number): Promise<FrameResult | MeFrameResult> {
+    const { session, queue } = this.live(id);
+    return queue.run(async () => {
+      checkVersion(session, version);
+      return session instanceof MeSession ? session.act(action as MeAction) : session.act(action as Action);
+    });
+  }
 
   /**
    * Pulls a camera's MJPEG stream into a game, a frame at most every `everyMs`. Returns at once; the stream runs
-   * until `stopSource`, or until it fails (then the game is told through an error the scorekeeper sees in the log).
+   * until `stopSource`, or until it fails: then the game's snapshot says why, for the scorekeeper's page.
    * A Scrabble Me game pulls one stream per camera seat.
    */
   startSource(id: string, url: string, everyMs = 1000, camera = 0): void {
     const session = this.get(id);
-    const seats = session instanceof MeSession ? session.players : 1;
-    if (!Number.isInteger(camera) || camera < 0 || camera >= seats)
-      throw new ServiceError('bad-request', `camera must be a seat from 0 to ${seats - 1}`);
+    if (!Number.isInteger(camera) || camera < 0 || camera >= session.seats)
+      throw new ServiceError('bad-request', `camera must be a seat from 0 to ${session.seats - 1}`);
+    let checked: URL;
+    try {
+      checked = checkSourceUrl(url, this.policy);
+    } catch (err) {
+      throw new ServiceError(this.policy === 'none' ? 'forbidden' : 'bad-request', (err as Error).message);
+    }
     const key = sourceKey(id, camera);
+    if (!this.sources.has(key) && this.sources.size >= this.limits.sources)
+      throw new ServiceError(
+        'not-allowed',
+        `this server already pulls ${this.limits.sources} camera streams, its most at once`,
+      );
     this.stopSource(id, camera);
     const controller = new AbortController();
     this.sources.set(key, controller);
+    const host = checked.host;
+    session.sources.set({ camera, host, state: 'pulling', error: null });
     void (async () => {
       let last = 0;
+      let error = 'the stream ended';
       try {
-        for await (const frame of mjpegFrames(url, controller.signal)) {
+        const frames = mjpegFrames(url, controller.signal, {
+          policy: this.policy,
+          timeoutMs: this.limits.sourceTimeoutMs,
+        });
+        for await (const frame of frames) {
           if (Date.now() - last < everyMs) continue;
           last = Date.now();
-          await session.submitFrame(frame, false, { camera }).catch((err: unknown) => {
+          try {
+            await this.admitFrame(id);
+            await this.submitFrame(id, frame, false, { camera });
+          } catch (err) {
             if (!(err instanceof ServiceError)) throw err;
-          });
+          }
         }
       } catch (err) {
-        if (!controller.signal.aborted)
-          console.error(`game ${id}: camera stream stopped: ${(err as Error).message}`);
+        error = err instanceof SourceError ? err.message : `the stream failed: ${(err as Error).message}`;
       } finally {
-        if (this.sources.get(key) === controller) this.sources.delete(key);
+        if (this.sources.get(key) === controller) {
+          this.sources.delete(key);
+          if (!controller.signal.aborted) {
+            console.error(`game ${id}: camera stream at seat ${camera} stopped: ${error}`);
+            session.sources.set({ camera, host, state: 'stopped', error });
+          }
+        }
       }
     })();
   }
 
   stopSource(id: string, camera = 0): boolean {
     const key = sourceKey(id, camera);
-    this.sources.get(key)?.abort();
+    const controller = this.sources.get(key);
+    controller?.abort();
+    this.sessions.get(id)?.session.sources.delete(camera);
     return this.sources.delete(key);
   }
 
-  /** Stops every stream (server shutdown). */
+  /** Stops every stream and the sweeper (server shutdown). */
   stopAll(): void {
     for (const controller of this.sources.values()) controller.abort();
     this.sources.clear();
+    clearInterval(this.sweeper);
   }
 
-  list(): { id: string; players: readonly string[]; variant: string; createdAt: string }[] {
-    return this.store.listGames().map((g) => ({
-      id: g.id,
-      players: g.config.players,
-      variant: g.config.variant,
-      createdAt: g.createdAt,
-    }));
+  /** Games newest first, a page at a time; `next` continues the listing. */
+  list(query: { limit?: number; status?: 'live' | 'ended'; after?: string } = {}): {
+    games: { id: string; players: readonly string[]; variant: string; createdAt: string; ended: boolean }[];
+    next: string | null;
+  } {
+    const limitTo = query.limit ?? 50;
+    const after = query.after ? parseCursor(query.after) : undefined;
+    const q: ListQuery = {
+      limit: limitTo + 1,
+      ...(after ? { after } : {}),
+      ...(query.status ? { status: query.status } : {}),
+    };
+    const rows = this.store.listGames(q);
+    const page = rows.slice(0, limitTo);
+    const last = page.at(-1);
+    return {
+      games: page.map((g) => ({
+        id: g.id,
+        players: g.config.players,
+        variant: g.config.variant,
+        createdAt: g.createdAt,
+        ended: g.endedAt !== null,
+      })),
+      next:
+        rows.length > limitTo && last
+          ? Buffer.from(`${last.createdAt} ${last.id}`).toString('base64url')
+          : null,
+    };
   }
+
+  /** Games in memory now (for tests and the soak bench). */
+  get loaded(): number {
+    return this.sessions.size;
+  }
+
+  /**
+   * Drops from memory the games nobody watches, pulls or is using: those idle past the limit, and the least
+   * recently used while more than the limit are loaded. A game holding a reading for the scorekeeper keeps it (it
+   * lives in memory only) and lets go of its last frames instead.
+   */
+  sweep(now = Date.now()): void {
+    const candidates = [...this.sessions.entries()]
+      .filter(([id, live]) => live.session.watchers === 0 && live.queue.idle && !this.pulling(id))
+      .sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+    let excess = this.sessions.size - this.limits.liveGames;
+    for (const [id, live] of candidates) {
+      const idle = now - live.lastUsed >= this.limits.idleMs;
+      if (!idle && excess <= 0) break;
+      if (live.session.holding) {
+        if (idle) live.session.dropFrames();
+        continue;
+      }
+      this.sessions.delete(id);
+      excess--;
+    }
+  }
+
+  private pulling(id: string): boolean {
+    for (const key of this.sources.keys()) if (key.startsWith(`${id}/`)) return true;
+    return false;
+  }
+}
+
+/**
+ * One game's work, one piece at a time in arrival order, with one waiting place per camera for frames that only
+ * feed the views.
+ */
+export class GameQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+  private pending = 0;
+  private readonly feeds = new Map<
+    number,
+    { bytes: Uint8Array; resolve: (r: never) => void; reject: (e: unknown) => void }
+  >();
+
+  /** Nothing running or waiting. */
+  get idle(): boolean {
+    return this.pending === 0;
+  }
+
+  run<T>(task: () => Promise<T>): Promise<T> {
+    this.pending++;
+    const result = this.tail.then(task);
+    this.tail = result.then(
+      () => this.pending--,
+      () => this.pending--,
+    );
+    return result;
+  }
+
+  feed<T>(
+    camera: number,
+    bytes: Uint8Array,
+    read: (bytes: Uint8Array) => Promise<T>,
+    skipped: T,
+  ): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const waiting = this.feeds.get(camera);
+      if (waiting) {
+        (waiting.resolve as (r: T) => void)(skipped);
+        Object.assign(waiting, { bytes, resolve, reject });
+        return;
+      }
+      const entry = { bytes, resolve: resolve as (r: never) => void, reject };
+      this.feeds.set(camera, entry);
+      this.run(() => {
+        this.feeds.delete(camera);
+        return read(entry.bytes);
+      }).then(
+        (r) => (entry.resolve as (r: T) => void)(r),
+        (e) => entry.reject(e),
+      );
+    });
+  }
+}
+
+function checkVersion(session: Session, version: number | undefined): void {
+  if (version !== undefined && version !== session.version)
+    throw new ServiceError(
+      'stale',
+      `the game has moved on (version ${session.version}, this request was made at ${version}): reload it; nothing was recorded`,
+    );
+}
+
+async function limit(limiter: RateLimiterMemory, key: string, message: string): Promise<void> {
+  try {
+    await limiter.consume(key);
+  } catch (err) {
+    if (err instanceof RateLimiterRes) throw new ServiceError('rate-limited', message);
+    throw err;
+  }
+}
+
+function parseCursor(cursor: string): { createdAt: string; id: string } {
+  const m = /^(\S{1,40}) ([\w-]{1,40})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!m) throw new ServiceError('bad-request', 'after must be the next value of a previous page');
+  return { createdAt: m[1]!, id: m[2]! };
 }
 
 function sourceKey(id: string, camera: number): string {

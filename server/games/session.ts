@@ -26,15 +26,17 @@ import {
   squareName,
   writeGcg,
 } from '../engine/index.ts';
-import type { GameSnapshot, PendingView } from '../protocol/index.ts';
+import type { GameSnapshot, PendingView, SourceView } from '../protocol/index.ts';
 import type { GameStore, StoredGame } from '../store/types.ts';
 import { ServiceError } from './errors.ts';
 import { makeThumbnail, readFrame, relevantDoubts, type Thumbnail } from './frames.ts';
+import { FanOut, photoUrl, SourceBoard, TurnFrames } from './live.ts';
 import { snapshotOf } from './snapshot.ts';
 
 export type { Thumbnail } from './frames.ts';
 
-export type FrameStatus = 'committed' | 'unchanged' | 'waiting' | 'needs-confirmation';
+/** `skipped`: a newer frame of the same camera arrived before this one was read, and was read instead. */
+export type FrameStatus = 'committed' | 'unchanged' | 'waiting' | 'needs-confirmation' | 'skipped';
 
 export interface FrameResult {
   status: FrameStatus;
@@ -58,7 +60,8 @@ interface Pending {
   board: Board;
   reasons: string[];
   squares: { row: number; col: number }[];
-  photo: string;
+  /** Path of its photo, if one was kept. */
+  photo: string | undefined;
 }
 
 /** Auto capture commits a reading once it has been the same for this many frames and this long. */
@@ -76,6 +79,10 @@ export class GameSession {
   private seq: number;
   private readonly listeners = new Set<(snapshot: GameSnapshot) => void>();
   private readonly thumbnailListeners = new Set<(thumb: Thumbnail) => void>();
+  private readonly fanOut = new FanOut(() => this.snapshot(), this.listeners);
+  /** Camera streams the server pulls for this game, by seat, as the scorekeeper should see them. */
+  readonly sources = new SourceBoard(() => this.fanOut.schedule());
+  private readonly turnFrames = new TurnFrames();
 
   private constructor(
     private readonly store: GameStore,
@@ -106,6 +113,8 @@ export class GameSession {
     timing: CaptureTiming,
   ): GameSession {
     const session = new GameSession(store, stored, lexicon, timing);
+    // A held reading lives in memory only: a photo of one left by a restart is referred to by nothing.
+    store.deletePhotos(stored.id, 'pending-');
     for (const e of stored.events) {
       const step = applyEvent(session.state, e.event as GameEvent);
       if (!step.ok)
@@ -120,18 +129,46 @@ export class GameSession {
     return this.stored.id;
   }
 
+  /** Cameras the game reads: one. */
+  get seats(): number {
+    return 1;
+  }
+
+  /** The number of the last stored event: a request made against an older version is stale. */
+  get version(): number {
+    return this.seq;
+  }
+
+  /** Viewers and cameras listening; a session nobody watches may be evicted from memory. */
+  get watchers(): number {
+    return this.listeners.size + this.thumbnailListeners.size;
+  }
+
+  /** A reading waiting for the scorekeeper (kept in memory only, so the session is not evicted). */
+  get holding(): boolean {
+    return this.pending !== null;
+  }
+
+  /** Forgets the last frame (its bytes can be large); End turn then needs a new frame. */
+  dropFrames(): void {
+    this.lastFrame = undefined;
+    this.corners = undefined;
+  }
+
   snapshot(): GameSnapshot {
     const pending: PendingView | null = this.pending && {
       board: this.pending.board.cells.join('').match(/.{15}/gu) ?? [],
       reasons: this.pending.reasons,
       squares: this.pending.squares,
-      photo: `/api/games/${this.id}/photos/${encodeURIComponent(this.pending.photo.split('/').pop() ?? '')}`,
+      photo: photoUrl(this.id, this.pending.photo),
     };
     return snapshotOf(this.id, this.state, {
       pending,
       capture: this.stored.config.capture,
       lang: this.stored.config.lang,
       variant: this.stored.config.variant as GameSnapshot['variant'],
+      version: this.seq,
+      sources: this.sources.view(),
       ...(this.lexicon ? { lexicon: this.lexicon } : {}),
     });
   }
@@ -160,6 +197,17 @@ export class GameSession {
   ): Promise<FrameResult> {
     if (camera !== 0) throw new ServiceError('bad-request', 'this game has one camera (seat 0)');
     if (this.state.ended) throw new ServiceError('not-allowed', 'the game is over');
+    if (endTurn && this.turnFrames.repeated(camera, bytes, this.seq, now))
+      return {
+        status: 'unchanged',
+        reasons: ['this very frame has just ended a turn: nothing more recorded'],
+      };
+    const result = await this.readAndDecide(bytes, endTurn, now);
+    if (endTurn && result.status === 'committed') this.turnFrames.remember(camera, bytes, this.seq, now);
+    return result;
+  }
+
+  private async readAndDecide(bytes: Uint8Array, endTurn: boolean, now: number): Promise<FrameResult> {
     this.lastFrame = bytes;
     const { reading, board } = await readFrame(bytes, this.stored.config.lang, this.corners, (corners) =>
       this.thumbnail(bytes, corners),
@@ -196,7 +244,7 @@ export class GameSession {
   /** The move between the committed board and `board`; commits it, or holds it for the scorekeeper. */
   private commitBoard(
     board: Board,
-    photo: Uint8Array | undefined,
+    photo: Uint8Array | 'held' | undefined,
     endTurn: boolean,
     confirmed = false,
   ): FrameResult {
@@ -242,22 +290,31 @@ export class GameSession {
     board: Board,
     reasons: string[],
     squares: { row: number; col: number }[],
-    photo?: Uint8Array,
+    photo?: Uint8Array | 'held',
   ): FrameResult {
     // The same reading held again (a still board under auto capture) keeps its first photo.
     if (this.pending && this.pending.board.cells.join('') === board.cells.join('')) {
       return { status: 'needs-confirmation', reasons: this.pending.reasons };
     }
-    const path = photo
-      ? this.store.savePhoto(this.id, `pending-${Date.now()}.jpg`, photo)
-      : (this.pending?.photo ?? '');
+    const before = this.pending?.photo;
+    const path =
+      photo instanceof Uint8Array
+        ? this.store.savePhoto(this.id, `pending-${++this.holds}.jpg`, photo)
+        : before;
+    // A reading replaced by a newer one: its photo goes with it.
+    if (before && before !== path) this.store.deletePhoto(this.id, before);
     this.pending = { board, reasons, squares, photo: path };
     this.notify();
     return { status: 'needs-confirmation', reasons };
   }
 
-  /** Applies events in order; all of them or none. */
-  private commit(events: GameEvent[], photo?: Uint8Array): FrameResult {
+  private holds = 0;
+
+  /**
+   * Applies events in order; all of them or none. `photo` is the frame the events were read from, or `held`: the
+   * photo of the reading held for the scorekeeper, who confirmed it. A held reading's photo not used is removed.
+   */
+  private commit(events: GameEvent[], photo?: Uint8Array | 'held'): FrameResult {
     let state = this.state;
     for (const event of events) {
       const step = applyEvent(state, event);
@@ -267,11 +324,19 @@ export class GameSession {
       state = step.state;
     }
     const at = new Date().toISOString();
-    const path = photo ? this.store.savePhoto(this.id, `event-${this.seq + 1}.jpg`, photo) : undefined;
+    const name = `event-${this.seq + 1}.jpg`;
+    const held = this.pending?.photo;
+    const path =
+      photo === 'held'
+        ? held && this.store.renamePhoto(this.id, held, name)
+        : photo && this.store.savePhoto(this.id, name, photo);
+    if (held && photo !== 'held') this.store.deletePhoto(this.id, held);
     for (const event of events) {
       this.seq++;
       this.store.appendEvent(this.id, { seq: this.seq, event, at, ...(path ? { photo: path } : {}) });
     }
+    if (Boolean(state.ended) !== Boolean(this.state.ended))
+      this.store.setEnded(this.id, state.ended ? at : null);
     this.state = state;
     this.pending = null;
     this.stable = undefined;
@@ -299,7 +364,7 @@ export class GameSession {
         if (board && !board.ok) throw new ServiceError('bad-request', board.message);
         const chosen = board?.board ?? this.pending?.board;
         if (!chosen) throw new ServiceError('not-allowed', 'there is no reading waiting for confirmation');
-        return this.commitBoard(chosen, undefined, true, true);
+        return this.commitBoard(chosen, 'held', true, true);
       }
       case 'correct':
         return this.correctSquare(action.row, action.col, action.tile);
@@ -359,8 +424,8 @@ export class GameSession {
     return effectiveEvents(this.state.events);
   }
 
+  /** Tells the viewers, after the current request has been answered (the audience never slows a commit). */
   private notify(): void {
-    const snapshot = this.snapshot();
-    for (const listener of this.listeners) listener(snapshot);
+    this.fanOut.schedule();
   }
 }

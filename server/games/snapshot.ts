@@ -17,6 +17,8 @@ export function snapshotOf(
     capture: 'auto' | 'button';
     lang: string;
     variant: GameSnapshot['variant'];
+    version: number;
+    sources: GameSnapshot['sources'];
     lexicon?: Lexicon;
   },
 ): GameSnapshot {
@@ -47,6 +49,7 @@ export function snapshotOf(
   }));
   return {
     id,
+    version: options.version,
     variant: options.variant,
     players: state.players.map((name, i) => ({ name, score: state.scores[i]! })),
     toMove: state.toMove,
@@ -65,5 +68,6 @@ export function snapshotOf(
     ended: state.ended ? { reason: state.ended.reason, winners: winners(state) } : null,
     capture: options.capture,
     lang: options.lang,
+    sources: options.sources,
   };
 }

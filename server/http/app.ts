@@ -8,8 +8,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { tileSetIds } from '../engine/index.ts';
-import { ServiceError } from '../games/errors.ts';
-import { MeSession } from '../games/me-session.ts';
+import { type ErrorCode, errorStatus, ServiceError } from '../games/errors.ts';
+import { defaultLimits, type Limits, type SourcePolicy } from '../games/limits.ts';
 import { GameService } from '../games/service.ts';
 import type { CaptureTiming } from '../games/session.ts';
 import { parseAction, parseGameConfig, parseMeAction } from '../games/validate.ts';
@@ -27,6 +27,10 @@ export interface ServerOptions {
   timing?: CaptureTiming;
   /** Heartbeat period in milliseconds (default 5000). */
   heartbeatMs?: number;
+  /** What one client, viewer, game and camera stream may cost (README, "Security"). */
+  limits?: Limits;
+  /** Which addresses a camera stream URL may reach (default `lan`). */
+  sources?: SourcePolicy;
 }
 
 export interface RunningServer {
@@ -37,8 +41,6 @@ export interface RunningServer {
 
 const FRAME_LIMIT = 10 * 1024 * 1024;
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
-/** Frames per game per second, at most. */
-const FRAME_RATE = 8;
 
 export function createApp(service: GameService, scripts: Map<string, string>): express.Express {
   const app = express();
@@ -54,13 +56,21 @@ export function createApp(service: GameService, scripts: Map<string, string>): e
   app.get('/api/health', (_req, res) => {
     res.json({ ok: true, name: 'tilecam', tileSets: tileSetIds });
   });
-  app.get('/api/games', (_req, res) => {
-    res.json({ games: service.list() });
+  app.get('/api/games', (req, res) => {
+    res.json(service.list(parseListQuery(req.query)));
   });
-  app.post('/api/games', express.json({ limit: '64kb' }), (req, res) => {
-    const created = service.create(parseGameConfig(req.body));
-    res.status(201).json(created);
-  });
+  app.post(
+    '/api/games',
+    async (req, _res, next) => {
+      await service.admitCreate(req.socket.remoteAddress ?? 'unknown');
+      next();
+    },
+    express.json({ limit: '64kb' }),
+    (req, res) => {
+      const created = service.create(parseGameConfig(req.body));
+      res.status(201).json(created);
+    },
+  );
   app.get('/api/games/:id', (req, res) => {
     res.json(service.get(req.params.id!).snapshot());
   });
@@ -68,38 +78,38 @@ export function createApp(service: GameService, scripts: Map<string, string>): e
     const session = service.get(req.params.id!);
     res.type('text/plain; charset=utf-8').attachment(`tilecam-${session.id}.gcg`).send(session.gcg());
   });
-  const recent = new Map<string, number[]>();
   app.post(
     '/api/games/:id/frames',
-    (req, _res, next) => {
+    async (req, _res, next) => {
       const session = service.authorize(req.params.id!, bearer(req));
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
       if (!IMAGE_TYPES.includes(type))
         throw new ServiceError('unsupported-media', 'send the frame as image/jpeg, image/png or image/webp');
-      const now = Date.now();
-      const times = (recent.get(session.id) ?? []).filter((t) => now - t < 1000);
-      if (times.length >= FRAME_RATE)
-        throw new ServiceError('rate-limited', `at most ${FRAME_RATE} frames a second per game`);
-      recent.set(session.id, [...times, now]);
+      await service.admitFrame(session.id);
       next();
     },
     express.raw({ type: IMAGE_TYPES, limit: FRAME_LIMIT }),
     async (req, res) => {
-      const session = service.get(req.params.id!);
       const body = req.body as Buffer;
       if (!Buffer.isBuffer(body) || body.length === 0)
         throw new ServiceError('bad-image', 'the frame is empty');
       const endTurn = req.query.endTurn === '1' || req.query.endTurn === 'true';
-      const result = await session.submitFrame(body, endTurn, { camera: cameraParam(req.query.camera) });
+      const result = await service.submitFrame(req.params.id!, body, endTurn, {
+        camera: cameraParam(req.query.camera),
+        version: versionParam(req.query.version),
+      });
       res.json(result);
     },
   );
   app.post('/api/games/:id/actions', express.json({ limit: '64kb' }), async (req, res) => {
     const session = service.authorize(req.params.id!, bearer(req));
-    const result =
-      session instanceof MeSession
-        ? await session.act(parseMeAction(req.body, session.players))
-        : await session.act(parseAction(req.body));
+    const body = req.body as { type?: unknown; version?: unknown } | undefined;
+    const action =
+      session.stored.config.variant === 'scrabble-me'
+        ? parseMeAction(body, session.seats)
+        : parseAction(body);
+    if (action.type === 'end-turn') await service.admitFrame(session.id);
+    const result = await service.act(session.id, action, versionParam(body?.version));
     res.json({ ...result, snapshot: session.snapshot() });
   });
   // A camera that serves MJPEG (a phone's IP-camera app): the server pulls it into the game.
@@ -127,23 +137,94 @@ export function createApp(service: GameService, scripts: Map<string, string>): e
   });
   app.use('/api', (_req, _res, next) => next(new ServiceError('not-found', 'no such endpoint')));
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const e = err as { type?: string; status?: number; message?: string };
-    if (err instanceof ServiceError)
-      return void res.status(err.status).json({ error: { code: err.code, message: err.message } });
-    if (e.type === 'entity.too.large') {
-      return void res
-        .status(413)
-        .json({ error: { code: 'too-large', message: 'the request body is too large' } });
-    }
-    if (e.type === 'entity.parse.failed') {
-      return void res
-        .status(400)
-        .json({ error: { code: 'bad-request', message: 'the body is not valid JSON' } });
-    }
-    console.error(err);
-    res.status(500).json({ error: { code: 'internal', message: 'something went wrong on the server' } });
+    const { status, code, message } = clientFault(err) ?? {
+      status: 500,
+      code: 'internal',
+      message: 'something went wrong on the server',
+    };
+    if (status === 500) console.error(err);
+    if (res.headersSent) return void res.destroy();
+    res.status(status).json({ error: { code, message } });
   });
   return app;
+}
+
+/** Messages for the faults express and its body parsers report (http-errors' `type`), by type. */
+const faultMessages: Record<string, string> = {
+  'entity.too.large': 'the request body is too large',
+  'entity.parse.failed': 'the body is not valid JSON',
+  'entity.verify.failed': 'the body could not be verified',
+  'encoding.unsupported':
+    'that content-encoding is not supported: send the body as it is, or gzip or deflate',
+  'charset.unsupported': 'that charset is not supported: send JSON as UTF-8',
+  'request.aborted': 'the request was aborted',
+  'request.size.invalid': 'the body is not as long as its content-length says',
+  'stream.encoding.set': 'the request could not be read',
+};
+
+/**
+ * The one mapping of errors to client faults at the edge: expected failures of the service, and the 4xx faults of
+ * express, its router (a malformed percent-escape in a path) and its body parsers (a bad charset or encoding, a
+ * corrupt compressed body). Anything else is a bug: undefined, and answered 500.
+ */
+function clientFault(err: unknown): { status: number; code: string; message: string } | undefined {
+  if (err instanceof ServiceError) return { status: err.status, code: err.code, message: err.message };
+  const e = err as { status?: unknown; statusCode?: unknown; type?: unknown; message?: unknown } | null;
+  const status =
+    typeof e?.status === 'number' ? e.status : typeof e?.statusCode === 'number' ? e.statusCode : 0;
+  if (status < 400 || status > 499) return undefined;
+  const code =
+    (Object.entries(errorStatus).find(([, s]) => s === status)?.[0] as ErrorCode | undefined) ??
+    'bad-request';
+  const byType = typeof e?.type === 'string' ? faultMessages[e.type] : undefined;
+  const message =
+    byType ??
+    (err instanceof URIError || /URI|decode param/i.test(String(e?.message))
+      ? 'the address has a malformed %-escape'
+      : status === 404
+        ? 'not found'
+        : 'the request is malformed');
+  return { status, code, message };
+}
+
+/** `GET /api/games?limit=N&status=live|ended&after=NEXT`: a page of games, newest first. */
+function parseListQuery(query: Request['query']): {
+  limit?: number;
+  status?: 'live' | 'ended';
+  after?: string;
+} {
+  const { limit, status, after } = query;
+  const out: { limit?: number; status?: 'live' | 'ended'; after?: string } = {};
+  if (limit !== undefined) {
+    if (typeof limit !== 'string' || !/^\d{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > 100)
+      throw new ServiceError('bad-request', 'limit must be a number from 1 to 100');
+    out.limit = Number(limit);
+  }
+  if (status !== undefined) {
+    if (status !== 'live' && status !== 'ended')
+      throw new ServiceError('bad-request', 'status must be live or ended');
+    out.status = status;
+  }
+  if (after !== undefined) {
+    if (typeof after !== 'string' || after.length > 200)
+      throw new ServiceError('bad-request', 'after must be the next value of a previous page');
+    out.after = after;
+  }
+  return out;
+}
+
+/** The game version a request was made against (`version`), if it says; a number of events. */
+export function versionParam(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d{1,9}$/.test(value)
+        ? Number(value)
+        : NaN;
+  if (!Number.isInteger(n) || n < 0)
+    throw new ServiceError('bad-request', 'version must be a whole number of events');
+  return n;
 }
 
 /** A camera's seat from a query or body value (default 0); the game checks it against its players. */
@@ -166,10 +247,22 @@ function bearer(req: Request): string | undefined {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const db = options.db ?? join(process.cwd(), 'data', 'tilecam.db');
-  const store = new SqliteStore(db);
-  const service = new GameService(store, dirname(db), options.timing);
+  const limits = options.limits ?? defaultLimits;
+  const store = new SqliteStore(db, limits.photoBytesPerGame);
+  const service = new GameService(store, dirname(db), {
+    ...(options.timing ? { timing: options.timing } : {}),
+    limits,
+    ...(options.sources ? { sources: options.sources } : {}),
+  });
   const app = createApp(service, await bundleWeb());
   const server = createServer(app);
+  // A client that sends its headers slowly, or a socket that fails, must not hold or crash anything.
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 120_000;
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
   const ws = attachWebSocket(server, service, options.heartbeatMs ?? 5000);
   await new Promise<void>((done, fail) => {
     server.once('error', fail);

@@ -1,63 +1,145 @@
 /**
  * WebSocket `/ws?game=ID`: a full snapshot on connect and after every change, a heartbeat, `seq` counting up per
  * connection so a client sees a gap, and camera frames from the browser (with the scorekeeper's token).
+ *
+ * Anyone on the network may open one, so nothing a client sends can hurt the service: a protocol fault closes
+ * that connection only; a connection may send so many messages a second (frames also count against the game's
+ * frame limit, shared with HTTP); a message over the size limit is refused by the protocol, and a large one must
+ * be a flat frame message before it is parsed. A viewer that does not read is not buffered without bound: while
+ * its socket is behind, snapshots are coalesced into the latest and thumbnails skipped; a viewer behind, or
+ * silent to pings, for too long is disconnected.
  */
 import type { IncomingMessage, Server } from 'node:http';
-import { type WebSocket, WebSocketServer } from 'ws';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { ServiceError } from '../games/errors.ts';
-import type { GameService } from '../games/service.ts';
-import { parseClientMessage, type ServerMessage } from '../protocol/index.ts';
+import type { GameService, Session } from '../games/service.ts';
+import { parseClientMessage, type ServerMessage, type Snapshot } from '../protocol/index.ts';
 
-/** Largest message a browser may send (a camera frame as base64). */
-const MAX_MESSAGE = 8 * 1024 * 1024;
+/** Messages over this size must be a frame: one flat object around one long base64 string. */
+const SMALL_MESSAGE = 64 * 1024;
 
 export function attachWebSocket(
   server: Server,
   service: GameService,
   heartbeatMs: number,
 ): { close(): void } {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE });
+  const { limits } = service;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.messageBytes });
+  wss.on('error', (err) => console.error(`websocket server: ${err.message}`));
+  const messages = new RateLimiterMemory({ points: limits.messagesPerSecond, duration: 1 });
+  let connections = 0;
+  // Each snapshot is serialised once for all its viewers.
+  const encoded = new WeakMap<Snapshot, string>();
+  const encode = (snapshot: Snapshot) => {
+    let text = encoded.get(snapshot);
+    if (text === undefined) {
+      text = JSON.stringify(snapshot);
+      encoded.set(snapshot, text);
+    }
+    return text;
+  };
+
   server.on('upgrade', (req: IncomingMessage, socket, head) => {
+    socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
     const id = url.searchParams.get('game');
     if (url.pathname !== '/ws' || !id) {
-      socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;
     }
-    let session: ReturnType<GameService['get']>;
+    let session: Session;
     try {
       session = service.get(id);
     } catch {
-      socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, session, service));
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, session, ++connections));
   });
 
-  function serve(ws: WebSocket, session: ReturnType<GameService['get']>, svc: GameService): void {
+  function serve(ws: WebSocket, session: Session, connection: number): void {
     let seq = 0;
-    const send = (m: Omit<ServerMessage, 'seq'>) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ ...m, seq: ++seq }));
+    /** A snapshot could not be sent while the socket was behind: send the latest once it catches up. */
+    let stale = false;
+    let behindSince: number | undefined;
+    let lastPong = Date.now();
+    let warned = 0;
+    const behind = () => ws.bufferedAmount > limits.viewerBufferBytes;
+    const sendText = (type: ServerMessage['type'], data: string) => {
+      if (ws.readyState !== ws.OPEN) return;
+      ws.send(`{"type":"${type}","seq":${++seq},"data":${data}}`);
     };
-    send({ type: 'snapshot', data: session.snapshot() });
-    const unsubscribe = session.subscribe((snapshot) => send({ type: 'snapshot', data: snapshot }));
-    const unthumb = session.onThumbnail((thumb) => send({ type: 'thumbnail', data: thumb }));
-    const beat = setInterval(() => send({ type: 'heartbeat', data: { at: Date.now() } }), heartbeatMs);
+    const send = (m: Omit<ServerMessage, 'seq'>) => sendText(m.type, JSON.stringify(m.data));
+    const sendSnapshot = (snapshot: Snapshot) => {
+      if (behind()) {
+        stale = true;
+        return;
+      }
+      stale = false;
+      sendText('snapshot', encode(snapshot));
+    };
+    ws.on('error', () => ws.terminate());
+    ws.on('pong', () => {
+      lastPong = Date.now();
+    });
+    sendSnapshot(session.snapshot());
+    const unsubscribe = session.subscribe(sendSnapshot);
+    const unthumb = session.onThumbnail((thumb) => {
+      if (ws.bufferedAmount < limits.viewerBufferBytes / 4) send({ type: 'thumbnail', data: thumb });
+    });
+    const beat = setInterval(() => {
+      const now = Date.now();
+      if (now - lastPong > Math.max(limits.viewerStallMs, 3 * heartbeatMs)) return void ws.terminate();
+      if (behind()) {
+        behindSince ??= now;
+        if (now - behindSince > limits.viewerStallMs) return void ws.terminate();
+        return;
+      }
+      behindSince = undefined;
+      if (stale) sendSnapshot(session.snapshot());
+      send({ type: 'heartbeat', data: { at: now } });
+      ws.ping();
+    }, heartbeatMs);
     ws.on('close', () => {
       clearInterval(beat);
       unsubscribe();
       unthumb();
     });
-    ws.on('message', async (raw) => {
-      const parsed = parseClientMessage(raw.toString());
-      if (!parsed.ok) return send({ type: 'error', data: { code: 'bad-request', message: parsed.message } });
-      const message = parsed.message;
-      if (message.type === 'resync') return send({ type: 'snapshot', data: session.snapshot() });
+    ws.on('message', async (raw: RawData, isBinary: boolean) => {
       try {
-        svc.authorize(session.id, message.data.token);
-        await session.submitFrame(Buffer.from(message.data.jpeg, 'base64'), message.data.endTurn === true, {
-          camera: message.data.camera ?? 0,
-        });
+        await messages.consume(connection);
+      } catch {
+        // Over the limit: dropped, with one error a second at most.
+        if (Date.now() - warned > 1000) {
+          warned = Date.now();
+          send({
+            type: 'error',
+            data: {
+              code: 'rate-limited',
+              message: `at most ${limits.messagesPerSecond} messages a second: some were dropped`,
+            },
+          });
+        }
+        return;
+      }
+      const bytes = Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw as ArrayBuffer);
+      if (isBinary) return send(badRequest('send text (JSON) messages'));
+      if (bytes.length > SMALL_MESSAGE && !flat(bytes))
+        return send(badRequest('a large message must be a frame: {"type":"frame","data":{…}}'));
+      const parsed = parseClientMessage(bytes.toString('utf8'));
+      if (!parsed.ok) return send(badRequest(parsed.message));
+      const message = parsed.message;
+      if (message.type === 'resync') return sendSnapshot(session.snapshot());
+      try {
+        service.authorize(session.id, message.data.token);
+        await service.admitFrame(session.id);
+        await service.submitFrame(
+          session.id,
+          Buffer.from(message.data.jpeg, 'base64'),
+          message.data.endTurn === true,
+          { camera: message.data.camera ?? 0, version: message.data.version },
+        );
       } catch (err) {
         if (err instanceof ServiceError)
           return send({ type: 'error', data: { code: err.code, message: err.message } });
@@ -73,4 +155,16 @@ export function attachWebSocket(
       wss.close();
     },
   };
+}
+
+function badRequest(message: string): Omit<ServerMessage, 'seq'> {
+  return { type: 'error', data: { code: 'bad-request', message } };
+}
+
+/** No arrays and at most a few objects: cheap to parse whatever its length (a scan, no allocation). */
+function flat(bytes: Buffer): boolean {
+  if (bytes.includes(0x5b)) return false; // [
+  let objects = 0;
+  for (let i = bytes.indexOf(0x7b); i >= 0; i = bytes.indexOf(0x7b, i + 1)) if (++objects > 4) return false;
+  return true;
 }

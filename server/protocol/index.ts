@@ -39,8 +39,21 @@ export interface PendingView {
   readonly photo: string;
 }
 
+/** A camera stream the server pulls into the game (a phone's MJPEG app), as the scorekeeper's page shows it. */
+export interface SourceView {
+  /** The seat of the camera (0 in a classic game). */
+  readonly camera: number;
+  /** The stream's host (never its path or credentials: viewers see this too). */
+  readonly host: string;
+  readonly state: 'pulling' | 'stopped';
+  /** Why it stopped, when it failed. */
+  readonly error: string | null;
+}
+
 export interface GameSnapshot {
   readonly id: string;
+  /** The number of events stored so far: an End turn sent with an older version is refused as stale. */
+  readonly version: number;
   readonly variant: 'classic' | 'nine-tile' | 'finish-line' | 'uk';
   readonly players: readonly PlayerView[];
   readonly toMove: number;
@@ -60,6 +73,7 @@ export interface GameSnapshot {
   readonly ended: { readonly reason: string; readonly winners: readonly number[] } | null;
   readonly capture: 'auto' | 'button';
   readonly lang: string;
+  readonly sources: readonly SourceView[];
 }
 
 /** A word of a Scrabble Me round. */
@@ -84,6 +98,8 @@ export interface MeRoundView {
 /** A Scrabble Me game (rule book 003): a board per player, rounds built at the same time. */
 export interface MeSnapshot {
   readonly id: string;
+  /** The number of events stored so far: an End turn sent with an older version is refused as stale. */
+  readonly version: number;
   readonly variant: 'scrabble-me';
   /** Each player's total, the board they hold now, and whether they sit out this round. */
   readonly players: readonly (PlayerView & { readonly board: number; readonly sittingOut: boolean })[];
@@ -114,6 +130,7 @@ export interface MeSnapshot {
   readonly ended: { readonly reason: string; readonly winners: readonly number[] } | null;
   readonly capture: 'auto' | 'button';
   readonly lang: string;
+  readonly sources: readonly SourceView[];
 }
 
 export type Snapshot = GameSnapshot | MeSnapshot;
@@ -151,6 +168,8 @@ export type ClientMessage =
         readonly endTurn?: boolean;
         /** Scrabble Me: the seat of the camera (default 0). */
         readonly camera?: number;
+        /** The game version the End turn was pressed at: refused as stale if the game has moved on. */
+        readonly version?: number;
       };
     };
 
@@ -168,7 +187,9 @@ export function parseClientMessage(
   const m = value as { type?: unknown; data?: unknown };
   if (m.type === 'resync') return { ok: true, message: { type: 'resync' } };
   if (m.type === 'frame') {
-    const d = m.data as { token?: unknown; jpeg?: unknown; endTurn?: unknown; camera?: unknown } | undefined;
+    const d = m.data as
+      | { token?: unknown; jpeg?: unknown; endTurn?: unknown; camera?: unknown; version?: unknown }
+      | undefined;
     if (!d || typeof d.token !== 'string' || typeof d.jpeg !== 'string') {
       return { ok: false, message: 'a frame needs data.token and data.jpeg (base64)' };
     }
@@ -176,6 +197,8 @@ export function parseClientMessage(
       return { ok: false, message: 'data.endTurn must be a boolean' };
     if (d.camera !== undefined && !(Number.isInteger(d.camera) && (d.camera as number) >= 0))
       return { ok: false, message: 'data.camera must be a seat number' };
+    if (d.version !== undefined && !(Number.isInteger(d.version) && (d.version as number) >= 0))
+      return { ok: false, message: 'data.version must be a whole number of events' };
     return {
       ok: true,
       message: {
@@ -185,6 +208,7 @@ export function parseClientMessage(
           jpeg: d.jpeg,
           ...(d.endTurn ? { endTurn: true } : {}),
           ...(d.camera === undefined ? {} : { camera: d.camera as number }),
+          ...(d.version === undefined ? {} : { version: d.version as number }),
         },
       },
     };

@@ -1,17 +1,25 @@
 /**
  * The embedded store: one SQLite file (better-sqlite3, WAL journal, synchronous FULL so that a committed move
- * survives the process being killed) and a photos folder beside it.
+ * survives the process being killed) and a photos folder beside it, with a cap on the bytes of photos per game.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import Database from 'better-sqlite3';
-import type { GameConfig, GameStore, StoredEvent, StoredGame } from './types.ts';
+import type { GameConfig, GameStore, ListedGame, ListQuery, StoredEvent, StoredGame } from './types.ts';
+
+/** Default cap on one game's photos: a long game of phone photos with every reading held is well under it. */
+export const DEFAULT_PHOTO_BYTES_PER_GAME = 256 * 1024 * 1024;
 
 export class SqliteStore implements GameStore {
   private readonly db: Database.Database;
   private readonly dataDir: string;
+  /** Bytes of photos per game, counted from the folder on first use. */
+  private readonly photoBytes = new Map<string, number>();
 
-  constructor(file: string) {
+  constructor(
+    file: string,
+    private readonly maxPhotoBytesPerGame = DEFAULT_PHOTO_BYTES_PER_GAME,
+  ) {
     mkdirSync(dirname(file), { recursive: true });
     this.dataDir = dirname(file);
     this.db = new Database(file);
@@ -24,6 +32,11 @@ export class SqliteStore implements GameStore {
         game_id TEXT NOT NULL REFERENCES games(id), seq INTEGER NOT NULL, event TEXT NOT NULL,
         photo TEXT, at TEXT NOT NULL, PRIMARY KEY (game_id, seq));
     `);
+    // Version 2: games know when they ended, for listing live and ended games.
+    const columns = this.db.prepare('PRAGMA table_info(games)').all() as { name: string }[];
+    if (!columns.some((c) => c.name === 'ended_at'))
+      this.db.exec('ALTER TABLE games ADD COLUMN ended_at TEXT');
+    this.db.exec('CREATE INDEX IF NOT EXISTS games_by_created ON games (created_at DESC, id DESC)');
   }
 
   createGame(game: { id: string; tokenHash: string; config: GameConfig }): void {
@@ -36,6 +49,10 @@ export class SqliteStore implements GameStore {
     this.db
       .prepare('INSERT INTO events (game_id, seq, event, photo, at) VALUES (?, ?, ?, ?, ?)')
       .run(gameId, e.seq, JSON.stringify(e.event), e.photo ?? null, e.at);
+  }
+
+  setEnded(gameId: string, at: string | null): void {
+    this.db.prepare('UPDATE games SET ended_at = ? WHERE id = ?').run(at, gameId);
   }
 
   getGame(id: string): StoredGame | undefined {
@@ -65,24 +82,101 @@ export class SqliteStore implements GameStore {
     };
   }
 
-  listGames(): { id: string; config: GameConfig; createdAt: string }[] {
-    return (
-      this.db.prepare('SELECT id, config, created_at FROM games ORDER BY created_at DESC').all() as {
-        id: string;
-        config: string;
-        created_at: string;
-      }[]
-    ).map((r) => ({ id: r.id, config: JSON.parse(r.config), createdAt: r.created_at }));
+  listGames(query: ListQuery): ListedGame[] {
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (query.after) {
+      where.push('(created_at < ? OR (created_at = ? AND id < ?))');
+      params.push(query.after.createdAt, query.after.createdAt, query.after.id);
+    }
+    if (query.status === 'live') where.push('ended_at IS NULL');
+    if (query.status === 'ended') where.push('ended_at IS NOT NULL');
+    const sql = `SELECT id, config, created_at, ended_at FROM games ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY created_at DESC, id DESC LIMIT ?`;
+    const rows = this.db.prepare(sql).all(...params, query.limit) as {
+      id: string;
+      config: string;
+      created_at: string;
+      ended_at: string | null;
+    }[];
+    return rows.map((r) => ({
+      id: r.id,
+      config: JSON.parse(r.config),
+      createdAt: r.created_at,
+      endedAt: r.ended_at,
+    }));
   }
 
-  savePhoto(gameId: string, name: string, bytes: Uint8Array): string {
-    const path = join(this.dataDir, 'photos', gameId, name);
+  savePhoto(gameId: string, name: string, bytes: Uint8Array): string | undefined {
+    const used = this.bytesOf(gameId);
+    if (used + bytes.length > this.maxPhotoBytesPerGame) return undefined;
+    const path = this.photoPath(gameId, name);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, bytes);
+    this.photoBytes.set(gameId, used + bytes.length);
     return relative(this.dataDir, path);
+  }
+
+  renamePhoto(gameId: string, path: string, name: string): string {
+    const to = this.photoPath(gameId, name);
+    renameSync(this.inGame(gameId, path), to);
+    return relative(this.dataDir, to);
+  }
+
+  deletePhoto(gameId: string, path: string): void {
+    const file = this.inGame(gameId, path);
+    let size = 0;
+    try {
+      size = statSync(file).size;
+    } catch {
+      return;
+    }
+    rmSync(file, { force: true });
+    this.photoBytes.set(gameId, Math.max(0, this.bytesOf(gameId) - size));
+  }
+
+  deletePhotos(gameId: string, prefix: string): void {
+    for (const name of this.photoNames(gameId))
+      if (name.startsWith(prefix)) this.deletePhoto(gameId, join('photos', gameId, name));
   }
 
   close(): void {
     this.db.close();
+  }
+
+  private photoPath(gameId: string, name: string): string {
+    return join(this.dataDir, 'photos', gameId, basename(name));
+  }
+
+  /** A stored photo path, checked to lie in the game's own folder. */
+  private inGame(gameId: string, path: string): string {
+    const folder = resolve(this.dataDir, 'photos', gameId);
+    const file = resolve(this.dataDir, path);
+    if (!file.startsWith(folder + sep)) throw new Error(`photo ${path} is not one of game ${gameId}'s`);
+    return file;
+  }
+
+  private photoNames(gameId: string): string[] {
+    try {
+      return readdirSync(join(this.dataDir, 'photos', gameId));
+    } catch {
+      return [];
+    }
+  }
+
+  private bytesOf(gameId: string): number {
+    let used = this.photoBytes.get(gameId);
+    if (used === undefined) {
+      used = 0;
+      for (const name of this.photoNames(gameId)) {
+        try {
+          used += statSync(join(this.dataDir, 'photos', gameId, name)).size;
+        } catch {
+          // gone meanwhile
+        }
+      }
+      this.photoBytes.set(gameId, used);
+    }
+    return used;
   }
 }

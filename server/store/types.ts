@@ -44,13 +44,41 @@ export interface StoredEvent {
   readonly at: string;
 }
 
+/** A game in a listing. */
+export interface ListedGame {
+  readonly id: string;
+  readonly config: GameConfig;
+  readonly createdAt: string;
+  /** When the game ended, or null while it is live. */
+  readonly endedAt: string | null;
+}
+
+export interface ListQuery {
+  /** At most this many, newest first. */
+  readonly limit: number;
+  /** Only games created before this one (the cursor of the previous page). */
+  readonly after?: { readonly createdAt: string; readonly id: string };
+  readonly status?: 'live' | 'ended';
+}
+
 export interface GameStore {
   createGame(game: { id: string; tokenHash: string; config: GameConfig }): void;
   /** Appends an event; `seq` must be the next number for the game (events are never rewritten). */
   appendEvent(gameId: string, event: StoredEvent): void;
+  /** Marks the game ended at `at`, or live again (an end taken back) with null. */
+  setEnded(gameId: string, at: string | null): void;
   getGame(id: string): StoredGame | undefined;
-  listGames(): { id: string; config: GameConfig; createdAt: string }[];
-  /** Writes a photo and returns its path relative to the data folder. */
-  savePhoto(gameId: string, name: string, bytes: Uint8Array): string;
+  listGames(query: ListQuery): ListedGame[];
+  /**
+   * Writes a photo and returns its path relative to the data folder, or undefined when the game's photos already
+   * take the most bytes a game may keep (the move is still recorded, without its photo).
+   */
+  savePhoto(gameId: string, name: string, bytes: Uint8Array): string | undefined;
+  /** Renames a saved photo of the game (a held reading's photo becoming its move's); returns the new path. */
+  renamePhoto(gameId: string, path: string, name: string): string;
+  /** Removes a saved photo; a photo already gone is not an error. */
+  deletePhoto(gameId: string, path: string): void;
+  /** Removes the game's photos whose names start with `prefix` (held readings' photos left by a restart). */
+  deletePhotos(gameId: string, prefix: string): void;
   close(): void;
 }
