@@ -36,14 +36,34 @@ function cameraView(names: readonly string[]): HTMLElement {
   return box;
 }
 
+/**
+ * Sends a scorekeeper's action, made against the game as this page shows it (`version`): a doubled click, or a
+ * click on a page that had not caught up, is refused by the server and changes nothing.
+ */
 async function act(action: object): Promise<void> {
   const res = await fetch(`/api/games/${game}/actions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(action),
+    body: JSON.stringify({ ...action, ...(latest ? { version: latest.version } : {}) }),
   });
   const body = await res.json();
-  if (!res.ok) alert(body.error?.message ?? 'the action failed');
+  // The reply carries the game as it is now: shown at once, so the next click is made against it.
+  if (res.ok) return void render(body.snapshot as Snapshot);
+  if (body.error?.code === 'stale') status.textContent = 'the game had moved on: nothing was recorded twice';
+  else alert(body.error?.message ?? 'the action failed');
+}
+
+/** The camera streams the server pulls, and why one stopped: the scorekeeper must see a camera that went away. */
+function sourcesView(s: Snapshot): HTMLElement[] {
+  return s.sources.map((src) =>
+    el(
+      'p',
+      { class: src.state === 'pulling' ? 'source' : 'source stopped' },
+      src.state === 'pulling'
+        ? `Camera stream from ${src.host}${s.variant === 'scrabble-me' ? ` (seat ${src.camera + 1})` : ''}: pulling`
+        : `Camera stream from ${src.host} stopped: ${src.error ?? 'no reason given'}`,
+    ),
+  );
 }
 
 function controls(s: GameSnapshot) {
@@ -98,7 +118,7 @@ function render(s: Snapshot) {
   root.classList.toggle('me', s.variant === 'scrabble-me');
   if (s.variant === 'scrabble-me') {
     root.replaceChildren(...meView(s, token ? (a) => void act(a) : undefined));
-    if (token) root.append(cameraView(s.players.map((p) => p.name)));
+    if (token) root.append(...sourcesView(s), cameraView(s.players.map((p) => p.name)));
     return;
   }
   const board = boardView(s.board, s.lastMove);
@@ -121,7 +141,7 @@ function render(s: Snapshot) {
     unseenView(s),
     el('a', { href: `/api/games/${game}/gcg`, class: 'gcg' }, 'Download the game as GCG'),
   );
-  if (token) side.append(controls(s), cameraView([]));
+  if (token) side.append(controls(s), ...sourcesView(s), cameraView([]));
   root.replaceChildren(board, side, ...(s.pending ? [pendingView(s)] : []));
 }
 

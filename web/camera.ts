@@ -17,9 +17,12 @@ const status = document.getElementById('status')!;
 const result = document.getElementById('result')!;
 const canvas = document.createElement('canvas');
 
+/** The game's version as last seen, sent with an End turn. */
+let version: number | undefined;
 const link = connect(
   game,
   (s) => {
+    version = s.version;
     const totals = s.players.map((p) => `${p.name} ${p.score}`).join(' · ');
     if (s.variant === 'scrabble-me') {
       const board = s.players[seat]?.board ?? seat;
@@ -102,7 +105,9 @@ function sendFrame(endTurn: boolean) {
   canvas.height = Math.round(video.videoHeight * scale);
   canvas.getContext('2d')!.drawImage(video, 0, 0, canvas.width, canvas.height);
   const jpeg = canvas.toDataURL('image/jpeg', 0.85).split(',')[1]!;
-  link.send({ type: 'frame', data: { token, jpeg, camera: seat, ...(endTurn ? { endTurn: true } : {}) } });
+  // An End turn says which version of the game it ends, so a doubled press records one turn.
+  const turn = endTurn ? { endTurn: true, ...(version === undefined ? {} : { version }) } : {};
+  link.send({ type: 'frame', data: { token, jpeg, camera: seat, ...turn } });
 }
 
 select.onchange = () => void start(select.value);

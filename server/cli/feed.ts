@@ -94,9 +94,8 @@ export async function demoCommand(args: string[]): Promise<number> {
   } catch (err) {
     return reportError(false, (err as Error).message);
   }
-  const { port, db } = options;
   const { startServer } = await import('../http/app.ts');
-  const server = await startServer({ port, ...(db ? { db } : {}) });
+  const server = await startServer(options);
   const base = `http://localhost:${server.port}`;
   const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
   process.stdout.write(

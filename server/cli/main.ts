@@ -11,7 +11,10 @@ import { serveCommand } from './serve.ts';
 export type Command = (args: string[]) => Promise<number>;
 
 const commands: Record<string, { run: Command; help: string }> = {
-  serve: { run: serveCommand, help: 'serve [--port 3000] [--db FILE]   the service (also `npm start`)' },
+  serve: {
+    run: serveCommand,
+    help: 'serve [--port 3000] [--host 0.0.0.0] [--db FILE] [--sources none|public|lan|any] [--limit NAME=N …]   the service (also `npm start`)',
+  },
   recognize: {
     run: recognizeCommand,
     help: 'recognize IMAGE [--json] [--lang en|de] [--corners x1,y1,…,x4,y4] [--debug DIR]   read a photo of a board',

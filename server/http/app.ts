@@ -136,6 +136,7 @@ export function createApp(service: GameService, scripts: Map<string, string>): e
     });
   });
   app.use('/api', (_req, _res, next) => next(new ServiceError('not-found', 'no such endpoint')));
+  app.use((_req, _res, next) => next(new ServiceError('not-found', 'no such page')));
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const { status, code, message } = clientFault(err) ?? {
       status: 500,

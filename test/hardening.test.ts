@@ -1,0 +1,534 @@
+/**
+ * The service under a careless network and a hostile client: doubled End turns, camera streams that hang or point
+ * where they must not, held photos, idle games dropped from memory and loaded again, paged listings, client faults
+ * answered 4xx, and limits on game creation. A real server on an ephemeral port with a real SQLite file.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import {
+  type AddressInfo,
+  createServer as createTcpServer,
+  type Socket,
+  type Server as TcpServer,
+} from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultLimits, type Limits } from '../server/games/limits.ts';
+import { addressAllowed, PartSplitter } from '../server/games/mjpeg.ts';
+import { GameService } from '../server/games/service.ts';
+import { parseGameConfig } from '../server/games/validate.ts';
+import { type RunningServer, startServer } from '../server/http/app.ts';
+import type { GameSnapshot } from '../server/protocol/index.ts';
+import { SqliteStore } from '../server/store/sqlite.ts';
+
+const demo = fileURLToPath(new URL('../fixtures/demo_game/', import.meta.url));
+const frame = (i: number) => readFileSync(join(demo, `${i}.jpg`));
+const board = (i: number) =>
+  readFileSync(join(demo, `${i}.txt`), 'utf8')
+    .trimEnd()
+    .split('\n');
+const limits: Limits = { ...defaultLimits, sourceTimeoutMs: 600, framesPerSecond: 100, gamesPerMinute: 1000 };
+
+let dir: string;
+let server: RunningServer;
+let base: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'tilecam-hardening-'));
+  server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    db: join(dir, 'games.db'),
+    limits,
+    sources: 'any',
+  });
+  base = `http://127.0.0.1:${server.port}`;
+});
+afterAll(() => server.close());
+
+type Reply = {
+  status: number;
+  body: Record<string, unknown> & { error?: { code: string; message: string } };
+};
+
+async function call(
+  url: string,
+  init: RequestInit & { token?: string; json?: unknown } = {},
+): Promise<Reply> {
+  const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  if (init.json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url.startsWith('http') ? url : base + url, {
+    ...init,
+    headers,
+    ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
+  });
+  return { status: res.status, body: (await res.json()) as Reply['body'] };
+}
+
+async function newGame(at = base): Promise<{ id: string; token: string }> {
+  const res = await call(`${at}/api/games`, { method: 'POST', json: { players: ['Ann', 'Ben'] } });
+  expect(res.status).toBe(201);
+  return res.body as unknown as { id: string; token: string };
+}
+
+const postFrame = (id: string, token: string, bytes: Uint8Array, query = '?endTurn=1') =>
+  call(`/api/games/${id}/frames${query}`, {
+    method: 'POST',
+    token,
+    headers: { 'content-type': 'image/jpeg' },
+    body: bytes as unknown as BodyInit,
+  });
+
+/**
+ * The camera watching as the first move is laid (a frame that only feeds the views), so its grid is known as it
+ * is in a real game: the move is then read with confidence.
+ */
+async function warm(id: string, token: string) {
+  expect((await postFrame(id, token, frame(1), '')).body.status).toBe('waiting');
+}
+
+const snapshot = async (id: string) => (await call(`/api/games/${id}`)).body as unknown as GameSnapshot;
+const photos = (id: string) =>
+  existsSync(join(dir, 'photos', id)) ? readdirSync(join(dir, 'photos', id)).sort() : [];
+
+describe('a doubled End turn', () => {
+  it('records one turn when both requests carry the version they were made at', async () => {
+    const { id, token } = await newGame();
+    await warm(id, token);
+    const replies = await Promise.all([
+      postFrame(id, token, frame(1), '?endTurn=1&version=0'),
+      postFrame(id, token, frame(1), '?endTurn=1&version=0'),
+    ]);
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(replies.find((r) => r.status === 409)?.body.error?.code).toBe('stale');
+    const snap = await snapshot(id);
+    expect(snap.turns.map((t) => t.kind)).toEqual(['play']);
+    expect(snap.version).toBe(1);
+  });
+
+  it('records one turn when the same frame is sent twice at once without a version', async () => {
+    const { id, token } = await newGame();
+    await warm(id, token);
+    const replies = await Promise.all([postFrame(id, token, frame(1)), postFrame(id, token, frame(1))]);
+    expect(replies.map((r) => r.body.status)).toEqual(['committed', 'unchanged']);
+    expect((await snapshot(id)).turns.map((t) => t.kind)).toEqual(['play']);
+  });
+
+  it('records one turn when the End turn button is pressed twice at once', async () => {
+    const { id, token } = await newGame();
+    await warm(id, token);
+    const press = () =>
+      call(`/api/games/${id}/actions`, { method: 'POST', token, json: { type: 'end-turn' } });
+    const replies = await Promise.all([press(), press()]);
+    expect(replies.map((r) => r.body.status)).toEqual(['committed', 'unchanged']);
+    expect((await snapshot(id)).turns.map((t) => t.kind)).toEqual(['play']);
+    // A pass after it is still a pass: a new frame, a new press.
+    expect((await postFrame(id, token, frame(2).subarray(0), '?endTurn=1&version=1')).status).toBe(200);
+  });
+
+  it('refuses any action made against a version the game has moved past', async () => {
+    const { id, token } = await newGame();
+    const pass = (version: number) =>
+      call(`/api/games/${id}/actions`, { method: 'POST', token, json: { type: 'pass', version } });
+    const [a, b] = await Promise.all([pass(0), pass(0)]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    expect((await snapshot(id)).turns).toHaveLength(1);
+    expect((await pass(-1)).status).toBe(400);
+  });
+});
+
+describe('held readings and their photos', () => {
+  it('keeps one photo per held reading, and the confirmed one becomes its move’s photo', async () => {
+    const { id, token } = await newGame();
+    expect((await postFrame(id, token, frame(2))).body.status).toBe('needs-confirmation');
+    expect(photos(id)).toEqual(['pending-1.jpg']);
+    // A different reading held in its place: the first photo goes.
+    expect((await postFrame(id, token, frame(3))).body.status).toBe('needs-confirmation');
+    expect(photos(id)).toEqual(['pending-2.jpg']);
+    const confirmed = await call(`/api/games/${id}/actions`, {
+      method: 'POST',
+      token,
+      json: { type: 'confirm', board: board(1) },
+    });
+    expect(confirmed.body.status).toBe('committed');
+    expect(photos(id)).toEqual(['event-1.jpg']);
+    const stored = server.service.store.getGame(id)!;
+    expect(stored.events[0]?.photo).toBe(join('photos', id, 'event-1.jpg'));
+    expect(readFileSync(join(dir, 'photos', id, 'event-1.jpg'))).toEqual(frame(3));
+  });
+
+  it('removes a held reading’s photo when another action moves the game on', async () => {
+    const { id, token } = await newGame();
+    await postFrame(id, token, frame(2));
+    expect(photos(id)).toEqual(['pending-1.jpg']);
+    expect(
+      (await call(`/api/games/${id}/actions`, { method: 'POST', token, json: { type: 'pass' } })).status,
+    ).toBe(200);
+    expect(photos(id)).toEqual([]);
+    expect((await snapshot(id)).pending).toBeNull();
+  });
+
+  it('removes photos of held readings a restart left behind, when the game is loaded', () => {
+    const store = new SqliteStore(join(dir, 'games.db'));
+    const service = new GameService(store, dir, { limits });
+    const { id } = service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    store.savePhoto(id, 'pending-7.jpg', frame(0));
+    store.savePhoto(id, 'event-1.jpg', frame(0));
+    service.get(id);
+    expect(photos(id)).toEqual(['event-1.jpg']);
+    service.stopAll();
+  });
+
+  it('stops keeping photos once a game has its most, and still records the moves', async () => {
+    const small = mkdtempSync(join(tmpdir(), 'tilecam-photo-cap-'));
+    const store = new SqliteStore(join(small, 'games.db'), frame(1).length + 10);
+    const service = new GameService(store, small, { limits });
+    const { id } = service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    expect((await service.submitFrame(id, frame(1), false)).status).toBe('waiting');
+    expect((await service.submitFrame(id, frame(1), true)).status).toBe('committed');
+    expect((await service.submitFrame(id, frame(2), true)).status).toBe('committed');
+    const events = store.getGame(id)!.events;
+    expect(events.map((e) => e.photo)).toEqual([join('photos', id, 'event-1.jpg'), undefined]);
+    service.stopAll();
+    store.close();
+  });
+});
+
+describe('games in memory', () => {
+  it('drops a game nobody watches, and loads it again exactly as it was', async () => {
+    const store = new SqliteStore(join(dir, 'games.db'));
+    const service = new GameService(store, dir, { limits: { ...limits, idleMs: 1000 } });
+    const { id } = service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    await service.act(id, { type: 'confirm', board: board(1) });
+    await service.act(id, { type: 'pass' });
+    const before = service.get(id).snapshot();
+    service.sweep(Date.now() + 500);
+    expect(service.loaded).toBe(1); // not idle long enough
+    service.sweep(Date.now() + 2000);
+    expect(service.loaded).toBe(0);
+    expect(service.get(id).snapshot()).toEqual(before);
+    expect(service.loaded).toBe(1);
+    service.stopAll();
+  });
+
+  it('keeps a watched game, and a game holding a reading, in memory', async () => {
+    const store = new SqliteStore(join(dir, 'games.db'));
+    const service = new GameService(store, dir, { limits: { ...limits, idleMs: 1000 } });
+    const watched = service.create(parseGameConfig({ players: ['Ann', 'Ben'] })).id;
+    const holding = service.create(parseGameConfig({ players: ['Ann', 'Ben'] })).id;
+    const stop = service.get(watched).subscribe(() => {});
+    expect((await service.submitFrame(holding, frame(2), true)).status).toBe('needs-confirmation');
+    service.sweep(Date.now() + 2000);
+    expect(service.loaded).toBe(2);
+    expect((service.get(holding).snapshot() as GameSnapshot).pending).not.toBeNull();
+    stop();
+    service.sweep(Date.now() + 4000);
+    expect(service.loaded).toBe(1);
+    service.stopAll();
+  });
+
+  it('keeps at most the limit of unwatched games loaded, the least recently used going first', () => {
+    const store = new SqliteStore(join(dir, 'games.db'));
+    const service = new GameService(store, dir, { limits: { ...limits, liveGames: 3 } });
+    const ids = Array.from({ length: 5 }, () => service.create(parseGameConfig({ players: ['A', 'B'] })).id);
+    for (const id of ids) service.get(id);
+    expect(service.loaded).toBeLessThanOrEqual(3);
+    service.stopAll();
+  });
+});
+
+describe('the game list', () => {
+  it('comes a page at a time, newest first, filtered by live or ended', async () => {
+    const listing = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      db: join(mkdtempSync(join(tmpdir(), 'tilecam-list-')), 'g.db'),
+      limits,
+    });
+    const at = `http://127.0.0.1:${listing.port}`;
+    try {
+      const made: string[] = [];
+      for (let i = 0; i < 5; i++) made.push((await newGame(at)).id);
+      const ended = await newGame(at);
+      await call(`${at}/api/games/${ended.id}/actions`, {
+        method: 'POST',
+        token: ended.token,
+        json: { type: 'end', racks: ['', ''] },
+      });
+      const seen: string[] = [];
+      let next: string | null = null;
+      do {
+        const page: Reply = await call(`${at}/api/games?limit=2${next ? `&after=${next}` : ''}`);
+        expect(page.status).toBe(200);
+        const games = page.body.games as { id: string }[];
+        expect(games.length).toBeLessThanOrEqual(2);
+        seen.push(...games.map((g) => g.id));
+        next = page.body.next as string | null;
+      } while (next);
+      expect(seen.sort()).toEqual([...made, ended.id].sort());
+      const endedOnly = await call(`${at}/api/games?status=ended`);
+      expect((endedOnly.body.games as { id: string; ended: boolean }[]).map((g) => [g.id, g.ended])).toEqual([
+        [ended.id, true],
+      ]);
+      expect(((await call(`${at}/api/games?status=live`)).body.games as unknown[]).length).toBe(5);
+      for (const bad of ['limit=0', 'limit=101', 'limit=x', 'status=over', 'after=%21%21'])
+        expect((await call(`${at}/api/games?${bad}`)).status).toBe(400);
+    } finally {
+      await listing.close();
+    }
+  });
+
+  it('limits how many games one client creates a minute', async () => {
+    const few = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      db: join(mkdtempSync(join(tmpdir(), 'tilecam-create-')), 'g.db'),
+      limits: { ...limits, gamesPerMinute: 3 },
+    });
+    const at = `http://127.0.0.1:${few.port}`;
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++)
+        statuses.push(
+          (await call(`${at}/api/games`, { method: 'POST', json: { players: ['A', 'B'] } })).status,
+        );
+      expect(statuses).toEqual([201, 201, 201, 429, 429]);
+    } finally {
+      await few.close();
+    }
+  });
+});
+
+describe('client faults', () => {
+  it('are answered 4xx with the JSON error envelope, never 500', async () => {
+    const { id, token } = await newGame();
+    const cases: [string, RequestInit, number][] = [
+      ['/api/games/%ff', {}, 400],
+      ['/api/games/%zz/gcg', {}, 400],
+      [`/api/games/${id}/photos/%zz.jpg`, {}, 400],
+      ['/%E0%A4%A', {}, 404],
+      ['/no-such-page', {}, 404],
+      [
+        '/api/games',
+        { method: 'POST', headers: { 'content-type': 'application/json; charset=klingon' }, body: '{}' },
+        415,
+      ],
+      [
+        '/api/games',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-encoding': 'x-unknown' },
+          body: '{}',
+        },
+        415,
+      ],
+      [
+        '/api/games',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+          body: 'not gzip',
+        },
+        400,
+      ],
+      [
+        '/api/games',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+          body: gzipSync('{"players":').subarray(0, 15),
+        },
+        400,
+      ],
+      [
+        `/api/games/${id}/actions`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: '{"type":',
+        },
+        400,
+      ],
+    ];
+    for (const [path, init, status] of cases) {
+      const res = await fetch(base + path, init);
+      const body = (await res.json()) as { error?: { code: string; message: string } };
+      expect([path, res.status]).toEqual([path, status]);
+      expect(typeof body.error?.message).toBe('string');
+    }
+  });
+});
+
+describe('camera streams', () => {
+  let hanging: TcpServer;
+  let sockets: Socket[] = [];
+  let redirecting: Server;
+  beforeAll(async () => {
+    // A camera that accepts the connection and never says anything.
+    hanging = createTcpServer((s) => sockets.push(s));
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    redirecting = createHttpServer((_req, res) => {
+      res.writeHead(302, {
+        location: `http://localhost:${(redirecting.address() as AddressInfo).port}/elsewhere`,
+      });
+      res.end();
+    });
+    await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.destroy();
+    sockets = [];
+    await new Promise((r) => hanging.close(r));
+    redirecting.closeAllConnections();
+    await new Promise((r) => redirecting.close(r));
+  });
+
+  const startSource = (id: string, token: string, url: string, at = base) =>
+    call(`${at}/api/games/${id}/source`, { method: 'POST', token, json: { url } });
+
+  async function stoppedSource(id: string, at = base) {
+    for (let i = 0; i < 40; i++) {
+      const snap = (await call(`${at}/api/games/${id}`)).body as unknown as GameSnapshot;
+      const source = snap.sources[0];
+      if (source?.state === 'stopped') return source;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('the source never stopped');
+  }
+
+  it('that never answers is dropped after the timeout, and the scorekeeper is told why', async () => {
+    const { id, token } = await newGame();
+    const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/video`;
+    expect((await startSource(id, token, url)).status).toBe(202);
+    expect((await snapshot(id)).sources).toEqual([
+      {
+        camera: 0,
+        host: `127.0.0.1:${(hanging.address() as AddressInfo).port}`,
+        state: 'pulling',
+        error: null,
+      },
+    ]);
+    const source = await stoppedSource(id);
+    expect(source.error).toMatch(/sent nothing for 0.6 s/);
+  });
+
+  it('that redirects to another host is refused', async () => {
+    const { id, token } = await newGame();
+    const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/video`;
+    expect((await startSource(id, token, url)).status).toBe(202);
+    expect((await stoppedSource(id)).error).toMatch(/redirected to another host \(localhost:/);
+  });
+
+  it('may not reach this machine or link-local addresses under the default policy, however spelled', async () => {
+    const lan = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      db: join(mkdtempSync(join(tmpdir(), 'tilecam-lan-')), 'g.db'),
+      limits,
+    });
+    const at = `http://127.0.0.1:${lan.port}`;
+    try {
+      const { id, token } = await newGame(at);
+      for (const url of [
+        'http://127.0.0.1:9/',
+        'http://127.1:9/',
+        'http://2130706433:9/',
+        'http://0x7f000001:9/',
+        'http://[::1]:9/',
+        'http://[::ffff:127.0.0.1]:9/',
+        'http://0.0.0.0:9/',
+        'http://169.254.169.254/latest/meta-data/',
+        'ftp://192.168.1.2/',
+      ]) {
+        const res = await startSource(id, token, url, at);
+        expect([url, res.status]).toEqual([url, 400]);
+      }
+      // A name is checked on the connection itself: localhost resolves to loopback, refused, and reported.
+      expect((await startSource(id, token, 'http://localhost:9/video', at)).status).toBe(202);
+      expect((await stoppedSource(id, at)).error).toMatch(/reaches (127\.0\.0\.1|::1).*policy \(lan\)/);
+    } finally {
+      await lan.close();
+    }
+  });
+
+  it('are capped in number', async () => {
+    const two = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      db: join(mkdtempSync(join(tmpdir(), 'tilecam-cap-')), 'g.db'),
+      limits: { ...limits, sources: 2, sourceTimeoutMs: 30_000 },
+      sources: 'any',
+    });
+    const at = `http://127.0.0.1:${two.port}`;
+    try {
+      const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/video`;
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const { id, token } = await newGame(at);
+        statuses.push((await startSource(id, token, url, at)).status);
+      }
+      expect(statuses).toEqual([202, 202, 409]);
+    } finally {
+      await two.close();
+    }
+  });
+});
+
+describe('the source policy', () => {
+  it('sorts addresses into what each policy allows', () => {
+    const cases: [string, boolean, boolean, boolean][] = [
+      // address, public, lan, any
+      ['8.8.8.8', true, true, true],
+      ['192.168.1.20', false, true, true],
+      ['10.0.0.7', false, true, true],
+      ['100.101.102.103', false, true, true],
+      ['fd12:3456::1', false, true, true],
+      ['127.0.0.1', false, false, true],
+      ['::1', false, false, true],
+      ['::ffff:127.0.0.1', false, false, true],
+      ['::ffff:192.168.0.1', false, true, true],
+      ['169.254.169.254', false, false, true],
+      ['0.0.0.0', false, false, true],
+    ];
+    for (const [address, pub, lan, any] of cases) {
+      expect([
+        address,
+        addressAllowed(address, 'public'),
+        addressAllowed(address, 'lan'),
+        addressAllowed(address, 'any'),
+      ]).toEqual([address, pub, lan, any]);
+      expect(addressAllowed(address, 'none')).toBe(false);
+    }
+  });
+});
+
+describe('an MJPEG stream cut into frames', () => {
+  it('finds every part however the bytes arrive, and refuses a part over the cap', () => {
+    const part = (n: number) =>
+      Buffer.concat([
+        Buffer.from(`\r\nContent-Type: image/jpeg\r\n\r\n`),
+        Buffer.alloc(n, n % 251),
+        Buffer.from('\r\n'),
+      ]);
+    const stream = Buffer.concat([
+      Buffer.from('junk'),
+      ...[5, 3000, 70_000, 1].flatMap((n) => [Buffer.from('--frame'), part(n)]),
+      Buffer.from('--frame'),
+    ]);
+    for (const size of [1, 7, 4096, stream.length]) {
+      const splitter = new PartSplitter(Buffer.from('--frame'), 100_000);
+      const found: number[] = [];
+      for (let i = 0; i < stream.length; i += size)
+        for (const p of splitter.push(stream.subarray(i, i + size))) found.push(p.length);
+      expect([size, found]).toEqual([size, [5, 3000, 70_000, 1].map((n) => part(n).length)]);
+    }
+    const small = new PartSplitter(Buffer.from('--frame'), 1000);
+    expect(() => [...small.push(Buffer.concat([Buffer.from('--frame'), Buffer.alloc(5000)]))]).toThrow(
+      /over/,
+    );
+  });
+});
