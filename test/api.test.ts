@@ -233,9 +233,11 @@ describe('games over WebSocket', () => {
   function connect(id: string) {
     const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?game=${id}`);
     const messages: ServerMessage[] = [];
+    const all: ServerMessage[] = [];
     const waiters: (() => void)[] = [];
     ws.on('message', (raw) => {
       messages.push(JSON.parse(raw.toString()));
+      all.push(messages.at(-1)!);
       for (const w of waiters.splice(0)) w();
     });
     const next = async (pred: (m: ServerMessage) => boolean, timeout = 5000): Promise<ServerMessage> => {
@@ -253,7 +255,7 @@ describe('games over WebSocket', () => {
         });
       }
     };
-    return { ws, next, opened: new Promise((r) => ws.once('open', r)) };
+    return { ws, next, seen: () => all, opened: new Promise((r) => ws.once('open', r)) };
   }
 
   it('sends a snapshot on connect, a new one after every change, and heartbeats, with rising seq', async () => {
@@ -278,8 +280,14 @@ describe('games over WebSocket', () => {
     const client = connect(id);
     await client.opened;
     await client.next((m) => m.type === 'snapshot');
+    const viewer = connect(id);
+    await viewer.opened;
+    await viewer.next((m) => m.type === 'snapshot');
     client.ws.send('not json');
     expect((await client.next((m) => m.type === 'error')).data).toMatchObject({ code: 'bad-request' });
+    client.ws.send(JSON.stringify({ type: 'camera-view', data: { token: 'wrong' } }));
+    expect((await client.next((m) => m.type === 'error')).data).toMatchObject({ code: 'unauthorized' });
+    client.ws.send(JSON.stringify({ type: 'camera-view', data: { token } }));
     client.ws.send(
       JSON.stringify({
         type: 'frame',
@@ -290,8 +298,11 @@ describe('games over WebSocket', () => {
     client.ws.send(
       JSON.stringify({ type: 'frame', data: { token, jpeg: frame(1).toString('base64'), endTurn: true } }),
     );
-    // Every watcher sees the camera picture…
+    // The scorekeeper's connection asked for the camera pictures, and sees them; a viewer's does not get them…
     const thumb = await client.next((m) => m.type === 'thumbnail', 15000);
+    await viewer.next((m) => m.type === 'heartbeat');
+    expect(viewer.seen().some((m) => m.type === 'thumbnail')).toBe(false);
+    viewer.ws.close();
     expect(Buffer.from((thumb.data as { jpeg: string }).jpeg, 'base64').subarray(0, 2)).toEqual(
       Buffer.from([0xff, 0xd8]),
     );

@@ -165,5 +165,6 @@ else {
       cameras.set(seat, img);
       if (fresh && latest) render(latest);
     },
+    token,
   );
 }

@@ -44,6 +44,7 @@ const link = connect(
     if (m.type === 'thumbnail' && (m.data.camera ?? 0) === seat)
       drawGrid(m.data.corners, m.data.width, m.data.height);
   },
+  token,
 );
 
 /** The 16 + 16 grid lines the server found, drawn over the live picture (corners in the frame's pixels). */

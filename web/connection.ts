@@ -11,6 +11,8 @@ export function connect(
   onSnapshot: (s: Snapshot) => void,
   onState: (s: ConnectionState) => void,
   onMessage: (m: ServerMessage) => void = () => {},
+  /** The scorekeeper's token: the connection also gets the camera pictures. */
+  token?: string | null,
 ): { send(data: unknown): void } {
   let ws: WebSocket | undefined;
   let seq = 0;
@@ -21,6 +23,9 @@ export function connect(
     ws = new WebSocket(
       `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?game=${encodeURIComponent(game)}`,
     );
+    ws.onopen = () => {
+      if (token) ws?.send(JSON.stringify({ type: 'camera-view', data: { token } }));
+    };
     ws.onmessage = (e) => {
       const m = JSON.parse(String(e.data)) as ServerMessage;
       lastHeard = Date.now();

@@ -1,6 +1,7 @@
 /**
  * WebSocket `/ws?game=ID`: a full snapshot on connect and after every change, a heartbeat, `seq` counting up per
- * connection so a client sees a gap, and camera frames from the browser (with the scorekeeper's token).
+ * connection so a client sees a gap, camera frames from the browser, and the camera pictures (thumbnails) for a
+ * connection that asks for them (both with the scorekeeper's token).
  *
  * Anyone on the network may open one, so nothing a client sends can hurt the service: a protocol fault closes
  * that connection only; a connection may send so many messages a second (frames also count against the game's
@@ -85,9 +86,14 @@ export function attachWebSocket(
     });
     sendSnapshot(session.snapshot());
     const unsubscribe = session.subscribe(sendSnapshot);
-    const unthumb = session.onThumbnail((thumb) => {
-      if (ws.bufferedAmount < limits.viewerBufferBytes / 4) send({ type: 'thumbnail', data: thumb });
-    });
+    /** Camera pictures go only to a connection that asked with the scorekeeper's token. */
+    let unthumb = () => {};
+    const watchCameras = () => {
+      unthumb();
+      unthumb = session.onThumbnail((thumb) => {
+        if (ws.bufferedAmount < limits.viewerBufferBytes / 4) send({ type: 'thumbnail', data: thumb });
+      });
+    };
     const beat = setInterval(() => {
       const now = Date.now();
       if (now - lastPong > Math.max(limits.viewerStallMs, 3 * heartbeatMs)) return void ws.terminate();
@@ -133,6 +139,7 @@ export function attachWebSocket(
       if (message.type === 'resync') return sendSnapshot(session.snapshot());
       try {
         service.authorize(session.id, message.data.token);
+        if (message.type === 'camera-view') return watchCameras();
         await service.admitFrame(session.id);
         await service.submitFrame(
           session.id,

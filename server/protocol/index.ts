@@ -157,9 +157,14 @@ export type ServerMessage =
       readonly data: { readonly code: string; readonly message: string };
     };
 
-/** What a browser may send: a resync request, or a camera frame (base64 JPEG) with the scorekeeper's token. */
+/**
+ * What a browser may send: a resync request; a request for the camera pictures (thumbnails), with the
+ * scorekeeper's token, since a camera over the table may see more than the board; or a camera frame (base64 JPEG)
+ * with the token.
+ */
 export type ClientMessage =
   | { readonly type: 'resync' }
+  | { readonly type: 'camera-view'; readonly data: { readonly token: string } }
   | {
       readonly type: 'frame';
       readonly data: {
@@ -186,6 +191,11 @@ export function parseClientMessage(
   if (typeof value !== 'object' || value === null) return { ok: false, message: 'expected an object' };
   const m = value as { type?: unknown; data?: unknown };
   if (m.type === 'resync') return { ok: true, message: { type: 'resync' } };
+  if (m.type === 'camera-view') {
+    const token = (m.data as { token?: unknown } | undefined)?.token;
+    if (typeof token !== 'string') return { ok: false, message: 'camera-view needs data.token' };
+    return { ok: true, message: { type: 'camera-view', data: { token } } };
+  }
   if (m.type === 'frame') {
     const d = m.data as
       | { token?: unknown; jpeg?: unknown; endTurn?: unknown; camera?: unknown; version?: unknown }
