@@ -43,9 +43,14 @@ export function attachWebSocket(
 
   server.on('upgrade', (req: IncomingMessage, socket, head) => {
     socket.on('error', () => socket.destroy());
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const id = url.searchParams.get('game');
-    if (url.pathname !== '/ws' || !id) {
+    let url: URL | undefined;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      // An address no URL can be made of: no such endpoint.
+    }
+    const id = url?.searchParams.get('game');
+    if (url?.pathname !== '/ws' || !id) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;
     }
