@@ -38,7 +38,7 @@ export const defaultLimits: Limits = {
   gamesPerMinute: 20,
   messagesPerSecond: 20,
   messageBytes: 8 * 1024 * 1024,
-  viewerBufferBytes: 1024 * 1024,
+  viewerBufferBytes: 256 * 1024,
   viewerStallMs: 30_000,
   sources: 16,
   sourceTimeoutMs: 10_000,
