@@ -3,7 +3,7 @@
  * (`#token=…`) the scorekeeper's controls: the pending reading with its photo and squares in doubt, fix a square,
  * confirm, pass, exchange, challenge, name a blank, undo, end the game.
  */
-import type { GameSnapshot, Snapshot } from '../server/protocol/index.ts';
+import type { ActionInput, GameSnapshot, MeActionInput, Snapshot } from '../server/protocol/index.ts';
 import { connect } from './connection.ts';
 import { meView } from './me.ts';
 import {
@@ -40,7 +40,7 @@ function cameraView(names: readonly string[]): HTMLElement {
  * Sends a scorekeeper's action, made against the game as this page shows it (`version`): a doubled click, or a
  * click on a page that had not caught up, is refused by the server and changes nothing.
  */
-async function act(action: object): Promise<void> {
+async function act(action: ActionInput | MeActionInput): Promise<void> {
   const res = await fetch(`/api/games/${game}/actions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -68,7 +68,7 @@ function sourcesView(s: Snapshot): HTMLElement[] {
 
 function controls(s: GameSnapshot) {
   const box = el('div', { class: 'controls' });
-  const button = (label: string, action: () => object | undefined) =>
+  const button = (label: string, action: () => ActionInput | undefined) =>
     actionButton(box, label, action, (a) => void act(a));
   button('End turn', () => ({ type: 'end-turn' }));
   button('Pass', () => ({ type: 'pass' }));
@@ -107,7 +107,7 @@ function pendingView(s: GameSnapshot) {
   box.append(board, el('img', { src: p.photo, alt: 'the photo behind this reading', class: 'photo' }));
   if (token) {
     const ok = el('button', { type: 'button', 'data-action': 'confirm' }, 'Confirm this board');
-    ok.onclick = () => void act({ type: 'confirm', board: p.board });
+    ok.onclick = () => void act({ type: 'confirm', board: [...p.board] });
     box.append(ok);
   }
   return box;

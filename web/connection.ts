@@ -2,7 +2,7 @@
  * The browser's side of the wire protocol: connects to /ws?game=ID, keeps the latest snapshot, notices a gap in
  * `seq` or a silence longer than three heartbeats, and reconnects (a new connection starts with a full snapshot).
  */
-import type { ServerMessage, Snapshot } from '../server/protocol/index.ts';
+import type { ClientMessage, ServerMessage, Snapshot } from '../server/protocol/index.ts';
 
 export type ConnectionState = 'connecting' | 'live' | 'stale';
 
@@ -13,7 +13,7 @@ export function connect(
   onMessage: (m: ServerMessage) => void = () => {},
   /** The scorekeeper's token: the connection also gets the camera pictures. */
   token?: string | null,
-): { send(data: unknown): void } {
+): { send(data: ClientMessage): void } {
   let ws: WebSocket | undefined;
   let seq = 0;
   let lastHeard = 0;

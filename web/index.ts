@@ -1,4 +1,5 @@
 /** The start page: create a game (keeping its scorekeeper link) and list the games on this server. */
+import type { GameConfigInput } from '../server/protocol/index.ts';
 import { el } from './render.ts';
 
 const form = document.getElementById('new-game') as HTMLFormElement;
@@ -42,15 +43,18 @@ form.onsubmit = async (e) => {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       players,
-      lang: data.get('lang'),
+      lang: data.get('lang') as GameConfigInput['lang'],
       // Scrabble Me reads each board when its player ends the turn.
-      capture: data.get('variant') === 'scrabble-me' ? 'button' : data.get('capture'),
-      challengeRule: data.get('challengeRule'),
-      variant: data.get('variant'),
+      capture:
+        data.get('variant') === 'scrabble-me'
+          ? 'button'
+          : (data.get('capture') as GameConfigInput['capture']),
+      challengeRule: data.get('challengeRule') as GameConfigInput['challengeRule'],
+      variant: data.get('variant') as GameConfigInput['variant'],
       ...(data.get('variant') === 'scrabble-me'
         ? { podium: String(data.get('podium')).replace(/\s+/g, '') }
         : {}),
-    }),
+    } satisfies GameConfigInput),
   });
   const body = await res.json();
   if (!res.ok) return void alert(body.error?.message ?? 'could not create the game');

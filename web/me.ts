@@ -4,10 +4,11 @@
  * token, the table's actions (end a board's turn, challenge, blank swap, refill, podium, no bonus word, undo) and
  * fixing a tile: a held reading's square, or a tile of a round already scored.
  */
-import type { MeSnapshot } from '../server/protocol/index.ts';
+import type { MeActionInput, MeSnapshot } from '../server/protocol/index.ts';
 import { actionButton, askTile, boardView, el, onSquareClick } from './render.ts';
 
-type Act = (action: object) => void;
+/** Sends a scorekeeper's action: only what the protocol declares for a Scrabble Me game. */
+type Act = (action: MeActionInput) => void;
 
 /** What the table is doing now, in words. */
 export function meStatus(s: MeSnapshot): string {
@@ -106,7 +107,7 @@ function pendingBoard(s: MeSnapshot, board: number, act?: Act): HTMLElement {
       if (tile) act({ type: 'correct', board, row, col, tile });
     });
     const ok = el('button', { type: 'button', 'data-action': 'confirm' }, 'Confirm this board');
-    ok.onclick = () => act({ type: 'confirm', board, reading: p.board });
+    ok.onclick = () => act({ type: 'confirm', board, reading: [...p.board] });
     box.append(ok);
   }
   return box;
@@ -119,7 +120,8 @@ function controls(s: MeSnapshot, act: Act): HTMLElement {
     const n = Number(prompt(`${question} ${seats}`));
     return Number.isInteger(n) && n >= 1 && n <= s.players.length ? n - 1 : undefined;
   };
-  const button = (label: string, action: () => object | undefined) => actionButton(box, label, action, act);
+  const button = (label: string, action: () => MeActionInput | undefined) =>
+    actionButton(box, label, action, act);
   s.players.forEach((p, i) => {
     button(`End turn at ${p.name}'s seat`, () => ({ type: 'end-turn', camera: i }));
   });

@@ -135,11 +135,11 @@ export function askTile(question: string, empty = true): string | undefined {
 }
 
 /** A scorekeeper's button in `box`: `action` builds the action (or undefined to do nothing), `act` sends it. */
-export function actionButton(
+export function actionButton<A>(
   box: HTMLElement,
   label: string,
-  action: () => object | undefined,
-  act: (action: object) => void,
+  action: () => A | undefined,
+  act: (action: A) => void,
 ): void {
   const b = el('button', { type: 'button', 'data-action': label.toLowerCase().replace(/\s+/g, '-') }, label);
   b.onclick = () => {

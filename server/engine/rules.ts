@@ -21,6 +21,10 @@ export type ChallengeRule = (typeof challengeRules)[number];
  */
 export type EndRackRule = 'seeds' | 'double';
 
+/** The variants played on one board (rule books 001 and 002). */
+export const variants = ['classic', 'nine-tile', 'finish-line', 'uk'] as const;
+export type Variant = (typeof variants)[number];
+
 export const finishLineLevels = ['beginner', 'intermediate', 'expert'] as const;
 export type FinishLineLevel = (typeof finishLineLevels)[number];
 
@@ -48,7 +52,7 @@ export interface GameRules {
 
 export interface RulesOptions {
   lang?: TileSetId;
-  variant?: 'classic' | 'nine-tile' | 'finish-line' | 'uk';
+  variant?: Variant;
   players?: number;
   challenge?: ChallengeRule;
   endRack?: EndRackRule;

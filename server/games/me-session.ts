@@ -29,29 +29,13 @@ import {
   roundFromReadings,
   squareName,
 } from '../engine/index.ts';
-import type { MeRoundView, MeSnapshot, MeWordView, PendingView } from '../protocol/index.ts';
+import type { MeAction, MeRoundView, MeSnapshot, MeWordView, PendingView } from '../protocol/index.ts';
 import type { GameStore, StoredGame } from '../store/types.ts';
 import { ServiceError } from './errors.ts';
 import { makeThumbnail, readFrame, relevantDoubts, type Square, type Thumbnail } from './frames.ts';
 import { FanOut, photoUrl, SourceBoard, TurnFrames } from './live.ts';
 
-export type MeAction =
-  /** End the turn of the board a camera sees, with that camera's latest frame. */
-  | { type: 'end-turn'; camera: number }
-  /** Accept the reading held for a board (or the corrected board given) as that board's turn. */
-  | { type: 'confirm'; board: number; reading?: string[] }
-  /** Fix one square of the reading held for a board. */
-  | { type: 'correct'; board: number; row: number; col: number; tile: string }
-  | { type: 'challenge'; player: number; challenger: number; acceptable: boolean }
-  | { type: 'swap'; player: number; with: number }
-  /** Refill picks in the order the rules give: `bag`, or the letter taken from the podium. */
-  | { type: 'refill'; picks: string[] }
-  /** Tiles drawn from the bag onto the podium. */
-  | { type: 'podium'; letters: string }
-  /** The bonus player builds no bonus word. */
-  | { type: 'no-bonus' }
-  /** Takes back the last thing recorded (a round, a challenge, a swap, a pick…). */
-  | { type: 'undo' };
+export type { MeAction } from '../protocol/index.ts';
 
 export interface MeFrameResult {
   /** `skipped`: a newer frame of the same camera arrived before this one was read, and was read instead. */

@@ -26,7 +26,7 @@ import {
   squareName,
   writeGcg,
 } from '../engine/index.ts';
-import type { GameSnapshot, PendingView, SourceView } from '../protocol/index.ts';
+import type { Action, GameSnapshot, PendingView } from '../protocol/index.ts';
 import type { GameStore, StoredGame } from '../store/types.ts';
 import { ServiceError } from './errors.ts';
 import { makeThumbnail, readFrame, relevantDoubts, type Thumbnail } from './frames.ts';
@@ -44,17 +44,7 @@ export interface FrameResult {
   reasons?: string[];
 }
 
-export type Action =
-  | { type: 'pass' }
-  | { type: 'exchange'; tiles?: string; count?: number }
-  | { type: 'challenge'; player: number; acceptable: boolean }
-  | { type: 'confirm'; board?: string[] }
-  | { type: 'correct'; row: number; col: number; tile: string }
-  | { type: 'name-blank'; row: number; col: number; letter: string }
-  | { type: 'undo' }
-  /** End the turn with the latest camera frame (a stream pulled by the server, or the last frame received). */
-  | { type: 'end-turn' }
-  | { type: 'end'; racks: string[] };
+export type { Action } from '../protocol/index.ts';
 
 interface Pending {
   board: Board;

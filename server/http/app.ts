@@ -12,7 +12,14 @@ import { type ErrorCode, errorStatus, ServiceError } from '../games/errors.ts';
 import { defaultLimits, type Limits, type SourcePolicy } from '../games/limits.ts';
 import { GameService } from '../games/service.ts';
 import type { CaptureTiming } from '../games/session.ts';
-import { parseAction, parseGameConfig, parseMeAction } from '../games/validate.ts';
+import {
+  parseAction,
+  parseGameConfig,
+  parseListQuery,
+  parseMeAction,
+  parseSourceRequest,
+  parseVersion,
+} from '../games/validate.ts';
 import { SqliteStore } from '../store/sqlite.ts';
 import { bundleWeb } from './web-bundle.ts';
 import { attachWebSocket } from './ws.ts';
@@ -96,7 +103,7 @@ export function createApp(service: GameService, scripts: Map<string, string>): e
       const endTurn = req.query.endTurn === '1' || req.query.endTurn === 'true';
       const result = await service.submitFrame(req.params.id!, body, endTurn, {
         camera: cameraParam(req.query.camera),
-        version: versionParam(req.query.version),
+        version: parseVersion(req.query.version),
       });
       res.json(result);
     },
@@ -109,16 +116,13 @@ export function createApp(service: GameService, scripts: Map<string, string>): e
         ? parseMeAction(body, session.seats)
         : parseAction(body);
     if (action.type === 'end-turn') await service.admitFrame(session.id);
-    const result = await service.act(session.id, action, versionParam(body?.version));
+    const result = await service.act(session.id, action, parseVersion(body?.version));
     res.json({ ...result, snapshot: session.snapshot() });
   });
   // A camera that serves MJPEG (a phone's IP-camera app): the server pulls it into the game.
   app.post('/api/games/:id/source', express.json({ limit: '4kb' }), (req, res) => {
     service.authorize(req.params.id!, bearer(req));
-    const url = (req.body as { url?: unknown } | undefined)?.url;
-    if (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url))
-      throw new ServiceError('bad-request', 'url must be an http(s) address of an MJPEG stream');
-    const camera = cameraParam((req.body as { camera?: unknown }).camera);
+    const { url, camera } = parseSourceRequest(req.body);
     service.startSource(req.params.id!, url, 1000, camera);
     res.status(202).json({ pulling: url, camera });
   });
@@ -188,57 +192,12 @@ function clientFault(err: unknown): { status: number; code: string; message: str
   return { status, code, message };
 }
 
-/** `GET /api/games?limit=N&status=live|ended&after=NEXT`: a page of games, newest first. */
-function parseListQuery(query: Request['query']): {
-  limit?: number;
-  status?: 'live' | 'ended';
-  after?: string;
-} {
-  const { limit, status, after } = query;
-  const out: { limit?: number; status?: 'live' | 'ended'; after?: string } = {};
-  if (limit !== undefined) {
-    if (typeof limit !== 'string' || !/^\d{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > 100)
-      throw new ServiceError('bad-request', 'limit must be a number from 1 to 100');
-    out.limit = Number(limit);
-  }
-  if (status !== undefined) {
-    if (status !== 'live' && status !== 'ended')
-      throw new ServiceError('bad-request', 'status must be live or ended');
-    out.status = status;
-  }
-  if (after !== undefined) {
-    if (typeof after !== 'string' || after.length > 200)
-      throw new ServiceError('bad-request', 'after must be the next value of a previous page');
-    out.after = after;
-  }
-  return out;
-}
-
-/** The game version a request was made against (`version`), if it says; a number of events. */
-export function versionParam(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const n =
-    typeof value === 'number'
-      ? value
-      : typeof value === 'string' && /^\d{1,9}$/.test(value)
-        ? Number(value)
-        : NaN;
-  if (!Number.isInteger(n) || n < 0)
-    throw new ServiceError('bad-request', 'version must be a whole number of events');
-  return n;
-}
-
-/** A camera's seat from a query or body value (default 0); the game checks it against its players. */
+/** A camera's seat from a query value (default 0); the game checks it against its players. */
 function cameraParam(value: unknown): number {
   if (value === undefined) return 0;
-  const n =
-    typeof value === 'number'
-      ? value
-      : typeof value === 'string' && /^\d{1,2}$/.test(value)
-        ? Number(value)
-        : NaN;
-  if (!Number.isInteger(n)) throw new ServiceError('bad-request', 'camera must be a seat number');
-  return n;
+  if (typeof value !== 'string' || !/^\d{1,2}$/.test(value))
+    throw new ServiceError('bad-request', 'camera must be a seat number');
+  return Number(value);
 }
 
 function bearer(req: Request): string | undefined {

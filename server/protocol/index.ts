@@ -1,8 +1,11 @@
 /**
  * The wire protocol shared by the server and web/: every WebSocket message is `{ type, seq, data }`. The server
  * sends a full snapshot on connect and after every change (snapshots are small), with `seq` counting up per game so
- * a client can see a gap; a heartbeat every few seconds. Pure types and a validator: no Node or DOM APIs.
+ * a client can see a gap; a heartbeat every few seconds. The views and replies are declared here, the requests
+ * (with their validation) in requests.ts. Pure: no Node or DOM APIs.
  */
+
+import type { GameEvent, MeEvent } from '../engine/index.ts';
 
 export interface PlayerView {
   readonly name: string;
@@ -157,71 +160,43 @@ export type ServerMessage =
       readonly data: { readonly code: string; readonly message: string };
     };
 
-/**
- * What a browser may send: a resync request; a request for the camera pictures (thumbnails), with the
- * scorekeeper's token, since a camera over the table may see more than the board; or a camera frame (base64 JPEG)
- * with the token.
- */
-export type ClientMessage =
-  | { readonly type: 'resync' }
-  | { readonly type: 'camera-view'; readonly data: { readonly token: string } }
-  | {
-      readonly type: 'frame';
-      readonly data: {
-        readonly token: string;
-        readonly jpeg: string;
-        readonly endTurn?: boolean;
-        /** Scrabble Me: the seat of the camera (default 0). */
-        readonly camera?: number;
-        /** The game version the End turn was pressed at: refused as stale if the game has moved on. */
-        readonly version?: number;
-      };
-    };
-
-/** Validates a message from a client; anything else is an error value naming what was wrong. */
-export function parseClientMessage(
-  text: string,
-): { ok: true; message: ClientMessage } | { ok: false; message: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { ok: false, message: 'not JSON' };
-  }
-  if (typeof value !== 'object' || value === null) return { ok: false, message: 'expected an object' };
-  const m = value as { type?: unknown; data?: unknown };
-  if (m.type === 'resync') return { ok: true, message: { type: 'resync' } };
-  if (m.type === 'camera-view') {
-    const token = (m.data as { token?: unknown } | undefined)?.token;
-    if (typeof token !== 'string') return { ok: false, message: 'camera-view needs data.token' };
-    return { ok: true, message: { type: 'camera-view', data: { token } } };
-  }
-  if (m.type === 'frame') {
-    const d = m.data as
-      | { token?: unknown; jpeg?: unknown; endTurn?: unknown; camera?: unknown; version?: unknown }
-      | undefined;
-    if (!d || typeof d.token !== 'string' || typeof d.jpeg !== 'string') {
-      return { ok: false, message: 'a frame needs data.token and data.jpeg (base64)' };
-    }
-    if (d.endTurn !== undefined && typeof d.endTurn !== 'boolean')
-      return { ok: false, message: 'data.endTurn must be a boolean' };
-    if (d.camera !== undefined && !(Number.isInteger(d.camera) && (d.camera as number) >= 0))
-      return { ok: false, message: 'data.camera must be a seat number' };
-    if (d.version !== undefined && !(Number.isInteger(d.version) && (d.version as number) >= 0))
-      return { ok: false, message: 'data.version must be a whole number of events' };
-    return {
-      ok: true,
-      message: {
-        type: 'frame',
-        data: {
-          token: d.token,
-          jpeg: d.jpeg,
-          ...(d.endTurn ? { endTurn: true } : {}),
-          ...(d.camera === undefined ? {} : { camera: d.camera as number }),
-          ...(d.version === undefined ? {} : { version: d.version as number }),
-        },
-      },
-    };
-  }
-  return { ok: false, message: `unknown message type ${JSON.stringify(m.type)}` };
+/** How a camera frame or a scorekeeper's action ended (`POST …/frames`, `POST …/actions` with the snapshot). */
+export interface FrameResult {
+  /**
+   * `committed`: recorded; `unchanged`: nothing new (or the very frame that just ended a turn, sent again);
+   * `waiting`: auto capture waits for the board to settle, or a frame only fed the views; `needs-confirmation`:
+   * held for the scorekeeper; `ended-turn`: a Scrabble Me board's turn ended, the round waits for the others;
+   * `skipped`: a newer frame of the same camera arrived before this one was read, and was read instead.
+   */
+  readonly status: 'committed' | 'unchanged' | 'waiting' | 'needs-confirmation' | 'ended-turn' | 'skipped';
+  /** What was recorded last. */
+  readonly event?: GameEvent | MeEvent;
+  /** Scrabble Me: the board the frame showed. */
+  readonly board?: number;
+  readonly reasons?: readonly string[];
 }
+
+/** Every failure the API answers: a stable code and a message for people. */
+export interface ErrorEnvelope {
+  readonly error: { readonly code: string; readonly message: string };
+}
+
+/** `POST /api/games` answers the new game's id and its scorekeeper token (shown once, never stored in clear). */
+export interface CreatedGame {
+  readonly id: string;
+  readonly token: string;
+}
+
+/** `GET /api/games`: a page of games, newest first; `next` (when more) continues it as `after`. */
+export interface GameList {
+  readonly games: readonly {
+    readonly id: string;
+    readonly players: readonly string[];
+    readonly variant: string;
+    readonly createdAt: string;
+    readonly ended: boolean;
+  }[];
+  readonly next: string | null;
+}
+
+export * from './requests.ts';

@@ -3,19 +3,10 @@
  * its append-only event list; photos live on disk beside the database and are referred to by path.
  */
 import type { GameEvent, MeEvent } from '../engine/index.ts';
+import type { GameConfig } from '../protocol/index.ts';
 
-export interface GameConfig {
-  readonly players: readonly string[];
-  readonly lang: 'en' | 'de';
-  readonly variant: 'classic' | 'nine-tile' | 'finish-line' | 'uk' | 'scrabble-me';
-  /** Finish Line: each player's level, in seat order. */
-  readonly levels?: readonly ('beginner' | 'intermediate' | 'expert')[];
-  /** Scrabble Me: the prize podium's first tiles, face up, three per player. */
-  readonly podium?: string;
-  readonly challengeRule: 'double' | 'single' | 'void' | '5-point' | '10-point';
-  readonly capture: 'auto' | 'button';
-  readonly lexicon?: string;
-}
+/** A game's configuration, as the protocol declares it. */
+export type { GameConfig } from '../protocol/index.ts';
 
 export interface StoredGame {
   readonly id: string;
