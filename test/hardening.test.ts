@@ -3,7 +3,7 @@
  * where they must not, held photos, idle games dropped from memory and loaded again, paged listings, client faults
  * answered 4xx, and limits on game creation. A real server on an ephemeral port with a real SQLite file.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import {
   type AddressInfo,

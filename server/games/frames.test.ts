@@ -1,4 +1,8 @@
-/** How `readFrame` passes the vision's failures on: the picture's fault for the camera, the server's as its own. */
+/**
+ * How a frame's reading passes the vision's failures on: the picture's fault for the camera, the server's as its
+ * own; and the camera picture of a frame with no board still goes out, without a grid.
+ */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { VisionError, type VisionErrorCode } from '../../vision/index.ts';
 import { ServiceError } from './errors.ts';
@@ -15,27 +19,33 @@ vi.mock('../../vision/index.ts', async (original) => {
 });
 
 const { readFrame } = await import('./frames.ts');
+const { FrameIntake } = await import('./live.ts');
 
 describe('readFrame', () => {
   it('answers a picture without a board as no-board, with a thumbnail without a grid', async () => {
     failure.code = 'no-board';
-    const thumbnail = vi.fn(async () => {});
-    const err = await readFrame(new Uint8Array(4), 'en', undefined, thumbnail).catch((e: unknown) => e);
+    const intake = new FrameIntake('en', 1);
+    const thumbnail = vi.fn();
+    intake.onThumbnail(thumbnail);
+    const photo = readFileSync(new URL('../../fixtures/demo_game/0.jpg', import.meta.url));
+    const err = await intake.read(photo, 0).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceError);
     expect(err).toMatchObject({ code: 'no-board' });
-    expect(thumbnail).toHaveBeenCalledWith(null);
+    expect(thumbnail).toHaveBeenCalledTimes(1);
+    expect(thumbnail.mock.calls[0]![0]).toMatchObject({ corners: null });
+    expect(intake.last(0)).toBe(photo);
   });
 
   it('answers an unreadable picture as bad-image', async () => {
     failure.code = 'corrupt-image';
-    const err = await readFrame(new Uint8Array(4), 'en', undefined, async () => {}).catch((e: unknown) => e);
+    const err = await readFrame(new Uint8Array(4), 'en', undefined).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceError);
     expect(err).toMatchObject({ code: 'bad-image' });
   });
 
   it("passes a model that cannot be loaded on as the server's own error, not the picture's", async () => {
     failure.code = 'no-model';
-    const err = await readFrame(new Uint8Array(4), 'en', undefined, async () => {}).catch((e: unknown) => e);
+    const err = await readFrame(new Uint8Array(4), 'en', undefined).catch((e: unknown) => e);
     expect(err).not.toBeInstanceOf(ServiceError);
     expect(err).toBeInstanceOf(VisionError);
     expect(err).toMatchObject({ code: 'no-model' });

@@ -1,6 +1,6 @@
 /**
  * What both kinds of game do with a camera frame: read it (vision errors become service errors), make the small
- * picture the camera and scoreboard views show, and find the unsure squares that matter for a move.
+ * picture the scorekeeper's and camera pages show, and find the unsure squares that matter for a move.
  */
 import sharp from 'sharp';
 import { type BoardReading, type Corners, recognize, VisionError } from '../../vision/index.ts';
@@ -16,26 +16,22 @@ export interface Square {
 }
 
 /**
- * Reads a frame for a game in `lang`, trying `hint` (the corners of the camera's last frame) first. A photo with
- * no board still gives its thumbnail (with no grid) before the error.
+ * Reads a frame for a game in `lang`, trying `hint` (the corners of the camera's last frame) first. A picture that
+ * is no image, or shows no board, is a ServiceError (`bad-image`, `no-board`); a model that cannot be loaded is the
+ * server's fault, not the picture's, and goes on as it is.
  */
 export async function readFrame(
   bytes: Uint8Array,
   lang: 'en' | 'de',
   hint: Corners | undefined,
-  thumbnail: (corners: Corners | null) => Promise<void>,
 ): Promise<{ reading: BoardReading; board: Board }> {
   const letters = tileSets[lang].letters.map(([l]) => l).join('');
   let reading: BoardReading;
   try {
     reading = await recognize(bytes, { letters, ...(hint ? { hint } : {}) });
-    await thumbnail(reading.corners);
   } catch (err) {
-    // A model that cannot be loaded is the server's fault, not the picture's: it goes on as an internal error.
-    if (err instanceof VisionError && err.code !== 'no-model') {
-      if (err.code === 'no-board') await thumbnail(null);
+    if (err instanceof VisionError && err.code !== 'no-model')
       throw new ServiceError(err.code === 'no-board' ? 'no-board' : 'bad-image', err.message);
-    }
     throw err;
   }
   const read = parseBoard(reading.board);

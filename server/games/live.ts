@@ -1,23 +1,38 @@
 /**
- * What both kinds of game share on their live side: telling the viewers after a change (once per change, after
- * the request that made it has been answered), the camera streams shown to the scorekeeper, and photo URLs.
+ * The live side both kinds of game share, in one place: the viewers told after a change, the frame intake (each
+ * camera seat's last frame and grid, the camera pictures, doubled End turns), the readings held for the
+ * scorekeeper with their photos, and the camera streams shown to the scorekeeper.
  */
 import { createHash } from 'node:crypto';
-import type { SourceView } from '../protocol/index.ts';
+import type { Corners } from '../../vision/index.ts';
+import { type Board, formatBoard, parseBoard } from '../engine/index.ts';
+import type { PendingView, SourceView } from '../protocol/index.ts';
+import type { GameStore } from '../store/types.ts';
+import { ServiceError } from './errors.ts';
+import { makeThumbnail, readFrame, type Square, type Thumbnail } from './frames.ts';
 
 /**
- * Calls every listener with a fresh snapshot, once, on the event loop's next turn however many changes were made
- * before it: the HTTP reply of a commit goes out first, and a thousand viewers cost the scorekeeper nothing.
+ * Who watches a game. Each change is told once, on the event loop's next turn however many changes were made
+ * before it, with a fresh snapshot: the HTTP reply of a commit goes out first, and a thousand viewers cost the
+ * scorekeeper nothing.
  */
-export class FanOut<S> {
+export class Viewers<S> {
+  private readonly listeners = new Set<(snapshot: S) => void>();
   private scheduled = false;
 
-  constructor(
-    private readonly snapshot: () => S,
-    private readonly listeners: ReadonlySet<(snapshot: S) => void>,
-  ) {}
+  constructor(private readonly snapshot: () => S) {}
 
-  schedule(): void {
+  get size(): number {
+    return this.listeners.size;
+  }
+
+  subscribe(listener: (snapshot: S) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Tells every viewer after the current request has been answered. */
+  changed(): void {
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
@@ -26,6 +41,187 @@ export class FanOut<S> {
       const snapshot = this.snapshot();
       for (const listener of this.listeners) listener(snapshot);
     });
+  }
+}
+
+/**
+ * Camera frames coming in, per seat: each is read with the grid found in the seat's last frame as a hint, kept as
+ * the seat's last frame (End turn from the scorekeeper's page reads it), and shown small to whoever watches the
+ * cameras. It also notices a doubled End turn: the very frame that has just ended a turn, again.
+ */
+export class FrameIntake {
+  private readonly frames = new Map<number, Uint8Array>();
+  private readonly corners = new Map<number, Corners>();
+  private readonly thumbnailListeners = new Set<(thumb: Thumbnail) => void>();
+  private readonly turnFrames = new TurnFrames();
+
+  constructor(
+    private readonly lang: 'en' | 'de',
+    /** Seats with a camera: thumbnails say which seat when there is more than one. */
+    private readonly seats: number,
+  ) {}
+
+  get watchers(): number {
+    return this.thumbnailListeners.size;
+  }
+
+  onThumbnail(listener: (thumb: Thumbnail) => void): () => void {
+    this.thumbnailListeners.add(listener);
+    return () => this.thumbnailListeners.delete(listener);
+  }
+
+  /** The seat's last frame, if one has come. */
+  last(seat: number): Uint8Array | undefined {
+    return this.frames.get(seat);
+  }
+
+  /** Forgets every seat's last frame and grid (their bytes can be large). */
+  drop(): void {
+    this.frames.clear();
+    this.corners.clear();
+  }
+
+  /**
+   * Reads a frame of camera `seat`. The thumbnail goes out before the answer, with the grid found (or none when
+   * the picture shows no board); a picture that is no image or shows no board is a ServiceError.
+   */
+  async read(bytes: Uint8Array, seat: number): ReturnType<typeof readFrame> {
+    this.frames.set(seat, bytes);
+    try {
+      const read = await readFrame(bytes, this.lang, this.corners.get(seat));
+      this.corners.set(seat, read.reading.corners);
+      await this.thumbnail(bytes, read.reading.corners, seat);
+      return read;
+    } catch (err) {
+      if (err instanceof ServiceError && err.code === 'no-board') await this.thumbnail(bytes, null, seat);
+      throw err;
+    }
+  }
+
+  /** The frame, with nothing recorded since (`version`), has just ended a turn of this seat. */
+  repeated(seat: number, bytes: Uint8Array, version: number, now?: number): boolean {
+    return this.turnFrames.repeated(seat, bytes, version, now);
+  }
+
+  /** The frame ended a turn of this seat, leaving the game at `version`. */
+  endedTurn(seat: number, bytes: Uint8Array, version: number, now?: number): void {
+    this.turnFrames.remember(seat, bytes, version, now);
+  }
+
+  private async thumbnail(bytes: Uint8Array, corners: Corners | null, seat: number): Promise<void> {
+    if (this.thumbnailListeners.size === 0) return;
+    const thumb = await makeThumbnail(bytes, corners);
+    const data = this.seats > 1 ? { ...thumb, camera: seat } : thumb;
+    for (const listener of this.thumbnailListeners) listener(data);
+  }
+}
+
+/** A reading waiting for the scorekeeper. */
+export interface Held {
+  readonly board: Board;
+  readonly reasons: readonly string[];
+  readonly squares: readonly Square[];
+  /** Path of its photo, if one was kept. */
+  readonly photo: string | undefined;
+}
+
+/**
+ * Readings held for the scorekeeper, by board (0 for a game on one board), and their photos: a reading replaced
+ * by a newer one, or dropped, takes its photo with it; a confirmed one hands its photo to the move.
+ */
+export class HeldReadings {
+  private readonly held = new Map<number, Held>();
+  private photos = 0;
+
+  constructor(
+    private readonly store: GameStore,
+    private readonly gameId: string,
+    /** The start of a held photo's name (`pending-`: a restart's leftovers are found by it). */
+    private readonly prefix: (board: number) => string,
+  ) {
+    // A held reading lives in memory only: a photo of one left by a restart is referred to by nothing.
+    store.deletePhotos(gameId, 'pending-');
+  }
+
+  get size(): number {
+    return this.held.size;
+  }
+
+  get(board: number): Held | undefined {
+    return this.held.get(board);
+  }
+
+  /**
+   * Holds `read` for board `board`. The same reading held again keeps its first photo and answers false (nothing
+   * new to tell); `photo` is the frame it was read from, or `held` for the photo already held.
+   */
+  hold(
+    board: number,
+    read: Board,
+    reasons: readonly string[],
+    squares: readonly Square[],
+    photo?: Uint8Array | 'held',
+  ): boolean {
+    const before = this.held.get(board);
+    if (before && before.board.cells.join('') === read.cells.join('')) return false;
+    const path =
+      photo instanceof Uint8Array
+        ? this.store.savePhoto(this.gameId, `${this.prefix(board)}${++this.photos}.jpg`, photo)
+        : before?.photo;
+    if (before?.photo && before.photo !== path) this.store.deletePhoto(this.gameId, before.photo);
+    this.held.set(board, { board: read, reasons, squares, photo: path });
+    return true;
+  }
+
+  /** Fixes one square of the reading held for `board`. */
+  correct(board: number, row: number, col: number, tile: string): Held {
+    const held = this.held.get(board);
+    if (!held) throw new ServiceError('not-allowed', 'there is no reading waiting for confirmation');
+    const cells = held.board.cells.slice();
+    cells[row * 15 + col] = tile;
+    const fixed = parseBoard(cells.join('').match(/.{15}/gu) ?? []);
+    if (!fixed.ok) throw new ServiceError('bad-request', fixed.message);
+    const next = {
+      ...held,
+      board: fixed.board,
+      squares: held.squares.filter((q) => q.row !== row || q.col !== col),
+    };
+    this.held.set(board, next);
+    return next;
+  }
+
+  /**
+   * Board `board`'s move is recorded from `photo` (a frame, or `held`: the held reading's, confirmed): stores the
+   * photo as `name` and lets the held reading go, with its photo unless it became the move's. The stored path.
+   */
+  settle(board: number, photo: Uint8Array | 'held' | undefined, name: string): string | undefined {
+    const held = this.held.get(board)?.photo;
+    const path =
+      photo === 'held'
+        ? held && this.store.renamePhoto(this.gameId, held, name)
+        : photo && this.store.savePhoto(this.gameId, name, photo);
+    if (held && photo !== 'held') this.store.deletePhoto(this.gameId, held);
+    this.held.delete(board);
+    return path;
+  }
+
+  /** Lets every held reading go, with its photo. */
+  clear(): void {
+    for (const { photo } of this.held.values()) if (photo) this.store.deletePhoto(this.gameId, photo);
+    this.held.clear();
+  }
+
+  /** The reading held for `board` as the protocol shows it. */
+  view(board: number): PendingView | null {
+    const held = this.held.get(board);
+    return held
+      ? {
+          board: formatBoard(held.board),
+          reasons: held.reasons,
+          squares: held.squares,
+          photo: photoUrl(this.gameId, held.photo),
+        }
+      : null;
   }
 }
 
@@ -60,7 +256,7 @@ export function photoUrl(gameId: string, path: string | undefined): string {
  * again, with nothing recorded since and within a few seconds, are a doubled or retried End turn (two clicks, a
  * client's retry), not a second turn, and must not record a pass.
  */
-export class TurnFrames {
+class TurnFrames {
   private readonly last = new Map<number, { digest: string; version: number; at: number }>();
 
   constructor(private readonly windowMs = 10_000) {}

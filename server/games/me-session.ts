@@ -8,20 +8,21 @@
  * Cameras are numbered by seat. A camera sees the board its seat's player holds (after a blank swap the boards
  * change places), but the tiles decide: a reading is matched to the board whose committed tiles it shows.
  */
-import type { Corners } from '../../vision/index.ts';
 import {
   afterChallenges,
   applyMeEvent,
   type Board,
+  correctTile,
   describeOverdrawn,
   effectiveEvents,
   formatBoard,
   inferMove,
-  lowestScorer,
   type MeEvent,
+  type MeRoundRecord,
   type MeState,
   makeRules,
   matchBoard,
+  meRounds,
   newMeGame,
   overdrawnBy,
   type Placement,
@@ -29,48 +30,35 @@ import {
   roundFromReadings,
   squareName,
 } from '../engine/index.ts';
-import type { MeAction, MeRoundView, MeSnapshot, MeWordView, PendingView } from '../protocol/index.ts';
+import {
+  type FrameResult,
+  type MeAction,
+  type MeSnapshot,
+  meActionSchema,
+  parseWith,
+} from '../protocol/index.ts';
 import type { GameStore, StoredGame } from '../store/types.ts';
+import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
-import { makeThumbnail, readFrame, relevantDoubts, type Square, type Thumbnail } from './frames.ts';
-import { FanOut, photoUrl, SourceBoard, TurnFrames } from './live.ts';
+import { relevantDoubts, type Square, type Thumbnail } from './frames.ts';
+import { FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
+import { meSnapshotOf } from './me-snapshot.ts';
 
 export type { MeAction } from '../protocol/index.ts';
+/** How a frame or an action ended; `board`: the board the frame showed. */
+export type MeFrameResult = FrameResult;
 
-export interface MeFrameResult {
-  /** `skipped`: a newer frame of the same camera arrived before this one was read, and was read instead. */
-  status: 'committed' | 'waiting' | 'ended-turn' | 'needs-confirmation' | 'skipped' | 'unchanged';
-  /** The board the frame showed. */
-  board?: number;
-  event?: MeEvent;
-  reasons?: string[];
-}
-
-interface Held {
-  board: Board;
-  reasons: string[];
-  squares: Square[];
-  /** Path of its photo, if one was kept. */
-  photo: string | undefined;
-}
-
-export class MeSession {
+export class MeSession implements Session {
   private state: MeState;
   private seq = 0;
   /** Boards whose turn has ended this round: the reading kept for each. */
   private readonly turns = new Map<number, Board>();
   /** Readings waiting for the scorekeeper, per board. */
-  private readonly held = new Map<number, Held>();
-  private readonly corners = new Map<number, Corners>();
-  private readonly lastFrames = new Map<number, Uint8Array>();
-  private rounds: { round: number; words: MeWordView[]; bonus: MeRoundView['bonus'] }[] = [];
-  private readonly listeners = new Set<(snapshot: MeSnapshot) => void>();
-  private readonly thumbnailListeners = new Set<(thumb: Thumbnail) => void>();
-  private readonly fanOut = new FanOut(() => this.snapshot(), this.listeners);
-  /** Camera streams the server pulls for this game, by seat, as the scorekeeper should see them. */
-  readonly sources = new SourceBoard(() => this.fanOut.schedule());
-  private holds = 0;
-  private readonly turnFrames = new TurnFrames();
+  private readonly held: HeldReadings;
+  private readonly intake: FrameIntake;
+  private rounds: readonly MeRoundRecord[] = [];
+  private readonly viewers = new Viewers<MeSnapshot>(() => this.snapshot());
+  readonly sources = new SourceBoard(() => this.viewers.changed());
 
   private constructor(
     private readonly store: GameStore,
@@ -84,13 +72,13 @@ export class MeSession {
     );
     if (!start.ok) throw new ServiceError('bad-request', start.message);
     this.state = start.state;
+    this.held = new HeldReadings(store, stored.id, (board) => `pending-board-${board + 1}-`);
+    this.intake = new FrameIntake(config.lang, config.players.length);
   }
 
   /** Rebuilds a session from its stored events, exactly as it was. */
   static load(store: GameStore, stored: StoredGame): MeSession {
     const session = new MeSession(store, stored);
-    // A held reading lives in memory only: a photo of one left by a restart is referred to by nothing.
-    store.deletePhotos(stored.id, 'pending-');
     for (const e of stored.events) {
       session.seq = e.seq;
       if (e.event.type === 'board-turn') {
@@ -105,7 +93,7 @@ export class MeSession {
       session.state = step.state;
       if (e.event.type === 'round' || e.event.type === 'correction') session.turns.clear();
     }
-    session.rebuildRounds();
+    session.rounds = meRounds(session.state);
     return session;
   }
 
@@ -117,30 +105,24 @@ export class MeSession {
     return this.state.players.length;
   }
 
-  /** Cameras the game reads: one per seat. */
   get seats(): number {
     return this.players;
   }
 
-  /** The number of the last stored record: a request made against an older version is stale. */
   get version(): number {
     return this.seq;
   }
 
-  /** Viewers and cameras listening; a session nobody watches may be evicted from memory. */
   get watchers(): number {
-    return this.listeners.size + this.thumbnailListeners.size;
+    return this.viewers.size + this.intake.watchers;
   }
 
-  /** Readings waiting for the scorekeeper (kept in memory only, so the session is not evicted). */
   get holding(): boolean {
     return this.held.size > 0;
   }
 
-  /** Forgets the cameras' last frames (their bytes can be large); End turn then needs new frames. */
   dropFrames(): void {
-    this.lastFrames.clear();
-    this.corners.clear();
+    this.intake.drop();
   }
 
   gcg(): string {
@@ -148,73 +130,22 @@ export class MeSession {
   }
 
   subscribe(listener: (snapshot: MeSnapshot) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.viewers.subscribe(listener);
   }
 
   onThumbnail(listener: (thumb: Thumbnail) => void): () => void {
-    this.thumbnailListeners.add(listener);
-    return () => this.thumbnailListeners.delete(listener);
+    return this.intake.onThumbnail(listener);
   }
 
   snapshot(): MeSnapshot {
-    const s = this.state;
-    const view = afterChallenges(s);
-    const thisRound = new Map(s.words.filter((w) => !w.withdrawn).map((w) => [w.board, w]));
-    const scored = s.words.length > 0 && s.phase !== 'build';
-    return {
-      id: this.id,
+    return meSnapshotOf(this.id, this.state, {
       version: this.seq,
-      variant: 'scrabble-me',
-      players: s.players.map((name, i) => ({
-        name,
-        score: s.scores[i]!,
-        board: s.holder.indexOf(i),
-        sittingOut: s.phase === 'build' && s.sittingOut.includes(i),
-      })),
-      boards: s.boards.map((board, i) => ({
-        board: formatBoard(board),
-        holder: s.holder[i]!,
-        lastWord: (thisRound.get(i)?.placements ?? []).map(({ row, col }) => ({ row, col })),
-        ended: this.turns.has(i),
-        pending: this.pendingView(i),
-      })),
-      phase: view.phase,
-      round: s.round,
-      lastRound: s.lastRound,
-      rounds: this.rounds.map((r) => ({ ...r })),
-      swaps: s.swaps,
-      picks: view.phase === 'refill' ? view.picks : [],
-      firstPick: scored ? lowestScorer(s) : null,
-      podium: s.podium,
-      bag: s.bag,
-      bonusPlayer: view.phase === 'bonus' ? (view.bonusPlayer ?? null) : null,
-      ended:
-        s.phase === 'ended'
-          ? {
-              reason:
-                effectiveEvents<MeEvent>(s.events).at(-1)?.event.type === 'bonus'
-                  ? 'the bonus word after the last round'
-                  : 'no word built',
-              winners: s.scores.flatMap((score, i) => (score === Math.max(...s.scores) ? [i] : [])),
-            }
-          : null,
-      capture: 'button',
+      ended: (board) => this.turns.has(board),
+      pending: (board) => this.held.view(board),
+      rounds: this.rounds,
       lang: this.stored.config.lang,
       sources: this.sources.view(),
-    };
-  }
-
-  private pendingView(board: number): PendingView | null {
-    const held = this.held.get(board);
-    return held
-      ? {
-          board: formatBoard(held.board),
-          reasons: held.reasons,
-          squares: held.squares,
-          photo: photoUrl(this.id, held.photo),
-        }
-      : null;
+    });
   }
 
   /**
@@ -229,26 +160,19 @@ export class MeSession {
     if (this.state.phase === 'ended') throw new ServiceError('not-allowed', 'the game is over');
     if (!Number.isInteger(camera) || camera < 0 || camera >= this.players)
       throw new ServiceError('bad-request', `camera must be a seat from 0 to ${this.players - 1}`);
-    if (endTurn && this.turnFrames.repeated(camera, bytes, this.seq))
+    if (endTurn && this.intake.repeated(camera, bytes, this.seq))
       return {
         status: 'unchanged',
         reasons: ['this very frame has just ended a turn: nothing more recorded'],
       };
     const result = await this.readAndDecide(bytes, endTurn, camera);
     if (endTurn && (result.status === 'committed' || result.status === 'ended-turn'))
-      this.turnFrames.remember(camera, bytes, this.seq);
+      this.intake.endedTurn(camera, bytes, this.seq);
     return result;
   }
 
   private async readAndDecide(bytes: Uint8Array, endTurn: boolean, camera: number): Promise<MeFrameResult> {
-    this.lastFrames.set(camera, bytes);
-    const { reading, board: read } = await readFrame(
-      bytes,
-      this.stored.config.lang,
-      this.corners.get(camera),
-      (corners) => this.thumbnail(bytes, corners, camera),
-    );
-    this.corners.set(camera, reading.corners);
+    const { reading, board: read } = await this.intake.read(bytes, camera);
     const board = matchBoard(read, this.state.boards) ?? this.state.holder.indexOf(camera);
     if (!endTurn) return { status: 'waiting', board };
     this.checkMayEnd(board);
@@ -354,25 +278,9 @@ export class MeSession {
     return s.phase;
   }
 
-  /**
-   * Stores the photo a board's accepted reading came from (`held`: the photo of the reading the scorekeeper
-   * confirmed) as `name`, and lets go of the board's held reading and any photo of it not used.
-   */
+  /** Stores the photo a board's accepted reading came from (`held`: the confirmed reading's) as `name`. */
   private keepPhoto(board: number, photo: Uint8Array | 'held' | undefined, name: string): string | undefined {
-    const held = this.held.get(board)?.photo;
-    const path =
-      photo === 'held'
-        ? held && this.store.renamePhoto(this.id, held, name)
-        : photo && this.store.savePhoto(this.id, name, photo);
-    if (held && photo !== 'held') this.store.deletePhoto(this.id, held);
-    this.held.delete(board);
-    return path;
-  }
-
-  /** Lets go of every held reading, and their photos. */
-  private dropHeld(): void {
-    for (const { photo } of this.held.values()) if (photo) this.store.deletePhoto(this.id, photo);
-    this.held.clear();
+    return this.held.settle(board, photo, name);
   }
 
   private hold(
@@ -382,26 +290,22 @@ export class MeSession {
     squares: Square[],
     photo?: Uint8Array | 'held',
   ): MeFrameResult {
-    const same = this.held.get(board);
-    if (same && same.board.cells.join('') === read.cells.join(''))
-      return { status: 'needs-confirmation', board, reasons: same.reasons };
-    const path =
-      photo instanceof Uint8Array
-        ? this.store.savePhoto(this.id, `pending-board-${board + 1}-${++this.holds}.jpg`, photo)
-        : same?.photo;
-    // A reading replaced by a newer one: its photo goes with it.
-    if (same?.photo && same.photo !== path) this.store.deletePhoto(this.id, same.photo);
-    this.held.set(board, { board: read, reasons, squares, photo: path });
-    this.notify();
-    return { status: 'needs-confirmation', board, reasons };
+    // The same reading held again keeps its first photo.
+    if (this.held.hold(board, read, reasons, squares, photo)) this.notify();
+    return { status: 'needs-confirmation', board, reasons: [...this.held.get(board)!.reasons] };
   }
 
-  /** A scorekeeper's action. */
-  async act(action: MeAction): Promise<MeFrameResult> {
+  async act(body: unknown): Promise<MeFrameResult> {
+    const parsed = parseWith(meActionSchema(this.players), body);
+    if (!parsed.ok) throw new ServiceError('bad-request', parsed.message);
+    return this.perform(parsed.value);
+  }
+
+  private async perform(action: MeAction): Promise<MeFrameResult> {
     const s = this.state;
     switch (action.type) {
       case 'end-turn': {
-        const frame = this.lastFrames.get(action.camera);
+        const frame = this.intake.last(action.camera);
         if (!frame)
           throw new ServiceError(
             'not-allowed',
@@ -421,19 +325,11 @@ export class MeSession {
         return result;
       }
       case 'correct': {
-        const held = this.held.get(action.board);
-        if (!held) return this.correctCommitted(action.board, action.row, action.col, action.tile);
-        const cells = held.board.cells.slice();
-        cells[action.row * 15 + action.col] = action.tile;
-        const fixed = parseBoard(cells.join('').match(/.{15}/gu) ?? []);
-        if (!fixed.ok) throw new ServiceError('bad-request', fixed.message);
-        this.held.set(action.board, {
-          ...held,
-          board: fixed.board,
-          squares: held.squares.filter((q) => q.row !== action.row || q.col !== action.col),
-        });
+        if (!this.held.get(action.board))
+          return this.correctCommitted(action.board, action.row, action.col, action.tile);
+        const fixed = this.held.correct(action.board, action.row, action.col, action.tile);
         this.notify();
-        return { status: 'needs-confirmation', board: action.board, reasons: held.reasons };
+        return { status: 'needs-confirmation', board: action.board, reasons: [...fixed.reasons] };
       }
       case 'challenge':
         return this.apply([action]);
@@ -494,54 +390,14 @@ export class MeSession {
     if ((state.phase === 'ended') !== (this.state.phase === 'ended'))
       this.store.setEnded(this.id, state.phase === 'ended' ? at : null);
     this.state = state;
-    this.rebuildRounds();
+    this.rounds = meRounds(state);
     // A round scored, or the boards corrected under them: the readings taken so far are spent.
     if (events.some((e) => e.type === 'round' || e.type === 'correction')) {
       this.turns.clear();
-      this.dropHeld();
+      this.held.clear();
     }
     this.notify();
     return { status: 'committed', event: events.at(-1)!, ...(board === undefined ? {} : { board }) };
-  }
-
-  /** The rounds' words for the scoreboard, derived from the events that count (corrections applied). */
-  private rebuildRounds(): void {
-    this.rounds = [];
-    this.replay((event, before, after) => {
-      const words = () =>
-        [...after.words]
-          .sort((a, b) => a.player - b.player)
-          .map((w) => ({
-            player: w.player,
-            board: w.board,
-            word: w.score.words[0]?.word ?? '',
-            words: w.score.words.map((x) => ({ word: x.word, score: x.score })),
-            score: w.score.score,
-            withdrawn: w.withdrawn,
-          }));
-      const last = this.rounds[this.rounds.length - 1];
-      if (event.type === 'round') this.rounds.push({ round: after.round, words: words(), bonus: null });
-      else if (event.type === 'challenge' && last) last.words = words();
-      else if (event.type === 'bonus' && last)
-        last.bonus = {
-          player: event.player,
-          score: after.scores[event.player]! - before.scores[event.player]!,
-        };
-    });
-  }
-
-  /** Walks the events that count from the start of the game, with the state before and after each. */
-  private replay(visit: (event: MeEvent, before: MeState, after: MeState, index: number) => void): void {
-    const { players, rules, origin } = this.state;
-    const start = newMeGame(players, rules.base, origin.podium, { bag: origin.bag });
-    if (!start.ok) throw new Error(start.message);
-    let s = start.state;
-    for (const { event, index } of effectiveEvents<MeEvent>(this.state.events)) {
-      const step = applyMeEvent(s, event);
-      if (!step.ok) throw new Error(`game ${this.id} does not replay at event ${index + 1}: ${step.message}`);
-      visit(event, s, step.state, index);
-      s = step.state;
-    }
   }
 
   /**
@@ -550,49 +406,17 @@ export class MeSession {
    * again; the engine refuses a correction that makes a later event illegal.
    */
   private correctCommitted(board: number, row: number, col: number, tile: string): MeFrameResult {
-    // The event, and the player whose word on this board it was.
-    let found:
-      | { index: number; event: Extract<MeEvent, { type: 'round' | 'bonus' }>; player: number }
-      | undefined;
-    const here = (p: Placement) => p.row === row && p.col === col;
-    this.replay((event, before, _after, index) => {
-      const player = before.holder[board]!;
-      if (event.type === 'round') {
-        if (event.words.some((w) => w.player === player && w.placements.some(here)))
-          found = { index, event, player };
-      } else if (event.type === 'bonus') {
-        if (event.player === player && event.placements?.some(here)) found = { index, event, player };
-      }
-    });
-    if (!found) {
+    const correction = correctTile(this.state, board, row, col, tile);
+    if (!correction)
       throw new ServiceError(
         'not-allowed',
         `no word put a tile on ${squareName({ row, col })} of board ${board + 1}`,
       );
-    }
-    const fix = (placements: readonly Placement[]) =>
-      placements.flatMap((p) => (!here(p) ? [p] : tile === '.' ? [] : [{ ...p, tile }]));
-    const { event, player } = found;
-    const corrected: MeEvent =
-      event.type === 'round'
-        ? {
-            ...event,
-            words: event.words
-              .map((w) => (w.player === player ? { ...w, placements: fix(w.placements) } : w))
-              .filter((w) => w.placements.length > 0),
-          }
-        : { ...event, placements: event.placements ? fix(event.placements) : null };
-    return this.apply([{ type: 'correction', target: found.index, event: corrected }]);
-  }
-
-  private async thumbnail(bytes: Uint8Array, corners: Corners | null, camera: number): Promise<void> {
-    if (this.thumbnailListeners.size === 0) return;
-    const thumb = { ...(await makeThumbnail(bytes, corners)), camera };
-    for (const listener of this.thumbnailListeners) listener(thumb);
+    return this.apply([correction]);
   }
 
   /** Tells the viewers, after the current request has been answered (the audience never slows a commit). */
   private notify(): void {
-    this.fanOut.schedule();
+    this.viewers.changed();
   }
 }

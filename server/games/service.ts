@@ -9,15 +9,16 @@ import { join } from 'node:path';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Lexicon } from '../engine/index.ts';
 import { defaultEnglishLexicon } from '../lexicon/index.ts';
+import type { FrameResult } from '../protocol/index.ts';
 import type { GameConfig, GameStore, ListQuery } from '../store/types.ts';
+import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
 import { defaultLimits, type Limits, type SourcePolicy } from './limits.ts';
-import { type MeAction, type MeFrameResult, MeSession } from './me-session.ts';
+import { MeSession } from './me-session.ts';
 import { checkSourceUrl, mjpegFrames, SourceError } from './mjpeg.ts';
-import { type Action, type CaptureTiming, type FrameResult, GameSession } from './session.ts';
+import { type CaptureTiming, GameSession } from './session.ts';
 
-/** A game being played: the classic game (and its variants on one board), or Scrabble Me. */
-export type Session = GameSession | MeSession;
+export type { Session } from './contract.ts';
 
 export interface ServiceOptions {
   /** Auto capture: identical readings needed before a commit. */
@@ -85,7 +86,7 @@ export class GameService {
     if (!live) {
       const stored = this.store.getGame(id);
       if (!stored) throw new ServiceError('not-found', `no game ${id}`);
-      const session =
+      const session: Session =
         stored.config.variant === 'scrabble-me'
           ? MeSession.load(this.store, stored)
           : GameSession.load(this.store, stored, lexiconFor(stored.config), this.timing);
@@ -122,22 +123,25 @@ export class GameService {
     bytes: Uint8Array,
     endTurn: boolean,
     { camera = 0, version }: { camera?: number; version?: number | undefined } = {},
-  ): Promise<FrameResult | MeFrameResult> {
+  ): Promise<FrameResult> {
     const { session, queue } = this.live(id);
-    const read = (frame: Uint8Array): Promise<FrameResult | MeFrameResult> => {
+    const read = (frame: Uint8Array): Promise<FrameResult> => {
       checkVersion(session, version);
       return session.submitFrame(frame, endTurn, { camera });
     };
     if (endTurn || version !== undefined) return queue.run(() => read(bytes));
-    return queue.feed<FrameResult | MeFrameResult>(camera, bytes, read, { status: 'skipped' });
+    return queue.feed<FrameResult>(camera, bytes, read, { status: 'skipped' });
   }
 
-  /** A scorekeeper's action, decided after everything before it; with `version`, refused if the game moved on. */
-  act(id: string, action: Action | MeAction, version?: number): Promise<FrameResult | MeFrameResult> {
+  /**
+   * A scorekeeper's action (a request body, validated by the game for its kind), decided after everything before
+   * it; with `version`, refused if the game has moved on.
+   */
+  act(id: string, action: unknown, version?: number): Promise<FrameResult> {
     const { session, queue } = this.live(id);
     return queue.run(async () => {
       checkVersion(session, version);
-      return session instanceof MeSession ? session.act(action as MeAction) : session.act(action as Action);
+      return session.act(action);
     });
   }
 

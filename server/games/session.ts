@@ -5,7 +5,6 @@
  * the set has, waits for the scorekeeper with its photo.
  */
 
-import type { Corners } from '../../vision/index.ts';
 import {
   applyEvent,
   type Board,
@@ -26,33 +25,21 @@ import {
   squareName,
   writeGcg,
 } from '../engine/index.ts';
-import type { Action, GameSnapshot, PendingView } from '../protocol/index.ts';
+import {
+  type Action,
+  actionSchema,
+  type FrameResult,
+  type GameSnapshot,
+  parseWith,
+} from '../protocol/index.ts';
 import type { GameStore, StoredGame } from '../store/types.ts';
+import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
-import { makeThumbnail, readFrame, relevantDoubts, type Thumbnail } from './frames.ts';
-import { FanOut, photoUrl, SourceBoard, TurnFrames } from './live.ts';
+import { relevantDoubts, type Thumbnail } from './frames.ts';
+import { FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
 import { snapshotOf } from './snapshot.ts';
 
-export type { Thumbnail } from './frames.ts';
-
-/** `skipped`: a newer frame of the same camera arrived before this one was read, and was read instead. */
-export type FrameStatus = 'committed' | 'unchanged' | 'waiting' | 'needs-confirmation' | 'skipped';
-
-export interface FrameResult {
-  status: FrameStatus;
-  event?: GameEvent;
-  reasons?: string[];
-}
-
-export type { Action } from '../protocol/index.ts';
-
-interface Pending {
-  board: Board;
-  reasons: string[];
-  squares: { row: number; col: number }[];
-  /** Path of its photo, if one was kept. */
-  photo: string | undefined;
-}
+export type { Action, FrameResult } from '../protocol/index.ts';
 
 /** Auto capture commits a reading once it has been the same for this many frames and this long. */
 export interface CaptureTiming {
@@ -60,19 +47,17 @@ export interface CaptureTiming {
   ms: number;
 }
 
-export class GameSession {
+/** Held readings of a game on one board are all board 0's. */
+const BOARD = 0;
+
+export class GameSession implements Session {
   private state: GameState;
-  private pending: Pending | null = null;
-  private corners: Corners | undefined;
   private stable: { text: string; count: number; since: number } | undefined;
-  private lastFrame: Uint8Array | undefined;
   private seq: number;
-  private readonly listeners = new Set<(snapshot: GameSnapshot) => void>();
-  private readonly thumbnailListeners = new Set<(thumb: Thumbnail) => void>();
-  private readonly fanOut = new FanOut(() => this.snapshot(), this.listeners);
-  /** Camera streams the server pulls for this game, by seat, as the scorekeeper should see them. */
-  readonly sources = new SourceBoard(() => this.fanOut.schedule());
-  private readonly turnFrames = new TurnFrames();
+  private readonly viewers = new Viewers<GameSnapshot>(() => this.snapshot());
+  private readonly intake: FrameIntake;
+  private readonly held: HeldReadings;
+  readonly sources = new SourceBoard(() => this.viewers.changed());
 
   private constructor(
     private readonly store: GameStore,
@@ -93,6 +78,8 @@ export class GameSession {
     if (!start.ok) throw new ServiceError('bad-request', start.message);
     this.state = start.state;
     this.seq = 0;
+    this.intake = new FrameIntake(config.lang, 1);
+    this.held = new HeldReadings(store, stored.id, () => 'pending-');
   }
 
   /** Rebuilds a session from its stored events, exactly as it was. */
@@ -103,8 +90,6 @@ export class GameSession {
     timing: CaptureTiming,
   ): GameSession {
     const session = new GameSession(store, stored, lexicon, timing);
-    // A held reading lives in memory only: a photo of one left by a restart is referred to by nothing.
-    store.deletePhotos(stored.id, 'pending-');
     for (const e of stored.events) {
       const step = applyEvent(session.state, e.event as GameEvent);
       if (!step.ok)
@@ -119,41 +104,29 @@ export class GameSession {
     return this.stored.id;
   }
 
-  /** Cameras the game reads: one. */
   get seats(): number {
     return 1;
   }
 
-  /** The number of the last stored event: a request made against an older version is stale. */
   get version(): number {
     return this.seq;
   }
 
-  /** Viewers and cameras listening; a session nobody watches may be evicted from memory. */
   get watchers(): number {
-    return this.listeners.size + this.thumbnailListeners.size;
+    return this.viewers.size + this.intake.watchers;
   }
 
-  /** A reading waiting for the scorekeeper (kept in memory only, so the session is not evicted). */
   get holding(): boolean {
-    return this.pending !== null;
+    return this.held.size > 0;
   }
 
-  /** Forgets the last frame (its bytes can be large); End turn then needs a new frame. */
   dropFrames(): void {
-    this.lastFrame = undefined;
-    this.corners = undefined;
+    this.intake.drop();
   }
 
   snapshot(): GameSnapshot {
-    const pending: PendingView | null = this.pending && {
-      board: this.pending.board.cells.join('').match(/.{15}/gu) ?? [],
-      reasons: this.pending.reasons,
-      squares: this.pending.squares,
-      photo: photoUrl(this.id, this.pending.photo),
-    };
     return snapshotOf(this.id, this.state, {
-      pending,
+      pending: this.held.view(BOARD),
       capture: this.stored.config.capture,
       lang: this.stored.config.lang,
       variant: this.stored.config.variant as GameSnapshot['variant'],
@@ -163,20 +136,16 @@ export class GameSession {
     });
   }
 
-  /** The game so far as a GCG file. */
   gcg(): string {
     return writeGcg(gcgFromGame(this.state));
   }
 
-  /** Receives a small JPEG of every camera frame and the grid found in it, for the camera and scoreboard views. */
   onThumbnail(listener: (thumb: Thumbnail) => void): () => void {
-    this.thumbnailListeners.add(listener);
-    return () => this.thumbnailListeners.delete(listener);
+    return this.intake.onThumbnail(listener);
   }
 
   subscribe(listener: (snapshot: GameSnapshot) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.viewers.subscribe(listener);
   }
 
   /** A camera frame: read it, and commit, hold or wait as the capture mode says. One camera: `camera` is 0. */
@@ -187,22 +156,18 @@ export class GameSession {
   ): Promise<FrameResult> {
     if (camera !== 0) throw new ServiceError('bad-request', 'this game has one camera (seat 0)');
     if (this.state.ended) throw new ServiceError('not-allowed', 'the game is over');
-    if (endTurn && this.turnFrames.repeated(camera, bytes, this.seq, now))
+    if (endTurn && this.intake.repeated(camera, bytes, this.seq, now))
       return {
         status: 'unchanged',
         reasons: ['this very frame has just ended a turn: nothing more recorded'],
       };
     const result = await this.readAndDecide(bytes, endTurn, now);
-    if (endTurn && result.status === 'committed') this.turnFrames.remember(camera, bytes, this.seq, now);
+    if (endTurn && result.status === 'committed') this.intake.endedTurn(camera, bytes, this.seq, now);
     return result;
   }
 
   private async readAndDecide(bytes: Uint8Array, endTurn: boolean, now: number): Promise<FrameResult> {
-    this.lastFrame = bytes;
-    const { reading, board } = await readFrame(bytes, this.stored.config.lang, this.corners, (corners) =>
-      this.thumbnail(bytes, corners),
-    );
-    this.corners = reading.corners;
+    const { reading, board } = await this.intake.read(bytes, 0);
     const text = reading.board.join('');
     const unsure = relevantDoubts(this.state.board, board, reading.unsure);
     const settled = this.settle(text, unsure.length === 0, now);
@@ -212,12 +177,6 @@ export class GameSession {
       return this.hold(board, ['some squares could not be read with confidence'], unsure, bytes);
     }
     return this.commitBoard(board, bytes, endTurn);
-  }
-
-  private async thumbnail(bytes: Uint8Array, corners: Corners | null): Promise<void> {
-    if (this.thumbnailListeners.size === 0) return;
-    const thumb = await makeThumbnail(bytes, corners);
-    for (const listener of this.thumbnailListeners) listener(thumb);
   }
 
   /** Counts identical confident readings for auto capture. */
@@ -279,26 +238,13 @@ export class GameSession {
   private hold(
     board: Board,
     reasons: string[],
-    squares: { row: number; col: number }[],
+    squares: readonly { row: number; col: number }[],
     photo?: Uint8Array | 'held',
   ): FrameResult {
     // The same reading held again (a still board under auto capture) keeps its first photo.
-    if (this.pending && this.pending.board.cells.join('') === board.cells.join('')) {
-      return { status: 'needs-confirmation', reasons: this.pending.reasons };
-    }
-    const before = this.pending?.photo;
-    const path =
-      photo instanceof Uint8Array
-        ? this.store.savePhoto(this.id, `pending-${++this.holds}.jpg`, photo)
-        : before;
-    // A reading replaced by a newer one: its photo goes with it.
-    if (before && before !== path) this.store.deletePhoto(this.id, before);
-    this.pending = { board, reasons, squares, photo: path };
-    this.notify();
-    return { status: 'needs-confirmation', reasons };
+    if (this.held.hold(BOARD, board, reasons, squares, photo)) this.notify();
+    return { status: 'needs-confirmation', reasons: [...this.held.get(BOARD)!.reasons] };
   }
-
-  private holds = 0;
 
   /**
    * Applies events in order; all of them or none. `photo` is the frame the events were read from, or `held`: the
@@ -314,13 +260,7 @@ export class GameSession {
       state = step.state;
     }
     const at = new Date().toISOString();
-    const name = `event-${this.seq + 1}.jpg`;
-    const held = this.pending?.photo;
-    const path =
-      photo === 'held'
-        ? held && this.store.renamePhoto(this.id, held, name)
-        : photo && this.store.savePhoto(this.id, name, photo);
-    if (held && photo !== 'held') this.store.deletePhoto(this.id, held);
+    const path = this.held.settle(BOARD, photo, `event-${this.seq + 1}.jpg`);
     for (const event of events) {
       this.seq++;
       this.store.appendEvent(this.id, { seq: this.seq, event, at, ...(path ? { photo: path } : {}) });
@@ -328,19 +268,25 @@ export class GameSession {
     if (Boolean(state.ended) !== Boolean(this.state.ended))
       this.store.setEnded(this.id, state.ended ? at : null);
     this.state = state;
-    this.pending = null;
     this.stable = undefined;
     this.notify();
     return { status: 'committed', event: events.at(-1)! };
   }
 
-  /** A scorekeeper's action. */
-  async act(action: Action): Promise<FrameResult> {
+  async act(body: unknown): Promise<FrameResult> {
+    const parsed = parseWith(actionSchema, body);
+    if (!parsed.ok) throw new ServiceError('bad-request', parsed.message);
+    return this.perform(parsed.value);
+  }
+
+  private async perform(action: Action): Promise<FrameResult> {
     const player = this.state.toMove;
     switch (action.type) {
-      case 'end-turn':
-        if (!this.lastFrame) throw new ServiceError('not-allowed', 'no camera frame has arrived yet');
-        return this.submitFrame(this.lastFrame, true);
+      case 'end-turn': {
+        const frame = this.intake.last(0);
+        if (!frame) throw new ServiceError('not-allowed', 'no camera frame has arrived yet');
+        return this.submitFrame(frame, true);
+      }
       case 'pass':
         return this.commit([{ type: 'pass', player }]);
       case 'exchange':
@@ -352,7 +298,7 @@ export class GameSession {
       case 'confirm': {
         const board = action.board ? parseBoard(action.board) : undefined;
         if (board && !board.ok) throw new ServiceError('bad-request', board.message);
-        const chosen = board?.board ?? this.pending?.board;
+        const chosen = board?.board ?? this.held.get(BOARD)?.board;
         if (!chosen) throw new ServiceError('not-allowed', 'there is no reading waiting for confirmation');
         return this.commitBoard(chosen, 'held', true, true);
       }
@@ -373,18 +319,10 @@ export class GameSession {
    * that put a tile there (a correction event: every total after it re-derives).
    */
   private correctSquare(row: number, col: number, tile: string, blankOnly = false): FrameResult {
-    if (this.pending && !blankOnly) {
-      const cells = this.pending.board.cells.slice();
-      cells[row * 15 + col] = tile;
-      const fixed = parseBoard(cells.join('').match(/.{15}/gu) ?? []);
-      if (!fixed.ok) throw new ServiceError('bad-request', fixed.message);
-      this.pending = {
-        ...this.pending,
-        board: fixed.board,
-        squares: this.pending.squares.filter((s) => s.row !== row || s.col !== col),
-      };
+    if (this.held.get(BOARD) && !blankOnly) {
+      const fixed = this.held.correct(BOARD, row, col, tile);
       this.notify();
-      return { status: 'needs-confirmation', reasons: this.pending.reasons };
+      return { status: 'needs-confirmation', reasons: fixed.reasons };
     }
     const index = this.playAt(row, col);
     if (index === undefined)
@@ -416,6 +354,6 @@ export class GameSession {
 
   /** Tells the viewers, after the current request has been answered (the audience never slows a commit). */
   private notify(): void {
-    this.fanOut.schedule();
+    this.viewers.changed();
   }
 }

@@ -1,16 +1,13 @@
 /**
  * Validation at the edge: a request body becomes a typed value, checked against its one declaration in
- * server/protocol, or a `bad-request` error naming what was wrong.
+ * server/protocol, or a `bad-request` error naming what was wrong. (A scorekeeper's action is validated by the
+ * game itself, which knows its kind: see Session.act.)
  */
 import {
-  type Action,
-  actionSchema,
   type GameConfig,
   gameConfigSchema,
   type ListQuery,
   listQuerySchema,
-  type MeAction,
-  meActionSchema,
   parseWith,
   sourceRequestSchema,
   versionSchema,
@@ -23,12 +20,6 @@ function expectValid<T>(parsed: { ok: true; value: T } | { ok: false; message: s
 }
 
 export const parseGameConfig = (body: unknown): GameConfig => expectValid(parseWith(gameConfigSchema, body));
-
-export const parseAction = (body: unknown): Action => expectValid(parseWith(actionSchema, body));
-
-/** A scorekeeper's action in a Scrabble Me game of `players` players. */
-export const parseMeAction = (body: unknown, players: number): MeAction =>
-  expectValid(parseWith(meActionSchema(players), body));
 
 export const parseListQuery = (query: unknown): ListQuery => expectValid(parseWith(listQuerySchema, query));
 

@@ -12,14 +12,7 @@ import { type ErrorCode, errorStatus, ServiceError } from '../games/errors.ts';
 import { defaultLimits, type Limits, type SourcePolicy } from '../games/limits.ts';
 import { GameService } from '../games/service.ts';
 import type { CaptureTiming } from '../games/session.ts';
-import {
-  parseAction,
-  parseGameConfig,
-  parseListQuery,
-  parseMeAction,
-  parseSourceRequest,
-  parseVersion,
-} from '../games/validate.ts';
+import { parseGameConfig, parseListQuery, parseSourceRequest, parseVersion } from '../games/validate.ts';
 import { SqliteStore } from '../store/sqlite.ts';
 import { bundleWeb } from './web-bundle.ts';
 import { attachWebSocket } from './ws.ts';
@@ -110,13 +103,10 @@ export function createApp(service: GameService, scripts: Map<string, string>): e
   );
   app.post('/api/games/:id/actions', express.json({ limit: '64kb' }), async (req, res) => {
     const session = service.authorize(req.params.id!, bearer(req));
+    // The game validates the action against its kind's declaration in server/protocol.
     const body = req.body as { type?: unknown; version?: unknown } | undefined;
-    const action =
-      session.stored.config.variant === 'scrabble-me'
-        ? parseMeAction(body, session.seats)
-        : parseAction(body);
-    if (action.type === 'end-turn') await service.admitFrame(session.id);
-    const result = await service.act(session.id, action, parseVersion(body?.version));
+    if (body?.type === 'end-turn') await service.admitFrame(session.id);
+    const result = await service.act(session.id, body, parseVersion(body?.version));
     res.json({ ...result, snapshot: session.snapshot() });
   });
   // A camera that serves MJPEG (a phone's IP-camera app): the server pulls it into the game.

@@ -131,6 +131,7 @@ export function newMeGame(
   };
 }
 
+export { correctTile, type MeRoundRecord, type MeRoundWord, meRounds, replayMe } from './history.ts';
 export { matchBoard, type RoundFailure, roundFromReadings } from './readings.ts';
 
 export function applyMeEvent(state: MeState, event: MeEvent): Step {

@@ -1,0 +1,61 @@
+/**
+ * The one contract of a game being played, whatever its kind: the classic game and its variants on one board
+ * (session.ts) and Scrabble Me, a board per player (me-session.ts). HTTP, WebSocket and the service hold a
+ * `Session` and never ask which kind it is. One comment per member, as chessground's api.ts declares its Api.
+ */
+import type { FrameResult, Snapshot } from '../protocol/index.ts';
+import type { StoredGame } from '../store/types.ts';
+import type { Thumbnail } from './frames.ts';
+import type { SourceBoard } from './live.ts';
+
+export interface Session {
+  /** The game's id. */
+  readonly id: string;
+  /** The game as it was created: its configuration and the hash of its scorekeeper token. */
+  readonly stored: Omit<StoredGame, 'events'>;
+  /** Camera seats: one for a game on one board, one per player in Scrabble Me. */
+  readonly seats: number;
+  /** The number of the last stored event: a request made against an older version is refused as stale. */
+  readonly version: number;
+  /** Viewers and camera watchers listening: a game nobody watches may be dropped from memory. */
+  readonly watchers: number;
+  /** A reading waits for the scorekeeper: it lives in memory only, so the game must stay loaded. */
+  readonly holding: boolean;
+  /** The camera streams the server pulls for this game, as the scorekeeper's page shows them. */
+  readonly sources: SourceBoard;
+
+  /** The game as every page shows it: scores, board(s), moves, the reading waiting, the camera streams. */
+  snapshot(): Snapshot;
+
+  /**
+   * Calls `listener` with a fresh snapshot after every change, once the request that made it has been answered.
+   * Returns the function that stops it.
+   */
+  subscribe(listener: (snapshot: Snapshot) => void): () => void;
+
+  /** Calls `listener` with each camera frame, small, and the grid found in it (for pages with the token). */
+  onThumbnail(listener: (thumb: Thumbnail) => void): () => void;
+
+  /**
+   * A frame from the camera at seat `camera` (0 for a game on one board). Without `endTurn` it feeds the views
+   * (and auto capture); with it, the board the frame shows ends its turn: the move is committed, or held for the
+   * scorekeeper when the camera is unsure, the move is not legal, or the tiles are more than the set has.
+   */
+  submitFrame(
+    bytes: Uint8Array,
+    endTurn: boolean,
+    options?: { camera?: number; now?: number },
+  ): Promise<FrameResult>;
+
+  /**
+   * A scorekeeper's action, validated against the protocol's declaration for this kind of game (a `bad-request`
+   * error names what is wrong) and carried out, or refused with a `not-allowed` error saying why.
+   */
+  act(action: unknown): Promise<FrameResult>;
+
+  /** The game so far as a GCG file; a `not-allowed` error for a kind of game GCG cannot record. */
+  gcg(): string;
+
+  /** Forgets the cameras' last frames (their bytes can be large); End turn then waits for a new frame. */
+  dropFrames(): void;
+}
