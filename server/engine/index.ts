@@ -18,6 +18,7 @@ export * from './result.ts';
 export * from './rules.ts';
 export * from './score.ts';
 export * from './scrabble-me/index.ts';
+export * from './scrabble-me/history.ts';
 export * from './tilesets.ts';
 export * from './unseen.ts';
 export * from './words.ts';

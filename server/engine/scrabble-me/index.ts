@@ -131,7 +131,6 @@ export function newMeGame(
   };
 }
 
-export { correctTile, type MeRoundRecord, type MeRoundWord, meRounds, replayMe } from './history.ts';
 export { matchBoard, type RoundFailure, roundFromReadings } from './readings.ts';
 
 export function applyMeEvent(state: MeState, event: MeEvent): Step {
