@@ -48,7 +48,7 @@ function golden(name: string, actual: unknown) {
 
 describe('the protocol', () => {
   it('shows the classic demo game as its golden snapshots say', async () => {
-    const notAMove = demo(3).map((row, r) => (r === 0 ? 'Q' + row.slice(1) : row));
+    const notAMove = demo(3).map((row, r) => (r === 0 ? `Q${row.slice(1)}` : row));
     const seen = await play({ players: ['Ann', 'Ben'] }, [
       ['Ann plays WINDY', { type: 'confirm', board: demo(1) }],
       ['Ben plays AN', { type: 'confirm', board: demo(2) }],
