@@ -7,7 +7,7 @@
 import { type CV, type Mat, opencv, withMats } from './cv.ts';
 import { candidateQuads, gridInQuad } from './grid-search.ts';
 import { refinePasses, symmetricShift } from './refine.ts';
-import type { Corners, Point } from './types.ts';
+import { type Corners, mapCorners, type Point } from './types.ts';
 
 export { apply, orderCorners } from './geometry.ts';
 
@@ -85,7 +85,7 @@ export function locateBoard(
       // The board may have moved by a whole cell (the lines still fit) or more: the premium squares tell.
       // A hint that had to step towards its lines is stale: the board has moved.
       if (fitted && !stepped && support >= HINT_SUPPORT && symmetricShift(cv, colour, grid, track) === grid)
-        return { corners: grid.map(toPhoto) as unknown as Corners, score: 1, support, fitted };
+        return { corners: mapCorners(grid, toPhoto), score: 1, support, fitted };
     }
     const small = track(new cv.Mat());
     const size = new cv.Size(Math.round(gray.cols * SEARCH), Math.round(gray.rows * SEARCH));
@@ -104,6 +104,6 @@ export function locateBoard(
       grid = shifted;
       fitted = refine(3).anyFitted || fitted;
     }
-    return { corners: grid.map(toPhoto) as unknown as Corners, score: best.score, support, fitted };
+    return { corners: mapCorners(grid, toPhoto), score: best.score, support, fitted };
   });
 }

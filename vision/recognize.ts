@@ -7,7 +7,14 @@ import { type CellModel, classifyCells, loadModel, readCells, rotationOf, uprigh
 import { decodeImage, shrink } from './decode.ts';
 import { locateBoard, orderCorners, WORK } from './locate.ts';
 import { settleBlanks } from './surface.ts';
-import { type BoardReading, type Corners, type RgbImage, VisionError } from './types.ts';
+import {
+  type BoardReading,
+  type Corners,
+  mapCorners,
+  type RgbImage,
+  scaleCorners,
+  VisionError,
+} from './types.ts';
 import { cellCrops, warpBoard } from './warp.ts';
 
 export interface RecognizeOptions {
@@ -37,20 +44,17 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
   const photo = await decodeImage(bytes);
   const t1 = performance.now();
   // Corners come and go in the original photo's pixels; a large photo is decoded smaller.
-  const toDecoded = (c: Corners) =>
-    c.map(([x, y]) => [x * photo.scaleX, y * photo.scaleY] as const) as unknown as Corners;
+  const toDecoded = (c: Corners) => scaleCorners(c, photo.scaleX, photo.scaleY);
   let corners = options.corners && toDecoded(options.corners);
   if (corners) validateCorners(corners, photo);
   else {
     const work = await shrink(photo, WORK);
     const k = photo.width / work.width;
-    const hint =
-      options.hint &&
-      (toDecoded(options.hint).map(([x, y]) => [x / k, y / k] as const) as unknown as Corners);
+    const hint = options.hint && scaleCorners(toDecoded(options.hint), 1 / k);
     const found = locateBoard(work, hint);
     const located = found && {
       ...found,
-      corners: found.corners.map(([x, y]) => [x * k, y * k] as const) as unknown as Corners,
+      corners: scaleCorners(found.corners, k),
     };
     if (!located || located.score * located.support < MIN_GRID_EVIDENCE)
       throw new VisionError('no-board', 'no Scrabble board was found in the image');
@@ -62,7 +66,7 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
         'something like a board was found, but its 15×15 grid lines could not be fitted: the view may be too steep, or the board partly hidden',
       );
     // Whatever order a hint came in, the corners go on as seen in the photo: top-left first, clockwise.
-    corners = orderCorners([...located.corners]) as unknown as Corners;
+    corners = mapCorners(orderCorners([...located.corners]), (p) => p);
     // A grid running a whole square or more off the picture cannot be read (and a grid found there is more
     // likely fitted to a patterned cloth than to a board): the camera has to take the whole board in.
     if (offPicture(corners, photo) > 1)
@@ -92,16 +96,17 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
     confidence.push(conf.slice(r * 15, r * 15 + 15).map((p) => Math.round(p * 1000) / 1000));
     for (let c = 0; c < 15; c++) if (conf[r * 15 + c]! < threshold) unsure.push({ row: r, col: c });
   }
-  const upright = [0, 1, 2, 3].map((i) => corners[(i + seen.turns) % 4]!) as unknown as Corners;
+  const turn = (i: number) => corners[(i + seen.turns) % 4]!;
+  const upright: Corners = [turn(0), turn(1), turn(2), turn(3)];
   const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
   return {
     board,
     confidence,
     unsure,
-    corners: upright.map(
-      ([x, y]) =>
-        [Math.round((x / photo.scaleX) * 10) / 10, Math.round((y / photo.scaleY) * 10) / 10] as const,
-    ) as unknown as Corners,
+    corners: mapCorners(upright, ([x, y]) => [
+      Math.round((x / photo.scaleX) * 10) / 10,
+      Math.round((y / photo.scaleY) * 10) / 10,
+    ]),
     rotation: rotationOf(seen.turns),
     ms: { decode: ms(t0, t1), locate: ms(t1, t2), classify: ms(t2, t3), total: ms(t0, t3) },
   };

@@ -12,6 +12,17 @@ export type Point = readonly [x: number, y: number];
 /** Corners of the 15×15 playing grid in image pixels: top-left, top-right, bottom-right, bottom-left as seen. */
 export type Corners = readonly [Point, Point, Point, Point];
 
+/** The corners with `f` applied to each: a change of pixel scale, or of frame. */
+export function mapCorners(corners: readonly Point[], f: (p: Point) => Point): Corners {
+  if (corners.length !== 4) throw new RangeError(`a grid has 4 corners, not ${corners.length}`);
+  return [f(corners[0]!), f(corners[1]!), f(corners[2]!), f(corners[3]!)];
+}
+
+/** The corners scaled by `sx` across and `sy` down. */
+export function scaleCorners(corners: readonly Point[], sx: number, sy = sx): Corners {
+  return mapCorners(corners, ([x, y]) => [x * sx, y * sy]);
+}
+
 export type Rotation = 0 | 90 | 180 | 270;
 
 /** What the camera saw: the board text (upright), a confidence per square, where the grid is, and timings. */
