@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { standardLayout } from '../server/engine/layout.ts';
+import { standardLayout } from '../server/engine/index.ts';
 import { opencv, withMats } from './cv.ts';
 import { refineGrid, refinePasses, select, symmetricShift } from './refine.ts';
 import type { Point } from './types.ts';

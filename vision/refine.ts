@@ -2,7 +2,7 @@
  * Making a coarse grid exact: line-by-line refinement with a fitted homography, and the premium-square symmetry
  * check that catches a grid one cell off.
  */
-import { standardLayout } from '../server/engine/layout.ts';
+import { standardLayout } from '../server/engine/index.ts';
 import type { CV, Mat } from './cv.ts';
 import { apply, pointsMat, square } from './geometry.ts';
 import { smooth } from './grid-search.ts';

@@ -7,7 +7,7 @@
  * a letter the model saw too faintly to prefer it to an empty square (a thin I of a medium-weight face): it takes
  * the model's likeliest letter where the model gave that more weight than a blank, and stays unsure.
  */
-import { standardLayout } from '../server/engine/layout.ts';
+import { standardLayout } from '../server/engine/index.ts';
 import type { RgbImage } from './types.ts';
 import { CELL, MARGIN } from './warp.ts';
 

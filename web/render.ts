@@ -1,6 +1,6 @@
 /** DOM rendering of a snapshot: the board with premium squares, scores, move list, unseen tiles, pending reading. */
 
-import { standardLayout } from '../server/engine/layout.ts';
+import { standardLayout } from '../server/engine/index.ts';
 import type { GameSnapshot, WordView } from '../server/protocol/index.ts';
 
 const PREMIUM = standardLayout.rows;

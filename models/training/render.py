@@ -8,9 +8,11 @@ artefacts. Nothing here reads a real photo.
 """
 import glob
 import io
+import json
 import math
 import os
 import random
+from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
@@ -19,7 +21,21 @@ LETTERS = list("ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ")
 # Model classes: empty, blank tile, occluded (a hand), then every letter in each of 4 orientations
 # (k quarter turns clockwise of the tile in the crop).
 CLASSES = [".", "?", "#"] + [f"{l}{k}" for k in range(4) for l in LETTERS]
-VALUES = {**{l: v for l, v in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", [1, 3, 3, 2, 1, 4, 2, 4, 1, 8, 5, 1, 3, 1, 1, 3, 10, 1, 1, 1, 1, 4, 4, 8, 4, 10])}, "Ä": 6, "Ö": 8, "Ü": 6}
+# Tile sets and layouts are the rules engine's data files (format in server/engine/data/README.md), never copies.
+DATA = Path(__file__).resolve().parents[2] / "server/engine/data"
+
+
+def read_data(name):
+    return json.loads((DATA / name).read_text(encoding="utf-8"))
+
+
+def letter_values(set_id):
+    return {letter: value for letter, _count, value in read_data(f"tilesets/{set_id}.json")["letters"]}
+
+
+# The value printed on each tile: the English set's, and the German set's for Ä Ö Ü.
+_EN_VALUES, _DE_VALUES = letter_values("en"), letter_values("de")
+VALUES = {l: _EN_VALUES[l] if l in _EN_VALUES else _DE_VALUES[l] for l in LETTERS}
 
 FONT_GLOBS = [
     "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
@@ -174,9 +190,7 @@ def tile_style(rng, fonts, training=False):
     }
 
 
-LAYOUT_TOP = ["T..d...T...d..T", ".D...t...t...D.", "..D...d.d...D..", "d..D...d...D..d",
-              "....D.....D....", ".t...t...t...t.", "..d...d.d...d..", "T..d...D...d..T"]
-LAYOUT = LAYOUT_TOP + LAYOUT_TOP[:7][::-1]
+LAYOUT = read_data("layouts/standard.json")["rows"]  # 15 strings of premium codes, top row first
 PREMIUM_TEXT = {"d": ["DOUBLE", "LETTER", "SCORE"], "t": ["TRIPLE", "LETTER", "SCORE"],
                 "D": ["DOUBLE", "WORD", "SCORE"], "T": ["TRIPLE", "WORD", "SCORE"]}
 

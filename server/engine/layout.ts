@@ -1,6 +1,11 @@
 /**
- * Board layouts as data: the premium squares of a board. Owns the layout table and lookups only.
+ * Board layouts: the premium squares of a board. The layouts themselves are data files, `data/layouts/*.json`
+ * (format in `data/README.md`), shared with the training renderer; this module checks them once at load and owns
+ * the lookups only.
  */
+
+import standardJson from './data/layouts/standard.json' with { type: 'json' };
+import { checkLayout } from './data-check.ts';
 
 /** Premium of one square: letter ×2/×3, word ×2/×3, or none. */
 export interface Premium {
@@ -18,24 +23,8 @@ export interface Layout {
   readonly start: readonly [number, number];
 }
 
-const top = [
-  'T..d...T...d..T',
-  '.D...t...t...D.',
-  '..D...d.d...D..',
-  'd..D...d...D..d',
-  '....D.....D....',
-  '.t...t...t...t.',
-  '..d...d.d...d..',
-  'T..d...D...d..T',
-];
-
-/** The standard 15×15 Scrabble board. */
-export const standardLayout: Layout = {
-  id: 'standard',
-  size: 15,
-  rows: [...top, ...top.slice(0, 7).reverse()],
-  start: [7, 7],
-};
+/** The standard 15×15 Scrabble board. (`@__PURE__`: a bundle that never uses it leaves it out.) */
+export const standardLayout: Layout = /* @__PURE__ */ checkLayout(standardJson, 'layouts/standard.json');
 
 const PREMIUMS: Record<string, Premium> = {
   '.': { letter: 1, word: 1 },

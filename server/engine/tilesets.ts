@@ -1,7 +1,15 @@
 /**
- * Tile distributions as data, one per language: each letter's count and face value.
- * Owns nothing but data and lookups; never knows about boards or games.
+ * Tile distributions, one per language: each letter's count and face value. The sets themselves are data files,
+ * `data/tilesets/*.json` (format in `data/README.md`), shared with the training renderer; this module checks them
+ * once at load and owns the lookups. Never knows about boards or games.
  */
+
+import deJson from './data/tilesets/de.json' with { type: 'json' };
+import enJson from './data/tilesets/en.json' with { type: 'json' };
+import frJson from './data/tilesets/fr.json' with { type: 'json' };
+import nlJson from './data/tilesets/nl.json' with { type: 'json' };
+import plJson from './data/tilesets/pl.json' with { type: 'json' };
+import { checkTileSet } from './data-check.ts';
 
 /** One entry of a distribution: letter, how many tiles carry it, its face value. */
 export type LetterSpec = readonly [letter: string, count: number, value: number];
@@ -14,196 +22,21 @@ export interface TileSet {
   readonly letters: readonly LetterSpec[];
   /** Number of blank tiles (value 0). */
   readonly blanks: number;
+  /** The letters counted as vowels in the unseen-tile tally, e.g. `AEIOU`; Y is one in the Polish set only. */
+  readonly vowels: string;
 }
 
-// Standard English (North American / Commonwealth) distribution: 98 letters + 2 blanks = 100 tiles.
-const en: TileSet = {
-  id: 'en',
-  name: 'English',
-  blanks: 2,
-  letters: [
-    ['A', 9, 1],
-    ['B', 2, 3],
-    ['C', 2, 3],
-    ['D', 4, 2],
-    ['E', 12, 1],
-    ['F', 2, 4],
-    ['G', 3, 2],
-    ['H', 2, 4],
-    ['I', 9, 1],
-    ['J', 1, 8],
-    ['K', 1, 5],
-    ['L', 4, 1],
-    ['M', 2, 3],
-    ['N', 6, 1],
-    ['O', 8, 1],
-    ['P', 2, 3],
-    ['Q', 1, 10],
-    ['R', 6, 1],
-    ['S', 4, 1],
-    ['T', 6, 1],
-    ['U', 4, 1],
-    ['V', 2, 4],
-    ['W', 2, 4],
-    ['X', 1, 8],
-    ['Y', 2, 4],
-    ['Z', 1, 10],
-  ],
-};
-
-// German distribution (since 1989): 100 letters + 2 blanks = 102 tiles, with Ä Ö Ü.
-const de: TileSet = {
-  id: 'de',
-  name: 'Deutsch',
-  blanks: 2,
-  letters: [
-    ['A', 5, 1],
-    ['Ä', 1, 6],
-    ['B', 2, 3],
-    ['C', 2, 4],
-    ['D', 4, 1],
-    ['E', 15, 1],
-    ['F', 2, 4],
-    ['G', 3, 2],
-    ['H', 4, 2],
-    ['I', 6, 1],
-    ['J', 1, 6],
-    ['K', 2, 4],
-    ['L', 3, 2],
-    ['M', 4, 3],
-    ['N', 9, 1],
-    ['O', 3, 2],
-    ['Ö', 1, 8],
-    ['P', 1, 4],
-    ['Q', 1, 10],
-    ['R', 6, 1],
-    ['S', 7, 1],
-    ['T', 6, 1],
-    ['U', 6, 1],
-    ['Ü', 1, 6],
-    ['V', 1, 6],
-    ['W', 1, 3],
-    ['X', 1, 8],
-    ['Y', 1, 10],
-    ['Z', 1, 3],
-  ],
-};
-
-// French distribution: 100 letters + 2 blanks = 102 tiles.
-const fr: TileSet = {
-  id: 'fr',
-  name: 'Français',
-  blanks: 2,
-  letters: [
-    ['A', 9, 1],
-    ['B', 2, 3],
-    ['C', 2, 3],
-    ['D', 3, 2],
-    ['E', 15, 1],
-    ['F', 2, 4],
-    ['G', 2, 2],
-    ['H', 2, 4],
-    ['I', 8, 1],
-    ['J', 1, 8],
-    ['K', 1, 10],
-    ['L', 5, 1],
-    ['M', 3, 2],
-    ['N', 6, 1],
-    ['O', 6, 1],
-    ['P', 2, 3],
-    ['Q', 1, 8],
-    ['R', 6, 1],
-    ['S', 6, 1],
-    ['T', 6, 1],
-    ['U', 6, 1],
-    ['V', 2, 4],
-    ['W', 1, 10],
-    ['X', 1, 10],
-    ['Y', 1, 10],
-    ['Z', 1, 10],
-  ],
-};
-
-// Dutch distribution (2003 onwards): 100 letters + 2 blanks = 102 tiles.
-const nl: TileSet = {
-  id: 'nl',
-  name: 'Nederlands',
-  blanks: 2,
-  letters: [
-    ['A', 6, 1],
-    ['B', 2, 3],
-    ['C', 2, 5],
-    ['D', 5, 2],
-    ['E', 18, 1],
-    ['F', 2, 4],
-    ['G', 3, 3],
-    ['H', 2, 4],
-    ['I', 4, 1],
-    ['J', 2, 4],
-    ['K', 3, 3],
-    ['L', 3, 3],
-    ['M', 3, 3],
-    ['N', 10, 1],
-    ['O', 6, 1],
-    ['P', 2, 3],
-    ['Q', 1, 10],
-    ['R', 5, 2],
-    ['S', 5, 2],
-    ['T', 5, 2],
-    ['U', 3, 4],
-    ['V', 2, 4],
-    ['W', 2, 5],
-    ['X', 1, 8],
-    ['Y', 1, 8],
-    ['Z', 2, 4],
-  ],
-};
-
-// Polish distribution: 98 letters + 2 blanks = 100 tiles.
-const pl: TileSet = {
-  id: 'pl',
-  name: 'Polski',
-  blanks: 2,
-  letters: [
-    ['A', 9, 1],
-    ['Ą', 1, 5],
-    ['B', 2, 3],
-    ['C', 3, 2],
-    ['Ć', 1, 6],
-    ['D', 3, 2],
-    ['E', 7, 1],
-    ['Ę', 1, 5],
-    ['F', 1, 5],
-    ['G', 2, 3],
-    ['H', 2, 3],
-    ['I', 8, 1],
-    ['J', 2, 3],
-    ['K', 3, 2],
-    ['L', 3, 2],
-    ['Ł', 2, 3],
-    ['M', 3, 2],
-    ['N', 5, 1],
-    ['Ń', 1, 7],
-    ['O', 6, 1],
-    ['Ó', 1, 5],
-    ['P', 3, 2],
-    ['R', 4, 1],
-    ['S', 4, 1],
-    ['Ś', 1, 5],
-    ['T', 3, 2],
-    ['U', 2, 3],
-    ['W', 4, 1],
-    ['Y', 4, 2],
-    ['Z', 5, 1],
-    ['Ź', 1, 9],
-    ['Ż', 1, 5],
-  ],
-};
+// `@__PURE__` lets a bundle that uses no tile set (the web pages) leave the sets and their check out.
+const en = /* @__PURE__ */ checkTileSet(enJson, 'tilesets/en.json');
+const de = /* @__PURE__ */ checkTileSet(deJson, 'tilesets/de.json');
+const fr = /* @__PURE__ */ checkTileSet(frJson, 'tilesets/fr.json');
+const nl = /* @__PURE__ */ checkTileSet(nlJson, 'tilesets/nl.json');
+const pl = /* @__PURE__ */ checkTileSet(plJson, 'tilesets/pl.json');
 
 /** Every tile set tilecam knows, by id. Spanish is missing: its CH, LL and RR tiles do not fit one character. */
 export const tileSets = { en, de, fr, nl, pl } as const satisfies Record<string, TileSet>;
 export type TileSetId = keyof typeof tileSets;
-export const tileSetIds = Object.keys(tileSets) as TileSetId[];
+export const tileSetIds = /* @__PURE__ */ Object.keys(tileSets) as TileSetId[];
 
 export function isTileSetId(id: string): id is TileSetId {
   return Object.hasOwn(tileSets, id);
@@ -244,12 +77,9 @@ export function tileCount(set: TileSet): number {
   return set.letters.reduce((sum, [, count]) => sum + count, set.blanks);
 }
 
-const VOWELS = new Set('AEIOUÄÖÜĄĘÓY'.split(''));
-
-/** Vowels for the unseen-tile counts. Y counts as a vowel in the Polish set only, by convention of its players. */
+/** Vowels for the unseen-tile counts, as the set's data file lists them. */
 export function isVowel(set: TileSet, letter: string): boolean {
-  if (letter === 'Y') return set.id === 'pl';
-  return VOWELS.has(letter);
+  return [...letter].length === 1 && set.vowels.includes(letter);
 }
 
 /** Sum of face values of the tiles in a rack string (`?` for blanks). Unknown letters count 0. */
