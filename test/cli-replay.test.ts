@@ -1,4 +1,4 @@
-/** The `tilecam replay` contract of DESIGN.md, through the real command line. */
+/** The `tilecam replay` contract of docs/design.md, through the real command line. */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

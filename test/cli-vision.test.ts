@@ -1,4 +1,4 @@
-/** The `tilecam recognize` and `tilecam eval` contracts of DESIGN.md, through the real command line. */
+/** The `tilecam recognize` and `tilecam eval` contracts of docs/design.md, through the real command line. */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

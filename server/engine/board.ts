@@ -1,5 +1,5 @@
 /**
- * The board: a square grid of tiles, immutable, in the board-text contract of DESIGN.md.
+ * The board: a square grid of tiles, immutable, in the board-text contract of docs/design.md.
  * `.` empty, an uppercase letter a tile, `?` a blank of unknown letter, a lowercase letter a blank played as it.
  * Owns the representation and its text form; knows nothing of rules or scores.
  */

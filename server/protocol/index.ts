@@ -1,7 +1,7 @@
 /**
  * The wire protocol shared by the server and web/: every WebSocket message is `{ type, seq, data }`. The server
- * sends a full snapshot on connect and after every change (snapshots are small), with `seq` counting up per game so
- * a client can see a gap; a heartbeat every few seconds. The views and replies are declared here, the requests
+ * sends a full snapshot on connect and after every change (snapshots are small), with `seq` counting up per
+ * connection so a client can see a gap; a heartbeat every few seconds. The views and replies are declared here, the requests
  * (with their validation) in requests.ts. Pure: no Node or DOM APIs.
  */
 
