@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseGameConfig } from '../server/games/validate.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
+import { parseGameConfig } from '../server/service/validate.ts';
 import { playMeGame } from './me-game.ts';
 
 const CHROMIUM = '/usr/bin/chromium';

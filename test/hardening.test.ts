@@ -16,12 +16,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultLimits, type Limits } from '../server/games/limits.ts';
-import { addressAllowed, PartSplitter } from '../server/games/mjpeg.ts';
-import { GameService } from '../server/games/service.ts';
-import { parseGameConfig } from '../server/games/validate.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot } from '../server/protocol/index.ts';
+import { defaultLimits, type Limits } from '../server/service/limits.ts';
+import { addressAllowed, PartSplitter } from '../server/service/mjpeg.ts';
+import { GameService } from '../server/service/service.ts';
+import { parseGameConfig } from '../server/service/validate.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
 
 const demo = fileURLToPath(new URL('../fixtures/demo_game/', import.meta.url));

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GameService } from '../server/games/service.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { MeSnapshot } from '../server/protocol/index.ts';
+import { GameService } from '../server/service/service.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
 import { ME_PODIUM, meBoard, meClient, mePhoto, mePhotoNamed, playMeGame } from './me-game.ts';
 

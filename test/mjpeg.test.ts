@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseGameConfig } from '../server/games/validate.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot } from '../server/protocol/index.ts';
+import { parseGameConfig } from '../server/service/validate.ts';
 
 const demo = fileURLToPath(new URL('../fixtures/demo_game/', import.meta.url));
 let server: RunningServer;

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GameService } from '../server/games/service.ts';
-import { parseGameConfig } from '../server/games/validate.ts';
+import { GameService } from '../server/service/service.ts';
+import { parseGameConfig } from '../server/service/validate.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
 import { ME_PLAYERS, ME_PODIUM, meBoard } from './me-game.ts';
 

@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { parseGameConfig } from '../games/validate.ts';
+import { parseGameConfig } from '../service/validate.ts';
 import { reportError } from './errors.ts';
 import { parseServerArgs, type ServerArgs } from './serve.ts';
 

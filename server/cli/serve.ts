@@ -9,7 +9,7 @@ import {
   parseLimits,
   type SourcePolicy,
   sourcePolicies,
-} from '../games/limits.ts';
+} from '../service/limits.ts';
 import { reportError } from './errors.ts';
 
 export interface ServerArgs {

@@ -13,9 +13,9 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
-import { ServiceError } from '../games/errors.ts';
-import type { GameService, Session } from '../games/service.ts';
 import { parseClientMessage, type ServerMessage, type Snapshot } from '../protocol/index.ts';
+import { ServiceError } from '../service/errors.ts';
+import type { GameService, Session } from '../service/service.ts';
 
 /** Messages over this size must be a frame: one flat object around one long base64 string. */
 const SMALL_MESSAGE = 64 * 1024;
