@@ -94,9 +94,20 @@ export interface CellReading {
   readonly letter: string[];
   readonly letterShare: number[];
   readonly blankShare: number[];
+  /** Per cell, its likeliest readings (empty, blank, a letter, or `#`: a hand over it) with their shares. */
+  readonly options: readonly (readonly Alternative[])[];
   /** Quarter turns clockwise of the letters as seen. */
   readonly turns: 0 | 1 | 2 | 3;
 }
+
+/** One reading of a square and the model's share for it. */
+export interface Alternative {
+  readonly tile: string;
+  readonly p: number;
+}
+
+/** How many readings of each square are kept. */
+const OPTIONS = 4;
 
 /**
  * Reads the cells: the orientation with the most letter probability over the board wins, then each cell takes
@@ -127,6 +138,7 @@ export function readCells(model: CellModel, probs: Float32Array, allowed?: Reado
   const letter: string[] = [];
   const letterShare: number[] = [];
   const blankShare: number[] = [];
+  const options: Alternative[][] = [];
   for (let i = 0; i < n; i++) {
     const p = (index: number | undefined) => (index === undefined || index < 0 ? 0 : probs[i * k + index]!);
     const scores: [string, number][] = [
@@ -151,8 +163,14 @@ export function readCells(model: CellModel, probs: Float32Array, allowed?: Reado
     letter.push(bestLetter[0]);
     letterShare.push(share(bestLetter[1]));
     blankShare.push(share(p(blank)));
+    options.push(
+      [...scores, ['#', p(hand)] as [string, number]]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, OPTIONS)
+        .map(([tile, v]) => ({ tile, p: share(v) })),
+    );
   }
-  return { chars, confidence, pair, letter, letterShare, blankShare, turns };
+  return { chars, confidence, pair, letter, letterShare, blankShare, options, turns };
 }
 
 /** Turns a row-major 15×15 grid seen rotated `turns` quarter turns clockwise back upright. */

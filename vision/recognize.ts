@@ -85,16 +85,29 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
   const settled = settleBlanks(warped, seen.chars, seen.confidence, seen.pair, seen);
   const chars = uprightGrid(settled.chars, seen.turns);
   const conf = uprightGrid(settled.confidence, seen.turns);
+  const readings = uprightGrid(seen.options, seen.turns);
   const t3 = performance.now();
   await options.inspect?.(photo, corners, warped);
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const board: string[] = [];
   const confidence: number[][] = [];
   const unsure: { row: number; col: number }[] = [];
+  const alternatives: BoardReading['alternatives'][number][] = [];
   for (let r = 0; r < 15; r++) {
     board.push(chars.slice(r * 15, r * 15 + 15).join(''));
     confidence.push(conf.slice(r * 15, r * 15 + 15).map((p) => Math.round(p * 1000) / 1000));
-    for (let c = 0; c < 15; c++) if (conf[r * 15 + c]! < threshold) unsure.push({ row: r, col: c });
+    for (let c = 0; c < 15; c++) {
+      const i = r * 15 + c;
+      if (conf[i]! >= threshold) continue;
+      unsure.push({ row: r, col: c });
+      // The reading reported (the surface check may have settled it) first, then the model's others.
+      const reported = { tile: chars[i]!, p: Math.round(conf[i]! * 1000) / 1000 };
+      const others = readings[i]!.filter((o) => o.tile !== reported.tile).map((o) => ({
+        tile: o.tile,
+        p: Math.round(o.p * 1000) / 1000,
+      }));
+      alternatives.push({ row: r, col: c, options: [reported, ...others] });
+    }
   }
   const turn = (i: number) => corners[(i + seen.turns) % 4]!;
   const upright: Corners = [turn(0), turn(1), turn(2), turn(3)];
@@ -103,6 +116,7 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
     board,
     confidence,
     unsure,
+    alternatives,
     corners: mapCorners(upright, ([x, y]) => [
       Math.round((x / photo.scaleX) * 10) / 10,
       Math.round((y / photo.scaleY) * 10) / 10,

@@ -32,6 +32,15 @@ export interface BoardReading {
   readonly confidence: readonly (readonly number[])[];
   /** Squares the model is unsure of (confidence under the threshold), 0-based. */
   readonly unsure: readonly { readonly row: number; readonly col: number }[];
+  /**
+   * For each unsure square, its likeliest readings with the model's share for each, the reported one first: what
+   * the game may choose between when the context (the move's legality, the tile counts, the lexicon) decides.
+   */
+  readonly alternatives: readonly {
+    readonly row: number;
+    readonly col: number;
+    readonly options: readonly { readonly tile: string; readonly p: number }[];
+  }[];
   readonly corners: Corners;
   /** How the board was turned in the photo, clockwise: 90 means it was seen from its left side. The board text
    *  and the corners are reported upright, whatever the rotation. */

@@ -1,6 +1,6 @@
 /**
  * What both kinds of game do with a camera frame: read it (vision errors become service errors), make the small
- * picture the scorekeeper's and camera pages show, and find the unsure squares that matter for a move.
+ * picture the scorekeeper's and camera pages show. What the reading means for the game is interpret.ts's.
  */
 import sharp from 'sharp';
 import { type BoardReading, type Corners, recognize, VisionError } from '../../vision/index.ts';
@@ -54,19 +54,4 @@ export async function makeThumbnail(bytes: Uint8Array, corners: Corners | null):
     height: (swap ? meta.width : meta.height) ?? 0,
     corners: corners ? corners.map(([x, y]) => [x, y] as [number, number]) : null,
   };
-}
-
-/**
- * The unsure squares that matter: those read differently from the committed board, and those next to a square
- * that changed (a tile at the end of a new word read as empty would otherwise shorten the move unnoticed).
- * An unchanged square far from the move cannot change the score.
- */
-export function relevantDoubts(committed: Board, read: Board, unsure: readonly Square[]): Square[] {
-  const changed: Square[] = [];
-  for (let i = 0; i < read.cells.length; i++) {
-    if (read.cells[i] !== committed.cells[i]) changed.push({ row: Math.floor(i / 15), col: i % 15 });
-  }
-  return unsure
-    .filter((u) => changed.some((c) => Math.abs(c.row - u.row) + Math.abs(c.col - u.col) <= 1))
-    .map(({ row, col }) => ({ row, col }));
 }

@@ -40,7 +40,8 @@ import {
 import type { GameStore, StoredGame } from '../store/types.ts';
 import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
-import { relevantDoubts, type Square, type Thumbnail } from './frames.ts';
+import type { Square, Thumbnail } from './frames.ts';
+import { interpret } from './interpret.ts';
 import { FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
 import { meSnapshotOf } from './me-snapshot.ts';
 
@@ -176,10 +177,21 @@ export class MeSession implements Session {
     const board = matchBoard(read, this.state.boards) ?? this.state.holder.indexOf(camera);
     if (!endTurn) return { status: 'waiting', board };
     this.checkMayEnd(board);
-    const doubts = relevantDoubts(this.state.boards[board]!, read, reading.unsure);
-    if (doubts.length > 0)
-      return this.hold(board, read, ['some squares could not be read with confidence'], doubts, bytes);
-    return this.endTurn(board, read, bytes);
+    const seen = interpret(
+      { board: read, unsure: reading.unsure, alternatives: reading.alternatives },
+      {
+        committed: this.state.boards[board]!,
+        layout: this.state.rules.base.layout,
+        tileSet: this.state.rules.base.tileSet,
+        // One bag for every board: the other boards' tiles count too.
+        alsoCounted: this.state.boards.flatMap((b, i) => (i === board ? [] : [this.turns.get(i) ?? b])),
+      },
+    );
+    if (seen.doubts.length > 0) {
+      const reason = seen.hand ? 'hand in view' : 'some squares could not be read with confidence';
+      return this.hold(board, seen.board, [reason], [...seen.doubts], bytes);
+    }
+    return this.endTurn(board, seen.board, bytes);
   }
 
   /** Throws unless the board's turn may end now: in a round, by a player not sitting out; or the bonus word. */

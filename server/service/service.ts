@@ -8,7 +8,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { join } from 'node:path';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Lexicon } from '../engine/index.ts';
-import { defaultEnglishLexicon } from '../lexicon/index.ts';
+import { defaultEnglishLexicon, readingLexicon } from '../lexicon/index.ts';
 import type { FrameResult } from '../protocol/index.ts';
 import type { GameConfig, GameStore, ListQuery } from '../store/types.ts';
 import type { Session } from './contract.ts';
@@ -89,7 +89,13 @@ export class GameService {
       const session: Session =
         stored.config.variant === 'scrabble-me'
           ? MeSession.load(this.store, stored)
-          : GameSession.load(this.store, stored, lexiconFor(stored.config), this.timing);
+          : GameSession.load(
+              this.store,
+              stored,
+              lexiconFor(stored.config),
+              this.timing,
+              stored.config.lexicon === 'none' ? undefined : readingLexicon(stored.config.lang),
+            );
       live = { session, lastUsed: 0, queue: new GameQueue() };
       this.sessions.set(id, live);
       if (this.sessions.size > this.limits.liveGames) this.sweep();

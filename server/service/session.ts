@@ -35,7 +35,8 @@ import {
 import type { GameStore, StoredGame } from '../store/types.ts';
 import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
-import { relevantDoubts, type Thumbnail } from './frames.ts';
+import type { Thumbnail } from './frames.ts';
+import { interpret, newTiles } from './interpret.ts';
 import { FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
 import { snapshotOf } from './snapshot.ts';
 
@@ -64,6 +65,8 @@ export class GameSession implements Session {
     readonly stored: Omit<StoredGame, 'events'>,
     private readonly lexicon: Lexicon | undefined,
     private readonly timing: CaptureTiming,
+    /** Breaks ties between the camera's readings (see interpret.ts); the flagging lexicon is `lexicon`. */
+    private readonly readingLexicon: Lexicon | undefined,
   ) {
     const { config } = stored;
     if (config.variant === 'scrabble-me') throw new Error('a Scrabble Me game is a MeSession');
@@ -88,8 +91,9 @@ export class GameSession implements Session {
     stored: StoredGame,
     lexicon: Lexicon | undefined,
     timing: CaptureTiming,
+    readingLexicon: Lexicon | undefined = lexicon,
   ): GameSession {
-    const session = new GameSession(store, stored, lexicon, timing);
+    const session = new GameSession(store, stored, lexicon, timing, readingLexicon);
     for (const e of stored.events) {
       const step = applyEvent(session.state, e.event as GameEvent);
       if (!step.ok)
@@ -167,24 +171,31 @@ export class GameSession implements Session {
   }
 
   private async readAndDecide(bytes: Uint8Array, endTurn: boolean, now: number): Promise<FrameResult> {
-    const { reading, board } = await this.intake.read(bytes, 0);
-    const text = reading.board.join('');
-    const unsure = relevantDoubts(this.state.board, board, reading.unsure);
-    const settled = this.settle(text, unsure.length === 0, now);
-    const decide = this.stored.config.capture === 'button' ? endTurn : endTurn || settled;
-    if (!decide) return { status: 'waiting' };
-    if (unsure.length > 0) {
-      return this.hold(board, ['some squares could not be read with confidence'], unsure, bytes);
+    const { reading, board: read } = await this.intake.read(bytes, 0);
+    const seen = interpret(
+      { board: read, unsure: reading.unsure, alternatives: reading.alternatives },
+      {
+        committed: this.state.board,
+        layout: this.state.rules.layout,
+        tileSet: this.state.rules.tileSet,
+        lastMove: this.state.lastPlay?.placements,
+        lexicon: this.readingLexicon,
+      },
+    );
+    // Automatic capture decides on a board that has stayed the same for long enough.
+    const still = this.settle(seen.board.cells.join(''), now);
+    if (!endTurn && !(this.stored.config.capture === 'auto' && still)) return { status: 'waiting' };
+    if (seen.doubts.length > 0) {
+      // A still board with nothing new on it but doubts is no move to hold.
+      if (!endTurn && !newTiles(this.state.board, seen.board, seen.doubts)) return { status: 'waiting' };
+      const reason = seen.hand ? 'hand in view' : 'some squares could not be read with confidence';
+      return this.hold(seen.board, [reason], seen.doubts, bytes);
     }
-    return this.commitBoard(board, bytes, endTurn);
+    return this.commitBoard(seen.board, bytes, endTurn);
   }
 
-  /** Counts identical confident readings for auto capture. */
-  private settle(text: string, confident: boolean, now: number): boolean {
-    if (!confident) {
-      this.stable = undefined;
-      return false;
-    }
+  /** Counts identical readings for auto capture: true once one has been the same for enough frames and time. */
+  private settle(text: string, now: number): boolean {
     if (this.stable?.text === text) this.stable.count++;
     else this.stable = { text, count: 1, since: now };
     return this.stable.count >= this.timing.frames && now - this.stable.since >= this.timing.ms;

@@ -1,0 +1,223 @@
+/** What a frame means for the game, rule by rule, on readings made by hand (the real photos: test/hands-free). */
+import { describe, expect, it } from 'vitest';
+import { type Board, lexiconFromWords, parseBoard, standardLayout, tileSets } from '../engine/index.ts';
+import { interpret, type Option, type Reading } from './interpret.ts';
+
+const empty = '.'.repeat(15);
+/** A board with `rows` (row index → text) and every other row empty. */
+function board(rows: Record<number, string>): Board {
+  const parsed = parseBoard(Array.from({ length: 15 }, (_, r) => (rows[r] ?? empty).padEnd(15, '.')));
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.board;
+}
+/** A reading of `read`, with the squares given as unsure and their options. */
+function reading(read: Board, unsure: [row: number, col: number, options: Option[]][] = []): Reading {
+  return {
+    board: read,
+    unsure: unsure.map(([row, col]) => ({ row, col })),
+    alternatives: unsure.map(([row, col, options]) => ({ row, col, options })),
+  };
+}
+const rowOf = (b: Board, r: number) => b.cells.slice(r * 15, r * 15 + 15).join('');
+const en = { layout: standardLayout, tileSet: tileSets.en };
+const lexicon = lexiconFromWords('test', ['CAT', 'CATS', 'MAT', 'AT', 'ZA', 'ZAS', 'ADZE']);
+
+describe('a frame read in the game’s context', () => {
+  it('takes a committed square as a fact when it is read unsure, and holds nothing for it', () => {
+    const committed = board({ 7: '.......CAT' });
+    // The C (7H) read unsure as a G, the new S confidently.
+    const read = board({ 7: '.......GATS' });
+    const seen = interpret(
+      reading(read, [
+        [
+          7,
+          7,
+          [
+            { tile: 'G', p: 0.5 },
+            { tile: 'C', p: 0.4 },
+          ],
+        ],
+      ]),
+      {
+        ...en,
+        committed,
+      },
+    );
+    expect(seen.doubts).toEqual([]);
+    expect(rowOf(seen.board, 7)).toBe('.......CATS....');
+    expect(seen.disturbed).toEqual([]);
+  });
+
+  it('reports a committed square read confidently as something else as disturbed, and still decides the move', () => {
+    const committed = board({ 7: '.......CAT' });
+    const read = board({ 7: '.......OATS' });
+    const seen = interpret(reading(read), { ...en, committed });
+    expect(seen.disturbed).toEqual([{ row: 7, col: 7 }]);
+    expect(seen.doubts).toEqual([]);
+    expect(rowOf(seen.board, 7)).toBe('.......CATS....');
+  });
+
+  it('lets the last move’s tiles read confidently as gone stand (a challenged play taken back)', () => {
+    const committed = board({ 7: '.......CATS' });
+    const read = board({ 7: '.......CAT' });
+    const lastMove = [{ row: 7, col: 10, tile: 'S' }];
+    expect(rowOf(interpret(reading(read), { ...en, committed, lastMove }).board, 7)).toBe('.......CAT.....');
+    expect(rowOf(interpret(reading(read), { ...en, committed }).board, 7)).toBe('.......CATS....');
+  });
+
+  it('resolves a doubtful new letter by the lexicon when the model leans the same way', () => {
+    const committed = board({ 7: '........AT' });
+    // The new first letter: M 0.55 or W 0.3 — MAT is a word, WAT is not.
+    const read = board({ 7: '.......MAT' });
+    const seen = interpret(
+      reading(read, [
+        [
+          7,
+          7,
+          [
+            { tile: 'M', p: 0.55 },
+            { tile: 'W', p: 0.3 },
+            { tile: '#', p: 0.05 },
+          ],
+        ],
+      ]),
+      { ...en, committed, lexicon },
+    );
+    expect(seen.doubts).toEqual([]);
+    expect(seen.resolved).toMatchObject([{ row: 7, col: 7, tile: 'M' }]);
+    expect(rowOf(seen.board, 7)).toBe('.......MAT.....');
+    // Without the lexicon the shares alone (0.55 against 0.3) are too close: the square waits for a person.
+    const alone = interpret(
+      reading(read, [
+        [
+          7,
+          7,
+          [
+            { tile: 'M', p: 0.55 },
+            { tile: 'W', p: 0.3 },
+          ],
+        ],
+      ]),
+      { ...en, committed },
+    );
+    expect(alone.doubts).toEqual([{ row: 7, col: 7 }]);
+  });
+
+  it('never lets the lexicon turn a likelier reading into another: the square waits for a person', () => {
+    const committed = board({ 7: '........AT' });
+    const read = board({ 7: '.......WAT' });
+    const seen = interpret(
+      reading(read, [
+        [
+          7,
+          7,
+          [
+            { tile: 'W', p: 0.7 },
+            { tile: 'M', p: 0.1 },
+          ],
+        ],
+      ]),
+      {
+        ...en,
+        committed,
+        lexicon,
+      },
+    );
+    expect(seen.doubts).toEqual([{ row: 7, col: 7 }]);
+    expect(seen.resolved).toEqual([]);
+  });
+
+  it('resolves a doubtful letter by the tile counts: English has one Z', () => {
+    const committed = board({ 6: '.......Z', 7: '.......A' });
+    // Down from the Z: ZA + a new tile read Z (0.5) or S (0.4); a second Z is no tile of the set.
+    const read = board({ 6: '.......Z', 7: '.......A', 8: '.......Z' });
+    const seen = interpret(
+      reading(read, [
+        [
+          8,
+          7,
+          [
+            { tile: 'Z', p: 0.5 },
+            { tile: 'S', p: 0.4 },
+          ],
+        ],
+      ]),
+      {
+        ...en,
+        committed,
+      },
+    );
+    expect(seen.resolved).toMatchObject([{ row: 8, col: 7, tile: 'S' }]);
+  });
+
+  it('only weighs readings that make one legal placement', () => {
+    const committed = board({ 7: '.......CAT' });
+    // A new S after CAT, and a square far off read as a tile (0.5) or empty (0.45): a tile there is no one move.
+    const read = board({ 7: '.......CATS', 2: '..E' });
+    const seen = interpret(
+      reading(read, [
+        [
+          2,
+          2,
+          [
+            { tile: 'E', p: 0.5 },
+            { tile: '.', p: 0.45 },
+          ],
+        ],
+      ]),
+      {
+        ...en,
+        committed,
+      },
+    );
+    expect(seen.doubts).toEqual([]);
+    expect(rowOf(seen.board, 2)).toBe(empty);
+    expect(rowOf(seen.board, 7)).toBe('.......CATS....');
+  });
+
+  it('holds a square under a hand, saying so', () => {
+    const committed = board({ 7: '.......CAT' });
+    const read = board({ 7: '.......CATS' });
+    const seen = interpret(
+      reading(read, [
+        [
+          7,
+          10,
+          [
+            { tile: '#', p: 0.6 },
+            { tile: 'S', p: 0.3 },
+          ],
+        ],
+      ]),
+      {
+        ...en,
+        committed,
+      },
+    );
+    expect(seen.hand).toBe(true);
+    expect(seen.doubts).toEqual([{ row: 7, col: 10 }]);
+  });
+
+  it('holds when two legal readings are close and the lexicon cannot tell them apart', () => {
+    const committed = board({ 7: '........AT' });
+    const read = board({ 7: '.......BAT' });
+    const seen = interpret(
+      reading(read, [
+        [
+          7,
+          7,
+          [
+            { tile: 'B', p: 0.45 },
+            { tile: 'R', p: 0.4 },
+          ],
+        ],
+      ]),
+      {
+        ...en,
+        committed,
+        lexicon,
+      },
+    );
+    expect(seen.doubts).toEqual([{ row: 7, col: 7 }]);
+  });
+});

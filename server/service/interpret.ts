@@ -1,0 +1,235 @@
+/**
+ * What a camera frame means for a game: the one place that decides it, for the classic game and Scrabble Me alike.
+ * The reader is right on 99.97% of real squares; what a table feels is how the game decides whether to trust a
+ * reading. So the reading is taken with everything the game knows:
+ *
+ * 1. Committed squares are facts. A square an earlier move filled is not read into doubt again: it keeps its tile
+ *    whatever the reading. A committed square read confidently as something else is reported as disturbed (the
+ *    scorekeeper may look), and never holds the move on other squares. The one exception: the last move's tiles
+ *    read confidently as gone (a challenged play taken back).
+ * 2. The new move is read in context. For each doubtful new square the model's few likeliest readings are
+ *    weighed together: a combination must make one legal placement (one line, contiguous, connected, the centre
+ *    first) and must not put more tiles of a kind on the board than the set has; the words it forms that the
+ *    game's lexicon does not know weigh less (the lexicon breaks ties, it never refuses a confident reading: a
+ *    phony is the players' to challenge). The likeliest combination is taken when it carries at least
+ *    `COMMIT_SHARE` of the weight of all legal ones; otherwise the squares where the best two differ stay in doubt.
+ * 3. A square mostly covered by a hand is not read at all: the move waits, with the reason "hand in view".
+ *
+ * Pure: the reading, the committed board and the rules in; the board to decide on out.
+ */
+import {
+  type Board,
+  inferMove,
+  type Layout,
+  type Lexicon,
+  overdrawnBy,
+  type Placement,
+  type TileSet,
+  wordsFormed,
+} from '../engine/index.ts';
+
+export interface Square {
+  readonly row: number;
+  readonly col: number;
+}
+
+/** One reading of a square and the model's share for it (`#`: a hand over it). */
+export interface Option {
+  readonly tile: string;
+  readonly p: number;
+}
+
+/** What the camera read, as the vision reports it. */
+export interface Reading {
+  readonly board: Board;
+  readonly unsure: readonly Square[];
+  readonly alternatives: readonly {
+    readonly row: number;
+    readonly col: number;
+    readonly options: readonly Option[];
+  }[];
+}
+
+export interface Context {
+  /** The board as the game holds it. */
+  readonly committed: Board;
+  readonly layout: Layout;
+  readonly tileSet: TileSet;
+  /** The last move's tiles: read as gone, they are a challenged play taken back. */
+  readonly lastMove?: readonly Placement[] | undefined;
+  /** Breaks ties between readings; absent, the model's shares alone decide. */
+  readonly lexicon?: Lexicon | undefined;
+  /** Other boards whose tiles come out of the same bag (Scrabble Me), for the tile counts. */
+  readonly alsoCounted?: readonly Board[] | undefined;
+}
+
+/** A doubtful square the context decided. */
+export interface Resolution extends Square {
+  /** The tile taken. */
+  readonly tile: string;
+  /** The readings weighed, the model's share for each. */
+  readonly options: readonly Option[];
+  /** The share of the legal combinations' weight the one taken carries. */
+  readonly share: number;
+}
+
+export interface Interpretation {
+  /** The board to decide on: committed squares as committed, doubtful new squares as the context decided. */
+  readonly board: Board;
+  /** Squares still in doubt: the move waits for the scorekeeper. */
+  readonly doubts: readonly Square[];
+  /** A hand seems to be over the board where it matters. */
+  readonly hand: boolean;
+  /** Doubtful squares decided by the context (an empty list when the reading was certain). */
+  readonly resolved: readonly Resolution[];
+  /** Committed squares read confidently as something else: the board may have been disturbed. */
+  readonly disturbed: readonly Square[];
+}
+
+/** Readings under this share are not weighed. */
+export const MIN_OPTION = 0.03;
+/** A reading alone on its square is trusted from this share; under it (and no hand), the square stays in doubt. */
+export const MIN_TRUST = 0.25;
+/** A square whose hand share reaches this is covered by a hand. */
+export const HAND_SHARE = 0.3;
+/** A word the lexicon does not know weighs this much as one it knows. */
+export const UNKNOWN_WORD = 0.2;
+/** The likeliest legal combination is taken when it carries this share of all their weight. */
+export const COMMIT_SHARE = 0.9;
+/** More doubtful squares than this at once are not weighed (4^7 combinations): they stay in doubt. */
+const MAX_VARYING = 7;
+const EMPTY = '.';
+
+export function interpret(reading: Reading, ctx: Context): Interpretation {
+  const size = ctx.committed.size;
+  const cells = reading.board.cells.slice();
+  const committed = ctx.committed.cells;
+  const unsure = new Set(reading.unsure.map((s) => s.row * size + s.col));
+  const options = new Map(reading.alternatives.map((a) => [a.row * size + a.col, a.options]));
+  const last = new Set((ctx.lastMove ?? []).map((p) => p.row * size + p.col));
+  const at = (i: number): Square => ({ row: Math.floor(i / size), col: i % size });
+
+  // 1. Committed squares are facts.
+  const disturbed: Square[] = [];
+  for (let i = 0; i < cells.length; i++) {
+    if (committed[i] === EMPTY || cells[i] === committed[i]) continue;
+    const withdrawn = last.has(i) && cells[i] === EMPTY && !unsure.has(i);
+    if (withdrawn) continue;
+    if (!unsure.has(i)) disturbed.push(at(i));
+    cells[i] = committed[i]!;
+  }
+
+  // 2. The doubtful new squares: unsure, empty before, and a tile now or next to one.
+  const filled = (i: number) => cells[i] !== EMPTY;
+  const nextToTile = (i: number) => {
+    const { row, col } = at(i);
+    return (
+      (row > 0 && filled(i - size)) ||
+      (row < size - 1 && filled(i + size)) ||
+      (col > 0 && filled(i - 1)) ||
+      (col < size - 1 && filled(i + 1))
+    );
+  };
+  const doubtful = [...unsure]
+    .filter((i) => committed[i] === EMPTY && (filled(i) || nextToTile(i)))
+    .sort((a, b) => a - b);
+  const hand = doubtful.filter((i) =>
+    (options.get(i) ?? []).some((o) => o.tile === '#' && o.p >= HAND_SHARE),
+  );
+  if (hand.length > 0) return done(cells, hand.map(at), true, [], disturbed, size);
+
+  const candidates = new Map<number, Option[]>();
+  const weak: number[] = [];
+  for (const i of doubtful) {
+    const seen: Option[] = [];
+    for (const o of options.get(i) ?? [{ tile: cells[i]!, p: 0 }]) {
+      if (o.tile === '#' || seen.some((s) => s.tile === o.tile)) continue;
+      if (o.p >= MIN_OPTION || seen.length === 0) seen.push(o);
+      if (seen.length === 4) break;
+    }
+    if (seen.length > 1) candidates.set(i, seen);
+    else if ((seen[0]?.p ?? 0) < MIN_TRUST) weak.push(i);
+  }
+  if (weak.length > 0) return done(cells, weak.map(at), false, [], disturbed, size);
+  const varying = [...candidates.keys()];
+  if (varying.length === 0) return done(cells, [], false, [], disturbed, size);
+  if (varying.length > MAX_VARYING) return done(cells, varying.map(at), false, [], disturbed, size);
+
+  // Every combination of the varying squares' readings, weighed.
+  const scored: { choice: number[]; weight: number }[] = [];
+  const choice = varying.map(() => 0);
+  for (;;) {
+    const trial = cells.slice();
+    let weight = 1;
+    varying.forEach((i, k) => {
+      const o = candidates.get(i)![choice[k]!]!;
+      trial[i] = o.tile;
+      weight *= o.p;
+    });
+    const factor = plausibility({ size, cells: trial }, ctx);
+    if (factor > 0) scored.push({ choice: [...choice], weight: weight * factor });
+    // Next combination (odometer).
+    let k = 0;
+    while (k < varying.length && ++choice[k]! >= candidates.get(varying[k]!)!.length) choice[k++] = 0;
+    if (k === varying.length) break;
+  }
+  const total = scored.reduce((sum, s) => sum + s.weight, 0);
+  if (total === 0) return done(cells, varying.map(at), false, [], disturbed, size);
+  scored.sort((a, b) => b.weight - a.weight);
+  const best = scored[0]!;
+  const share = best.weight / total;
+  if (share < COMMIT_SHARE) {
+    const second = scored[1];
+    const differ = varying.filter((_, k) => !second || second.choice[k] !== best.choice[k]);
+    return done(cells, differ.map(at), false, [], disturbed, size);
+  }
+  const resolved: Resolution[] = varying.map((i, k) => {
+    const opts = candidates.get(i)!;
+    const tile = opts[best.choice[k]!]!.tile;
+    cells[i] = tile;
+    return { ...at(i), tile, options: opts, share: Math.round(share * 1000) / 1000 };
+  });
+  return done(cells, [], false, resolved, disturbed, size);
+}
+
+/** Whether `board` shows a tile that `committed` does not have, or a doubt on a square read as a tile. */
+export function newTiles(committed: Board, board: Board, doubts: readonly Square[]): boolean {
+  return (
+    board.cells.some((c, i) => committed.cells[i] === EMPTY && c !== EMPTY) ||
+    doubts.some((d) => board.cells[d.row * board.size + d.col] !== EMPTY)
+  );
+}
+
+/**
+ * How plausible a whole board is as the committed board plus one move: 0 when it is no legal placement or puts
+ * more tiles of a kind out than the set has, otherwise 1 less a share for each word the lexicon does not know.
+ */
+function plausibility(board: Board, ctx: Context): number {
+  const inferred = inferMove(ctx.committed, board, {
+    layout: ctx.layout,
+    ...(ctx.lastMove ? { lastMove: ctx.lastMove } : {}),
+  });
+  if (!inferred.ok) return inferred.reason === 'no-change' ? 1 : 0;
+  const move = inferred.kind === 'play' ? inferred.move : inferred.next;
+  if (!move) return 1;
+  const boards = ctx.alsoCounted ? [board, ...ctx.alsoCounted] : board;
+  if (overdrawnBy(ctx.tileSet, boards, move.placements).length > 0) return 0;
+  if (!ctx.lexicon) return 1;
+  let factor = 1;
+  for (const span of wordsFormed(board, move.placements, move.direction)) {
+    const word = span.squares.map((s) => board.cells[s.row * board.size + s.col]).join('');
+    if (!word.includes('?') && !ctx.lexicon.has(word)) factor *= UNKNOWN_WORD;
+  }
+  return factor;
+}
+
+function done(
+  cells: string[],
+  doubts: Square[],
+  hand: boolean,
+  resolved: Resolution[],
+  disturbed: Square[],
+  size: number,
+): Interpretation {
+  return { board: { size, cells }, doubts, hand, resolved, disturbed };
+}
