@@ -215,19 +215,22 @@ describe('games in memory', () => {
     service.stopAll();
   });
 
-  it('keeps a watched game, and a game holding a reading, in memory', async () => {
+  it('keeps a watched game in memory; a game holding a reading is dropped and comes back with it', async () => {
     const store = new SqliteStore(join(dir, 'games.db'));
     const service = new GameService(store, dir, { limits: { ...limits, idleMs: 1000 } });
     const watched = service.create(parseGameConfig({ players: ['Ann', 'Ben'] })).id;
     const holding = service.create(parseGameConfig({ players: ['Ann', 'Ben'] })).id;
     const stop = service.get(watched).subscribe(() => {});
     expect((await service.submitFrame(holding, frame(2), true)).status).toBe('needs-confirmation');
+    const held = (service.get(holding).snapshot() as GameSnapshot).pending;
+    expect(held).not.toBeNull();
     service.sweep(Date.now() + 2000);
-    expect(service.loaded).toBe(2);
-    expect((service.get(holding).snapshot() as GameSnapshot).pending).not.toBeNull();
+    expect(service.loaded).toBe(1);
+    expect((service.get(holding).snapshot() as GameSnapshot).pending).toEqual(held);
+    expect(photos(holding)).toEqual(['pending-1.jpg']);
     stop();
     service.sweep(Date.now() + 4000);
-    expect(service.loaded).toBe(1);
+    expect(service.loaded).toBe(0);
     service.stopAll();
   });
 

@@ -1,4 +1,7 @@
-/** A server killed mid-game (SIGKILL) and started again on the same database has every committed move. */
+/**
+ * A server killed mid-game (SIGKILL) and started again on the same database has every committed move, and the
+ * reading that was waiting for the scorekeeper, with its photo.
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,5 +85,49 @@ describe('restart', () => {
       body: JSON.stringify({ type: 'pass' }),
     });
     expect(pass.status).toBe(200);
+  });
+
+  it('keeps a reading held for the scorekeeper through a SIGKILL, and the confirmed move keeps its photo', async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'tilecam-restart-held-')), 'games.db');
+    const first = await serve(db);
+    const created = await fetch(`${first.base}/api/games`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ players: ['Ann', 'Ben'] }),
+    });
+    const { id, token } = (await created.json()) as { id: string; token: string };
+    // Two moves on the board at once: no legal move, held with its photo.
+    const photo = readFileSync(join(root, 'fixtures/demo_game', '2.jpg'));
+    const held = await fetch(`${first.base}/api/games/${id}/frames?endTurn=1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'image/jpeg' },
+      body: photo,
+    });
+    expect(((await held.json()) as { status: string }).status).toBe('needs-confirmation');
+    const before = (await (await fetch(`${first.base}/api/games/${id}`)).json()) as {
+      pending: { photo: string } | null;
+    };
+    expect(before.pending).not.toBeNull();
+
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+
+    const second = await serve(db);
+    const after = (await (await fetch(`${second.base}/api/games/${id}`)).json()) as typeof before;
+    expect(after.pending).toEqual(before.pending);
+    const shown = await fetch(`${second.base}${after.pending!.photo}`);
+    expect(Buffer.from(await shown.arrayBuffer())).toEqual(photo);
+    // The scorekeeper confirms what was really played first; the move keeps the held photo.
+    const board = readFileSync(join(root, 'fixtures/demo_game', '1.txt'), 'utf8')
+      .trimEnd()
+      .split('\n');
+    const confirmed = await fetch(`${second.base}/api/games/${id}/actions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'confirm', board }),
+    });
+    expect(((await confirmed.json()) as { status: string }).status).toBe('committed');
+    const moved = await fetch(`${second.base}/api/games/${id}/photos/event-1.jpg`);
+    expect(Buffer.from(await moved.arrayBuffer())).toEqual(photo);
   });
 });

@@ -19,8 +19,6 @@ export interface Session {
   readonly version: number;
   /** Viewers and camera watchers listening: a game nobody watches may be dropped from memory. */
   readonly watchers: number;
-  /** A reading waits for the scorekeeper: it lives in memory only, so the game must stay loaded. */
-  readonly holding: boolean;
   /** The camera streams the server pulls for this game, as the scorekeeper's page shows them. */
   readonly sources: SourceBoard;
 
@@ -55,7 +53,4 @@ export interface Session {
 
   /** The game so far as a GCG file; a `not-allowed` error for a kind of game GCG cannot record. */
   gcg(): string;
-
-  /** Forgets the cameras' last frames (their bytes can be large); End turn then waits for a new frame. */
-  dropFrames(): void;
 }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Corners } from '../../vision/index.ts';
 import { type Board, formatBoard, parseBoard } from '../engine/index.ts';
 import type { PendingView, SourceView } from '../protocol/index.ts';
-import type { GameStore } from '../store/types.ts';
+import type { GameStore, StoredHeld } from '../store/types.ts';
 import { ServiceError } from './errors.ts';
 import { makeThumbnail, readFrame, type Square, type Thumbnail } from './frames.ts';
 
@@ -75,12 +75,6 @@ export class FrameIntake {
     return this.frames.get(seat);
   }
 
-  /** Forgets every seat's last frame and grid (their bytes can be large). */
-  drop(): void {
-    this.frames.clear();
-    this.corners.clear();
-  }
-
   /**
    * Reads a frame of camera `seat`. The thumbnail goes out before the answer, with the grid found (or none when
    * the picture shows no board); a picture that is no image or shows no board is a ServiceError.
@@ -126,8 +120,9 @@ export interface Held {
 }
 
 /**
- * Readings held for the scorekeeper, by board (0 for a game on one board), and their photos: a reading replaced
- * by a newer one, or dropped, takes its photo with it; a confirmed one hands its photo to the move.
+ * Readings held for the scorekeeper, by board (0 for a game on one board), and their photos, kept in the store as
+ * they change so that a restart loses none: a reading replaced by a newer one, or dropped, takes its photo with
+ * it; a confirmed one hands its photo to the move.
  */
 export class HeldReadings {
   private readonly held = new Map<number, Held>();
@@ -136,11 +131,20 @@ export class HeldReadings {
   constructor(
     private readonly store: GameStore,
     private readonly gameId: string,
-    /** The start of a held photo's name (`pending-`: a restart's leftovers are found by it). */
+    /** The start of a held photo's name (`pending-`: a photo no held reading refers to is found by it). */
     private readonly prefix: (board: number) => string,
+    stored: readonly StoredHeld[] = [],
   ) {
-    // A held reading lives in memory only: a photo of one left by a restart is referred to by nothing.
-    store.deletePhotos(gameId, 'pending-');
+    for (const h of stored) {
+      const read = parseBoard(h.reading);
+      if (!read.ok)
+        throw new Error(`game ${gameId}: the reading held for board ${h.board + 1}: ${read.message}`);
+      this.held.set(h.board, { board: read.board, reasons: h.reasons, squares: h.squares, photo: h.photo });
+      this.photos = Math.max(this.photos, Number(/-(\d+)\.jpg$/.exec(h.photo ?? '')?.[1] ?? 0));
+    }
+    // A photo of a held reading that is no longer held (a crash between the two writes) is referred to by nothing.
+    const kept = new Set(stored.flatMap((h) => (h.photo ? [h.photo.split('/').pop()!] : [])));
+    store.deletePhotos(gameId, 'pending-', kept);
   }
 
   get size(): number {
@@ -168,8 +172,8 @@ export class HeldReadings {
       photo instanceof Uint8Array
         ? this.store.savePhoto(this.gameId, `${this.prefix(board)}${++this.photos}.jpg`, photo)
         : before?.photo;
+    this.set(board, { board: read, reasons, squares, photo: path });
     if (before?.photo && before.photo !== path) this.store.deletePhoto(this.gameId, before.photo);
-    this.held.set(board, { board: read, reasons, squares, photo: path });
     return true;
   }
 
@@ -186,7 +190,7 @@ export class HeldReadings {
       board: fixed.board,
       squares: held.squares.filter((q) => q.row !== row || q.col !== col),
     };
-    this.held.set(board, next);
+    this.set(board, next);
     return next;
   }
 
@@ -200,15 +204,36 @@ export class HeldReadings {
       photo === 'held'
         ? held && this.store.renamePhoto(this.gameId, held, name)
         : photo && this.store.savePhoto(this.gameId, name, photo);
+    if (this.held.has(board)) this.set(board, undefined);
     if (held && photo !== 'held') this.store.deletePhoto(this.gameId, held);
-    this.held.delete(board);
     return path;
   }
 
   /** Lets every held reading go, with its photo. */
   clear(): void {
-    for (const { photo } of this.held.values()) if (photo) this.store.deletePhoto(this.gameId, photo);
-    this.held.clear();
+    for (const [board, { photo }] of [...this.held]) {
+      this.set(board, undefined);
+      if (photo) this.store.deletePhoto(this.gameId, photo);
+    }
+  }
+
+  /** Changes the reading held for a board, in memory and in the store. */
+  private set(board: number, held: Held | undefined): void {
+    if (held) this.held.set(board, held);
+    else this.held.delete(board);
+    this.store.setHeld(
+      this.gameId,
+      board,
+      held
+        ? {
+            board,
+            reading: formatBoard(held.board),
+            reasons: held.reasons,
+            squares: held.squares,
+            ...(held.photo ? { photo: held.photo } : {}),
+          }
+        : null,
+    );
   }
 
   /** The reading held for `board` as the protocol shows it. */

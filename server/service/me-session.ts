@@ -73,7 +73,7 @@ export class MeSession implements Session {
     );
     if (!start.ok) throw new ServiceError('bad-request', start.message);
     this.state = start.state;
-    this.held = new HeldReadings(store, stored.id, (board) => `pending-board-${board + 1}-`);
+    this.held = new HeldReadings(store, stored.id, (board) => `pending-board-${board + 1}-`, stored.held);
     this.intake = new FrameIntake(config.lang, config.players.length);
   }
 
@@ -116,14 +116,6 @@ export class MeSession implements Session {
 
   get watchers(): number {
     return this.viewers.size + this.intake.watchers;
-  }
-
-  get holding(): boolean {
-    return this.held.size > 0;
-  }
-
-  dropFrames(): void {
-    this.intake.drop();
   }
 
   gcg(): string {

@@ -261,8 +261,8 @@ export class GameService {
 
   /**
    * Drops from memory the games nobody watches, pulls or is using: those idle past the limit, and the least
-   * recently used while more than the limit are loaded. A game holding a reading for the scorekeeper keeps it (it
-   * lives in memory only) and lets go of its last frames instead.
+   * recently used while more than the limit are loaded. Everything of a game is stored (its events, its held
+   * readings), so it is loaded again exactly as it was; only the cameras' last frames are lost.
    */
   sweep(now = Date.now()): void {
     const candidates = [...this.sessions.entries()]
@@ -272,10 +272,6 @@ export class GameService {
     for (const [id, live] of candidates) {
       const idle = now - live.lastUsed >= this.limits.idleMs;
       if (!idle && excess <= 0) break;
-      if (live.session.holding) {
-        if (idle) live.session.dropFrames();
-        continue;
-      }
       this.sessions.delete(id);
       excess--;
     }

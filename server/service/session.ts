@@ -82,7 +82,7 @@ export class GameSession implements Session {
     this.state = start.state;
     this.seq = 0;
     this.intake = new FrameIntake(config.lang, 1);
-    this.held = new HeldReadings(store, stored.id, () => 'pending-');
+    this.held = new HeldReadings(store, stored.id, () => 'pending-', stored.held);
   }
 
   /** Rebuilds a session from its stored events, exactly as it was. */
@@ -118,14 +118,6 @@ export class GameSession implements Session {
 
   get watchers(): number {
     return this.viewers.size + this.intake.watchers;
-  }
-
-  get holding(): boolean {
-    return this.held.size > 0;
-  }
-
-  dropFrames(): void {
-    this.intake.drop();
   }
 
   snapshot(): GameSnapshot {

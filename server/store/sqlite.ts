@@ -5,7 +5,15 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import Database from 'better-sqlite3';
-import type { GameConfig, GameStore, ListedGame, ListQuery, StoredEvent, StoredGame } from './types.ts';
+import type {
+  GameConfig,
+  GameStore,
+  ListedGame,
+  ListQuery,
+  StoredEvent,
+  StoredGame,
+  StoredHeld,
+} from './types.ts';
 
 /** Default cap on one game's photos: a long game of phone photos with every reading held is well under it. */
 export const DEFAULT_PHOTO_BYTES_PER_GAME = 256 * 1024 * 1024;
@@ -37,6 +45,10 @@ export class SqliteStore implements GameStore {
     if (!columns.some((c) => c.name === 'ended_at'))
       this.db.exec('ALTER TABLE games ADD COLUMN ended_at TEXT');
     this.db.exec('CREATE INDEX IF NOT EXISTS games_by_created ON games (created_at DESC, id DESC)');
+    // Version 3: readings held for the scorekeeper survive a restart.
+    this.db.exec(`CREATE TABLE IF NOT EXISTS held (
+      game_id TEXT NOT NULL REFERENCES games(id), board INTEGER NOT NULL, held TEXT NOT NULL,
+      PRIMARY KEY (game_id, board))`);
   }
 
   createGame(game: { id: string; tokenHash: string; config: GameConfig }): void {
@@ -49,6 +61,14 @@ export class SqliteStore implements GameStore {
     this.db
       .prepare('INSERT INTO events (game_id, seq, event, photo, at) VALUES (?, ?, ?, ?, ?)')
       .run(gameId, e.seq, JSON.stringify(e.event), e.photo ?? null, e.at);
+  }
+
+  setHeld(gameId: string, board: number, held: StoredHeld | null): void {
+    if (held === null) this.db.prepare('DELETE FROM held WHERE game_id = ? AND board = ?').run(gameId, board);
+    else
+      this.db
+        .prepare('INSERT OR REPLACE INTO held (game_id, board, held) VALUES (?, ?, ?)')
+        .run(gameId, board, JSON.stringify(held));
   }
 
   setEnded(gameId: string, at: string | null): void {
@@ -73,12 +93,16 @@ export class SqliteStore implements GameStore {
       at: e.at,
       ...(e.photo ? { photo: e.photo } : {}),
     }));
+    const held = (
+      this.db.prepare('SELECT held FROM held WHERE game_id = ? ORDER BY board').all(id) as { held: string }[]
+    ).map((h) => JSON.parse(h.held) as StoredHeld);
     return {
       id: row.id,
       tokenHash: row.token_hash,
       config: JSON.parse(row.config),
       createdAt: row.created_at,
       events,
+      held,
     };
   }
 
@@ -135,9 +159,9 @@ export class SqliteStore implements GameStore {
     this.photoBytes.set(gameId, Math.max(0, this.bytesOf(gameId) - size));
   }
 
-  deletePhotos(gameId: string, prefix: string): void {
+  deletePhotos(gameId: string, prefix: string, keep: ReadonlySet<string> = new Set()): void {
     for (const name of this.photoNames(gameId))
-      if (name.startsWith(prefix)) this.deletePhoto(gameId, join('photos', gameId, name));
+      if (name.startsWith(prefix) && !keep.has(name)) this.deletePhoto(gameId, join('photos', gameId, name));
   }
 
   close(): void {

@@ -14,6 +14,18 @@ export interface StoredGame {
   readonly config: GameConfig;
   readonly createdAt: string;
   readonly events: readonly StoredEvent[];
+  /** Readings waiting for the scorekeeper, by board (0 for a game on one board). */
+  readonly held?: readonly StoredHeld[];
+}
+
+/** A reading held for the scorekeeper: kept so that a restart does not lose it. */
+export interface StoredHeld {
+  readonly board: number;
+  readonly reading: readonly string[];
+  readonly reasons: readonly string[];
+  readonly squares: readonly { readonly row: number; readonly col: number }[];
+  /** Path of its photo, relative to the data folder, if one was kept. */
+  readonly photo?: string;
 }
 
 /**
@@ -56,6 +68,8 @@ export interface GameStore {
   createGame(game: { id: string; tokenHash: string; config: GameConfig }): void;
   /** Appends an event; `seq` must be the next number for the game (events are never rewritten). */
   appendEvent(gameId: string, event: StoredEvent): void;
+  /** Keeps the reading held for a board of the game, or (null) lets it go. */
+  setHeld(gameId: string, board: number, held: StoredHeld | null): void;
   /** Marks the game ended at `at`, or live again (an end taken back) with null. */
   setEnded(gameId: string, at: string | null): void;
   getGame(id: string): StoredGame | undefined;
@@ -69,7 +83,7 @@ export interface GameStore {
   renamePhoto(gameId: string, path: string, name: string): string;
   /** Removes a saved photo; a photo already gone is not an error. */
   deletePhoto(gameId: string, path: string): void;
-  /** Removes the game's photos whose names start with `prefix` (held readings' photos left by a restart). */
-  deletePhotos(gameId: string, prefix: string): void;
+  /** Removes the game's photos whose names start with `prefix`, but those named in `keep`. */
+  deletePhotos(gameId: string, prefix: string, keep?: ReadonlySet<string>): void;
   close(): void;
 }
