@@ -23,6 +23,8 @@ const token = new URLSearchParams(location.hash.slice(1)).get('token');
 const root = document.getElementById('app')!;
 const status = document.getElementById('status')!;
 let latest: Snapshot | undefined;
+/** The scorekeeper's filter of the move list: only the moves some of whose squares the context decided. */
+let onlyContext = false;
 /** The latest picture from each camera (by seat), for the scorekeeper to see what the cameras see. */
 const cameras = new Map<number, HTMLImageElement>();
 
@@ -121,7 +123,11 @@ function render(s: Snapshot) {
     if (token) root.append(...sourcesView(s), cameraView(s.players.map((p) => p.name)));
     return;
   }
-  const board = boardView(s.board, s.lastMove);
+  // The scorekeeper sees which squares of the moves the game's context decided (dashed), to look at them.
+  const resolved = token
+    ? s.turns.flatMap((t) => (t.decided?.how === 'context' ? (t.decided.squares ?? []) : []))
+    : [];
+  const board = boardView(s.board, s.lastMove, [], resolved);
   if (token) {
     onSquareClick(board, (row, col, sq) => {
       if (!sq.classList.contains('tile')) return;
@@ -135,9 +141,18 @@ function render(s: Snapshot) {
     });
   }
   const side = el('div', { class: 'side' });
+  const filter = el('label', { class: 'filter' });
+  const only = el('input', { type: 'checkbox' }) as HTMLInputElement;
+  only.checked = onlyContext;
+  only.onchange = () => {
+    onlyContext = only.checked;
+    render(s);
+  };
+  filter.append(only, ' only moves decided by context');
   side.append(
     scoresView(s),
-    movesView(s),
+    ...(token ? [filter] : []),
+    movesView(s, onlyContext),
     unseenView(s),
     el('a', { href: `/api/games/${game}/gcg`, class: 'gcg' }, 'Download the game as GCG'),
   );

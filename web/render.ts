@@ -22,6 +22,8 @@ export function boardView(
   rows: readonly string[],
   highlight: readonly { row: number; col: number }[] = [],
   doubt: readonly { row: number; col: number }[] = [],
+  /** Squares the camera was unsure of and the game's context decided: a person may want to look. */
+  resolved: readonly { row: number; col: number }[] = [],
 ) {
   const table = el('div', { class: 'board', role: 'grid' });
   const has = (list: readonly { row: number; col: number }[], r: number, c: number) =>
@@ -38,6 +40,7 @@ export function boardView(
       }
       if (has(highlight, r, c)) cell.classList.add('last');
       if (has(doubt, r, c)) cell.classList.add('doubt');
+      if (has(resolved, r, c)) cell.classList.add('resolved');
       table.append(cell);
     }
   }
@@ -73,10 +76,19 @@ function premiums(w: WordView): string {
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
-export function movesView(s: GameSnapshot) {
+/** The move list; with `onlyContext`, only the moves some of whose squares the game's context decided. */
+export function movesView(s: GameSnapshot, onlyContext = false) {
   const list = el('ol', { class: 'moves' });
   for (const t of s.turns) {
-    const li = el('li', { class: `turn ${t.kind}` });
+    if (onlyContext && t.decided?.how !== 'context') continue;
+    const li = el('li', { class: `turn ${t.kind}${t.decided?.how === 'context' ? ' by-context' : ''}` });
+    if (t.decided?.how === 'context')
+      li.title = `decided by the game's context: ${(t.decided.squares ?? [])
+        .map(
+          (q) =>
+            `${q.row + 1}${COLS[q.col]} ${q.tile} (read ${q.options.map((o) => `${o.tile} ${Math.round(o.p * 100)}%`).join(', ')})`,
+        )
+        .join('; ')}`;
     const who = s.players[t.player]?.name ?? '?';
     let what: string = t.kind;
     if (t.words) {

@@ -30,6 +30,24 @@ export interface TurnView {
   readonly position?: string;
   readonly words?: readonly WordView[];
   readonly bingo?: number;
+  /** How a move read by the camera was decided (absent for what the scorekeeper entered by hand). */
+  readonly decided?: Decision;
+}
+
+/**
+ * How a move was decided: `read` with certainty; `context`, some squares the camera was unsure of decided by the
+ * game's context (the legal move, the tile counts, the lexicon): each with the readings weighed and the share of
+ * weight the one taken carried; `confirmed` by the scorekeeper, after the camera held it.
+ */
+export interface Decision {
+  readonly how: 'read' | 'context' | 'confirmed';
+  readonly squares?: readonly {
+    readonly row: number;
+    readonly col: number;
+    readonly tile: string;
+    readonly options: readonly { readonly tile: string; readonly p: number }[];
+    readonly share: number;
+  }[];
 }
 
 export interface PendingView {

@@ -28,6 +28,7 @@ import {
 import {
   type Action,
   actionSchema,
+  type Decision,
   type FrameResult,
   type GameSnapshot,
   parseWith,
@@ -55,6 +56,8 @@ export class GameSession implements Session {
   private state: GameState;
   private stable: { text: string; count: number; since: number } | undefined;
   private seq: number;
+  /** How each move read by the camera was decided, by event index. */
+  private readonly decisions = new Map<number, Decision>();
   private readonly viewers = new Viewers<GameSnapshot>(() => this.snapshot());
   private readonly intake: FrameIntake;
   private readonly held: HeldReadings;
@@ -100,6 +103,7 @@ export class GameSession implements Session {
         throw new Error(`stored game ${stored.id} does not replay at event ${e.seq}: ${step.message}`);
       session.state = step.state;
       session.seq = e.seq;
+      if (e.decision) session.decisions.set(e.seq - 1, e.decision);
     }
     return session;
   }
@@ -128,6 +132,7 @@ export class GameSession implements Session {
       variant: this.stored.config.variant as GameSnapshot['variant'],
       version: this.seq,
       sources: this.sources.view(),
+      decisions: this.decisions,
       ...(this.lexicon ? { lexicon: this.lexicon } : {}),
     });
   }
@@ -183,7 +188,9 @@ export class GameSession implements Session {
       const reason = seen.hand ? 'hand in view' : 'some squares could not be read with confidence';
       return this.hold(seen.board, [reason], seen.doubts, bytes);
     }
-    return this.commitBoard(seen.board, bytes, endTurn);
+    const decision: Decision =
+      seen.resolved.length > 0 ? { how: 'context', squares: seen.resolved } : { how: 'read' };
+    return this.commitBoard(seen.board, bytes, endTurn, false, decision);
   }
 
   /** Counts identical readings for auto capture: true once one has been the same for enough frames and time. */
@@ -199,6 +206,7 @@ export class GameSession implements Session {
     photo: Uint8Array | 'held' | undefined,
     endTurn: boolean,
     confirmed = false,
+    decision: Decision | undefined = confirmed ? { how: 'confirmed' } : undefined,
   ): FrameResult {
     const inferred = inferMove(this.state.board, board, {
       layout: this.state.rules.layout,
@@ -235,7 +243,7 @@ export class GameSession implements Session {
         this.lexicon && nameBlanks(before, move.placements, move.direction, letters, this.lexicon);
       events.push({ type: 'play', player: this.state.toMove, placements: named ?? move.placements });
     }
-    return this.commit(events, photo);
+    return this.commit(events, photo, decision);
   }
 
   private hold(
@@ -253,7 +261,7 @@ export class GameSession implements Session {
    * Applies events in order; all of them or none. `photo` is the frame the events were read from, or `held`: the
    * photo of the reading held for the scorekeeper, who confirmed it. A held reading's photo not used is removed.
    */
-  private commit(events: GameEvent[], photo?: Uint8Array | 'held'): FrameResult {
+  private commit(events: GameEvent[], photo?: Uint8Array | 'held', decision?: Decision): FrameResult {
     let state = this.state;
     for (const event of events) {
       const step = applyEvent(state, event);
@@ -265,8 +273,16 @@ export class GameSession implements Session {
     const at = new Date().toISOString();
     const path = this.held.settle(BOARD, photo, `event-${this.seq + 1}.jpg`);
     for (const event of events) {
+      const decided = event.type === 'play' ? decision : undefined;
+      if (decided) this.decisions.set(this.seq, decided);
       this.seq++;
-      this.store.appendEvent(this.id, { seq: this.seq, event, at, ...(path ? { photo: path } : {}) });
+      this.store.appendEvent(this.id, {
+        seq: this.seq,
+        event,
+        at,
+        ...(path ? { photo: path } : {}),
+        ...(decided ? { decision: decided } : {}),
+      });
     }
     if (Boolean(state.ended) !== Boolean(this.state.ended))
       this.store.setEnded(this.id, state.ended ? at : null);

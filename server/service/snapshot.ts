@@ -7,7 +7,7 @@ import {
   unseenTiles,
   winners,
 } from '../engine/index.ts';
-import type { GameSnapshot, PendingView } from '../protocol/index.ts';
+import type { Decision, GameSnapshot, PendingView } from '../protocol/index.ts';
 
 export function snapshotOf(
   id: string,
@@ -19,6 +19,8 @@ export function snapshotOf(
     variant: GameSnapshot['variant'];
     version: number;
     sources: GameSnapshot['sources'];
+    /** How the move of the event at an index was decided, when the camera read it. */
+    decisions?: ReadonlyMap<number, Decision>;
     lexicon?: Lexicon;
   },
 ): GameSnapshot {
@@ -32,6 +34,9 @@ export function snapshotOf(
     points: t.points,
     cumulative: t.cumulative,
     ...(t.move ? { position: formatPosition(t.move.position) } : {}),
+    ...(t.kind === 'play' && options.decisions?.has(t.event)
+      ? { decided: options.decisions.get(t.event)! }
+      : {}),
     ...(t.score
       ? {
           bingo: t.score.bingo,

@@ -45,6 +45,10 @@ export class SqliteStore implements GameStore {
     if (!columns.some((c) => c.name === 'ended_at'))
       this.db.exec('ALTER TABLE games ADD COLUMN ended_at TEXT');
     this.db.exec('CREATE INDEX IF NOT EXISTS games_by_created ON games (created_at DESC, id DESC)');
+    // Version 4: how each move read by the camera was decided.
+    const eventColumns = this.db.prepare('PRAGMA table_info(events)').all() as { name: string }[];
+    if (!eventColumns.some((c) => c.name === 'decision'))
+      this.db.exec('ALTER TABLE events ADD COLUMN decision TEXT');
     // Version 3: readings held for the scorekeeper survive a restart.
     this.db.exec(`CREATE TABLE IF NOT EXISTS held (
       game_id TEXT NOT NULL REFERENCES games(id), board INTEGER NOT NULL, held TEXT NOT NULL,
@@ -59,8 +63,15 @@ export class SqliteStore implements GameStore {
 
   appendEvent(gameId: string, e: StoredEvent): void {
     this.db
-      .prepare('INSERT INTO events (game_id, seq, event, photo, at) VALUES (?, ?, ?, ?, ?)')
-      .run(gameId, e.seq, JSON.stringify(e.event), e.photo ?? null, e.at);
+      .prepare('INSERT INTO events (game_id, seq, event, photo, decision, at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(
+        gameId,
+        e.seq,
+        JSON.stringify(e.event),
+        e.photo ?? null,
+        e.decision ? JSON.stringify(e.decision) : null,
+        e.at,
+      );
   }
 
   setHeld(gameId: string, board: number, held: StoredHeld | null): void {
@@ -81,10 +92,13 @@ export class SqliteStore implements GameStore {
       | undefined;
     if (!row) return undefined;
     const events = (
-      this.db.prepare('SELECT seq, event, photo, at FROM events WHERE game_id = ? ORDER BY seq').all(id) as {
+      this.db
+        .prepare('SELECT seq, event, photo, decision, at FROM events WHERE game_id = ? ORDER BY seq')
+        .all(id) as {
         seq: number;
         event: string;
         photo: string | null;
+        decision: string | null;
         at: string;
       }[]
     ).map((e) => ({
@@ -92,6 +106,7 @@ export class SqliteStore implements GameStore {
       event: JSON.parse(e.event),
       at: e.at,
       ...(e.photo ? { photo: e.photo } : {}),
+      ...(e.decision ? { decision: JSON.parse(e.decision) } : {}),
     }));
     const held = (
       this.db.prepare('SELECT held FROM held WHERE game_id = ? ORDER BY board').all(id) as { held: string }[]

@@ -3,7 +3,7 @@
  * its append-only event list; photos live on disk beside the database and are referred to by path.
  */
 import type { GameEvent, MeEvent } from '../engine/index.ts';
-import type { GameConfig } from '../protocol/index.ts';
+import type { Decision, GameConfig } from '../protocol/index.ts';
 
 /** A game's configuration, as the protocol declares it. */
 export type { GameConfig } from '../protocol/index.ts';
@@ -44,6 +44,8 @@ export interface StoredEvent {
   readonly event: GameEvent | MeEvent | BoardTurnRecord;
   /** Path of the photo the event was read from, relative to the data folder, if any. */
   readonly photo?: string;
+  /** How a move read by the camera was decided. */
+  readonly decision?: Decision;
   readonly at: string;
 }
 
