@@ -95,7 +95,7 @@ export const HAND_SHARE = 0.3;
 /** A word the lexicon does not know weighs this much as one it knows. */
 export const UNKNOWN_WORD = 0.2;
 /** The likeliest legal combination is taken when it carries this share of all their weight. */
-export const COMMIT_SHARE = 0.9;
+export const COMMIT_SHARE = 0.75;
 /** More doubtful squares than this at once are not weighed (4^7 combinations): they stay in doubt. */
 const MAX_VARYING = 7;
 const EMPTY = '.';
