@@ -165,8 +165,8 @@ describe('games over HTTP', () => {
 
   it('holds a reading that is not a legal move from the last board, and commits it once the scorekeeper confirms', async () => {
     const { id, token } = await newGame();
-    await postFrame(id, token, frame(2)); // two moves at once: tiles in two lines
-    const held = await postFrame(id, token, frame(2));
+    await postFrame(id, token, frame(3)); // three moves at once: tiles in three lines
+    const held = await postFrame(id, token, frame(3));
     expect(held.body.status).toBe('needs-confirmation');
     let snap = (await api(`/api/games/${id}`)).body as unknown as GameSnapshot;
     expect(snap.pending?.reasons[0]).toMatch(/not in one row or column/);
@@ -184,6 +184,20 @@ describe('games over HTTP', () => {
     snap = confirmed.body.snapshot as GameSnapshot;
     expect(snap.players.map((p) => p.score)).toEqual([32, 0]);
     expect(snap.pending).toBeNull();
+  });
+
+  it('records a forgotten End turn as the two moves it was, when only one order is legal', async () => {
+    const { id, token } = await newGame();
+    // The photo shows WINDY and AN: AN (9D) only makes sense after WINDY, so Ann played WINDY and Ben AN.
+    await postFrame(id, token, frame(2), false);
+    const posted = await postFrame(id, token, frame(2));
+    expect(posted.body.status).toBe('committed');
+    const snap = (await api(`/api/games/${id}`)).body as unknown as GameSnapshot;
+    expect(snap.turns.map((t) => [t.player, t.position, t.points])).toEqual([
+      [0, '8D', 32],
+      [1, '9D', 9],
+    ]);
+    expect(snap.toMove).toBe(0);
   });
 
   it('turns an end of turn with nothing new into a pass, and undoes it', async () => {

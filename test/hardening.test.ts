@@ -26,6 +26,10 @@ import { SqliteStore } from '../server/store/sqlite.ts';
 
 const demo = fileURLToPath(new URL('../fixtures/demo_game/', import.meta.url));
 const frame = (i: number) => readFileSync(join(demo, `${i}.jpg`));
+/** A photo of another game's board: no move from an empty board. */
+const other = readFileSync(
+  fileURLToPath(new URL('../fixtures/photos/overhead_green_cream.jpg', import.meta.url)),
+);
 const board = (i: number) =>
   readFileSync(join(demo, `${i}.txt`), 'utf8')
     .trimEnd()
@@ -147,10 +151,10 @@ describe('a doubled End turn', () => {
 describe('held readings and their photos', () => {
   it('keeps one photo per held reading, and the confirmed one becomes its move’s photo', async () => {
     const { id, token } = await newGame();
-    expect((await postFrame(id, token, frame(2))).body.status).toBe('needs-confirmation');
-    expect(photos(id)).toEqual(['pending-1.jpg']);
-    // A different reading held in its place: the first photo goes.
     expect((await postFrame(id, token, frame(3))).body.status).toBe('needs-confirmation');
+    expect(photos(id)).toEqual(['pending-1.jpg']);
+    // A different reading held in its place (another board altogether): the first photo goes.
+    expect((await postFrame(id, token, other)).body.status).toBe('needs-confirmation');
     expect(photos(id)).toEqual(['pending-2.jpg']);
     const confirmed = await call(`/api/games/${id}/actions`, {
       method: 'POST',
@@ -161,12 +165,12 @@ describe('held readings and their photos', () => {
     expect(photos(id)).toEqual(['event-1.jpg']);
     const stored = server.service.store.getGame(id)!;
     expect(stored.events[0]?.photo).toBe(join('photos', id, 'event-1.jpg'));
-    expect(readFileSync(join(dir, 'photos', id, 'event-1.jpg'))).toEqual(frame(3));
+    expect(readFileSync(join(dir, 'photos', id, 'event-1.jpg'))).toEqual(other);
   });
 
   it('removes a held reading’s photo when another action moves the game on', async () => {
     const { id, token } = await newGame();
-    await postFrame(id, token, frame(2));
+    await postFrame(id, token, frame(3));
     expect(photos(id)).toEqual(['pending-1.jpg']);
     expect(
       (await call(`/api/games/${id}/actions`, { method: 'POST', token, json: { type: 'pass' } })).status,
@@ -224,7 +228,7 @@ describe('games in memory', () => {
     const watched = service.create(parseGameConfig({ players: ['Ann', 'Ben'] })).id;
     const holding = service.create(parseGameConfig({ players: ['Ann', 'Ben'] })).id;
     const stop = service.get(watched).subscribe(() => {});
-    expect((await service.submitFrame(holding, frame(2), true)).status).toBe('needs-confirmation');
+    expect((await service.submitFrame(holding, frame(3), true)).status).toBe('needs-confirmation');
     const held = (service.get(holding).snapshot() as GameSnapshot).pending;
     expect(held).not.toBeNull();
     service.sweep(Date.now() + 2000);

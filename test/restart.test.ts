@@ -96,8 +96,8 @@ describe('restart', () => {
       body: JSON.stringify({ players: ['Ann', 'Ben'] }),
     });
     const { id, token } = (await created.json()) as { id: string; token: string };
-    // Two moves on the board at once: no legal move, held with its photo.
-    const photo = readFileSync(join(root, 'fixtures/demo_game', '2.jpg'));
+    // Three moves on the board at once: no legal move, held with its photo.
+    const photo = readFileSync(join(root, 'fixtures/demo_game', '3.jpg'));
     const held = await fetch(`${first.base}/api/games/${id}/frames?endTurn=1`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'image/jpeg' },

@@ -118,3 +118,40 @@ function sameTiles(removed: readonly Placement[], last: readonly Placement[] | u
     ),
   );
 }
+
+/**
+ * Two moves in one reading (a player forgot to end the turn): every way the tiles added since `before` split into
+ * a first legal move and a second one legal after it. Empty when the tiles are one move, or no such pair.
+ * Pure; the tiles already on `before` must be unchanged on `after`.
+ */
+export function splitTwoMoves(
+  before: Board,
+  after: Board,
+  layout: Layout = standardLayout,
+): { first: Move; second: Move }[] {
+  const added: Placement[] = [];
+  for (let i = 0; i < before.cells.length; i++) {
+    if (before.cells[i] === after.cells[i]) continue;
+    if (before.cells[i] !== EMPTY || after.cells[i] === EMPTY) return [];
+    added.push({ row: Math.floor(i / before.size), col: i % before.size, tile: after.cells[i]! });
+  }
+  if (added.length < 2) return [];
+  // A move's tiles share a row or a column: each row's and each column's added tiles are a first move to try.
+  const groups = new Map<string, Placement[]>();
+  for (const p of added) {
+    for (const key of [`r${p.row}`, `c${p.col}`]) groups.set(key, [...(groups.get(key) ?? []), p]);
+  }
+  const seen = new Set<string>();
+  const out: { first: Move; second: Move }[] = [];
+  for (const group of groups.values()) {
+    const key = group.map((p) => `${p.row},${p.col}`).join(' ');
+    if (group.length === added.length || seen.has(key)) continue;
+    seen.add(key);
+    const first = makeMove(before, group, layout);
+    if (!first.ok) continue;
+    const rest = added.filter((p) => !group.includes(p));
+    const second = makeMove(first.after, rest, layout);
+    if (second.ok) out.push({ first: first.move, second: second.move });
+  }
+  return out;
+}

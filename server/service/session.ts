@@ -22,6 +22,7 @@ import {
   type Placement,
   parseBoard,
   removeTiles,
+  splitTwoMoves,
   squareName,
   writeGcg,
 } from '../engine/index.ts';
@@ -218,6 +219,23 @@ export class GameSession implements Session {
         // An end of turn with nothing new on the board is a pass (the scorekeeper can make it an exchange).
         return this.commit([{ type: 'pass', player: this.state.toMove }], photo);
       }
+      // A forgotten End turn: the tiles make two moves in a row; recorded as two turns when one order is legal.
+      const split =
+        inferred.reason === 'tile-changed' || inferred.reason === 'tile-removed' ? [] : this.twoMoves(board);
+      if (split.length === 1) return this.commit(split[0]!, photo, decision);
+      if (split.length > 1)
+        return this.hold(
+          board,
+          [
+            `two moves at once, legal in either order (${split
+              .map((events) =>
+                events.map((e) => (e.type === 'play' ? squareName(e.placements[0]!) : '')).join(' then '),
+              )
+              .join(', or ')}): confirm the board after the first, then the second`,
+          ],
+          [],
+          photo,
+        );
       return this.hold(board, [inferred.message], [...(inferred.squares ?? [])], photo);
     }
     const events: GameEvent[] = [];
@@ -244,6 +262,23 @@ export class GameSession implements Session {
       events.push({ type: 'play', player: this.state.toMove, placements: named ?? move.placements });
     }
     return this.commit(events, photo, decision);
+  }
+
+  /**
+   * The events of each way the new tiles on `board` split into two legal moves, played in turn by the player to
+   * move and the next, within the set's tile counts.
+   */
+  private twoMoves(board: Board): GameEvent[][] {
+    const { state } = this;
+    return splitTwoMoves(state.board, board, state.rules.layout).flatMap(({ first, second }) => {
+      if (overdrawnBy(state.rules.tileSet, board, [...first.placements, ...second.placements]).length > 0)
+        return [];
+      const one: GameEvent = { type: 'play', player: state.toMove, placements: first.placements };
+      const after = applyEvent(state, one);
+      if (!after.ok || after.state.ended) return [];
+      const two: GameEvent = { type: 'play', player: after.state.toMove, placements: second.placements };
+      return applyEvent(after.state, two).ok ? [[one, two]] : [];
+    });
   }
 
   private hold(
