@@ -318,7 +318,12 @@ async function play(base: string, game: SheetGame, mode: Mode): Promise<GameResu
         await pause(FRAME_GAP_MS);
         snap = await table.snapshot();
         result.endTurns++;
-        await sendFrame(move, photo, { version: snap.version });
+        const ended = await sendFrame(move, photo, { version: snap.version });
+        // A hand over the board: the service waits for the camera's next clear frame. This photo is all there
+        // is of the move, so no clear frame comes: the reading is held a few seconds later.
+        if (ended?.status === 'waiting' && (ended.reasons ?? []).some((r) => r.startsWith('hand in view'))) {
+          for (let t = 0; t < 80 && !(await table.snapshot()).pending; t++) await pause(100);
+        }
       } else {
         // A still camera: the same picture until the service decides, or the scorekeeper presses End turn.
         let decided = false;

@@ -38,7 +38,7 @@ import type { GameStore, StoredGame } from '../store/types.ts';
 import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
 import type { Thumbnail } from './frames.ts';
-import { interpret, newTiles } from './interpret.ts';
+import { type Interpretation, interpret, newTiles } from './interpret.ts';
 import { FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
 import { snapshotOf } from './snapshot.ts';
 
@@ -50,6 +50,11 @@ export interface CaptureTiming {
   ms: number;
 }
 
+/** How long an End turn waits out a hand over the board for a clear frame. */
+const HAND_WAIT_MS = 4000;
+/** A camera that sent a frame this recently is streaming: it will send more. */
+const STREAM_GAP_MS = 3000;
+
 /** Held readings of a game on one board are all board 0's. */
 const BOARD = 0;
 
@@ -57,6 +62,12 @@ export class GameSession implements Session {
   private state: GameState;
   private stable: { text: string; count: number; since: number } | undefined;
   private seq: number;
+  /** When the last frame that only fed the views came. */
+  private lastFeed = Number.NEGATIVE_INFINITY;
+  /** An End turn waiting for a frame without a hand over the board. */
+  private handWait:
+    | { timer: NodeJS.Timeout; board: Board; doubts: Interpretation['doubts']; bytes: Uint8Array }
+    | undefined;
   /** How each move read by the camera was decided, by event index. */
   private readonly decisions = new Map<number, Decision>();
   private readonly viewers = new Viewers<GameSnapshot>(() => this.snapshot());
@@ -180,18 +191,47 @@ export class GameSession implements Session {
         lexicon: this.readingLexicon,
       },
     );
+    // A camera that keeps sending frames (the camera page, a pulled stream) can wait out a hand.
+    const streaming = now - this.lastFeed < STREAM_GAP_MS;
+    if (!endTurn) this.lastFeed = now;
+    // While an End turn waits for a clear frame, the next frame is the End turn's.
+    const ending = endTurn || this.handWait !== undefined;
     // Automatic capture decides on a board that has stayed the same for long enough.
     const still = this.settle(seen.board.cells.join(''), now);
-    if (!endTurn && !(this.stored.config.capture === 'auto' && still)) return { status: 'waiting' };
+    if (!ending && !(this.stored.config.capture === 'auto' && still)) return { status: 'waiting' };
+    if (seen.hand && (this.handWait || (endTurn && streaming))) return this.waitOutHand(seen, bytes);
+    this.stopWaiting();
     if (seen.doubts.length > 0) {
       // A still board with nothing new on it but doubts is no move to hold.
-      if (!endTurn && !newTiles(this.state.board, seen.board, seen.doubts)) return { status: 'waiting' };
+      if (!ending && !newTiles(this.state.board, seen.board, seen.doubts)) return { status: 'waiting' };
       const reason = seen.hand ? 'hand in view' : 'some squares could not be read with confidence';
       return this.hold(seen.board, [reason], seen.doubts, bytes);
     }
     const decision: Decision =
       seen.resolved.length > 0 ? { how: 'context', squares: seen.resolved } : { how: 'read' };
-    return this.commitBoard(seen.board, bytes, endTurn, false, decision);
+    return this.commitBoard(seen.board, bytes, ending, false, decision);
+  }
+
+  /**
+   * An End turn whose frame shows a hand over the board: the next clear frame of the camera ends the turn; after
+   * `HAND_WAIT_MS` without one, the last reading is held for the scorekeeper, saying a hand was in view.
+   */
+  private waitOutHand(seen: Interpretation, bytes: Uint8Array): FrameResult {
+    if (!this.handWait) {
+      const timer = setTimeout(() => {
+        const wait = this.handWait;
+        this.handWait = undefined;
+        if (wait) this.hold(wait.board, ['hand in view'], wait.doubts, wait.bytes);
+      }, HAND_WAIT_MS);
+      timer.unref();
+      this.handWait = { timer, board: seen.board, doubts: seen.doubts, bytes };
+    } else Object.assign(this.handWait, { board: seen.board, doubts: seen.doubts, bytes });
+    return { status: 'waiting', reasons: ['hand in view: the next clear frame ends the turn'] };
+  }
+
+  private stopWaiting(): void {
+    if (this.handWait) clearTimeout(this.handWait.timer);
+    this.handWait = undefined;
   }
 
   /** Counts identical readings for auto capture: true once one has been the same for enough frames and time. */
@@ -305,6 +345,7 @@ export class GameSession implements Session {
       }
       state = step.state;
     }
+    this.stopWaiting();
     const at = new Date().toISOString();
     const path = this.held.settle(BOARD, photo, `event-${this.seq + 1}.jpg`);
     for (const event of events) {

@@ -1,0 +1,106 @@
+/**
+ * A hand is not a board: an End turn whose frame shows a hand over the board waits for the camera's next clear
+ * frame when the camera is streaming, and holds (saying why) when no clear frame comes. The vision is replaced by
+ * a queue of readings made by hand, so the timing is the session's alone.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { BoardReading } from '../../vision/index.ts';
+import type { GameSnapshot } from '../protocol/index.ts';
+
+const readings = vi.hoisted(() => [] as BoardReading[]);
+vi.mock('../../vision/index.ts', async (original) => ({
+  ...(await original<typeof import('../../vision/index.ts')>()),
+  recognize: async () => {
+    const next = readings.shift();
+    if (!next) throw new Error('no reading queued');
+    return next;
+  },
+}));
+
+const { SqliteStore } = await import('../store/sqlite.ts');
+const { GameService } = await import('./service.ts');
+const { parseGameConfig } = await import('./validate.ts');
+
+const dir = mkdtempSync(join(tmpdir(), 'tilecam-hand-'));
+const store = new SqliteStore(join(dir, 'games.db'));
+const service = new GameService(store, dir);
+afterAll(() => {
+  service.stopAll();
+  store.close();
+});
+const photo = readFileSync(new URL('../../fixtures/demo_game/1.jpg', import.meta.url));
+const rowsWith = (row8: string) => Array.from({ length: 15 }, (_, r) => (r === 7 ? row8 : '.'.repeat(15)));
+
+/** WINDY on row 8; with `hand`, a hand over its last two squares (the model sees mostly a hand there). */
+function reading(hand: boolean): BoardReading {
+  const squares = hand ? [6, 7].map((col) => ({ row: 7, col })) : [];
+  return {
+    board: rowsWith(hand ? '...WIN.........' : '...WINDY.......'),
+    confidence: Array.from({ length: 15 }, () => Array(15).fill(0.99)),
+    unsure: squares,
+    alternatives: squares.map(({ row, col }) => ({
+      row,
+      col,
+      options: [
+        { tile: '#', p: 0.8 },
+        { tile: '.', p: 0.1 },
+      ],
+    })),
+    corners: [
+      [0, 0],
+      [100, 0],
+      [100, 100],
+      [0, 100],
+    ],
+    rotation: 0,
+    ms: { decode: 0, locate: 0, classify: 0, total: 0 },
+  };
+}
+const newGame = () => service.create(parseGameConfig({ players: ['Ann', 'Ben'] })).id;
+const snap = (id: string) => service.get(id).snapshot() as GameSnapshot;
+const turns = (id: string) => snap(id).turns.length;
+
+describe('a hand over the board at End turn', () => {
+  it('waits for the streaming camera’s next clear frame, which ends the turn', async () => {
+    const id = newGame();
+    readings.push(reading(false), reading(true), reading(false));
+    expect((await service.submitFrame(id, photo, false)).status).toBe('waiting'); // the camera streams
+    const ended = await service.submitFrame(id, photo, true);
+    expect(ended).toEqual({
+      status: 'waiting',
+      reasons: ['hand in view: the next clear frame ends the turn'],
+    });
+    expect(turns(id)).toBe(0);
+    // The hand is gone in the next frame: the turn ends with it.
+    expect((await service.submitFrame(id, photo, false)).status).toBe('committed');
+    expect(snap(id).players[0]!.score).toBe(32);
+  });
+
+  it('holds the reading, saying a hand is in view, when no clear frame comes', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const id = newGame();
+      readings.push(reading(false), reading(true));
+      await service.submitFrame(id, photo, false);
+      expect((await service.submitFrame(id, photo, true)).status).toBe('waiting');
+      vi.advanceTimersByTime(5000);
+      const pending = snap(id).pending;
+      expect(pending?.reasons).toEqual(['hand in view']);
+      expect(turns(id)).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('holds a single uploaded photo with a hand at once (no camera streams)', async () => {
+    const id = newGame();
+    readings.push(reading(true));
+    expect(await service.submitFrame(id, photo, true)).toEqual({
+      status: 'needs-confirmation',
+      reasons: ['hand in view'],
+    });
+  });
+});
