@@ -127,7 +127,7 @@ function render(s: Snapshot) {
   const resolved = token
     ? s.turns.flatMap((t) => (t.decided?.how === 'context' ? (t.decided.squares ?? []) : []))
     : [];
-  const board = boardView(s.board, s.lastMove, [], resolved);
+  const board = boardView(s.board, s.lastMove, token ? s.disturbed : [], resolved);
   if (token) {
     onSquareClick(board, (row, col, sq) => {
       if (!sq.classList.contains('tile')) return;
@@ -156,6 +156,14 @@ function render(s: Snapshot) {
     unseenView(s),
     el('a', { href: `/api/games/${game}/gcg`, class: 'gcg' }, 'Download the game as GCG'),
   );
+  if (token && s.disturbed.length > 0)
+    side.append(
+      el(
+        'p',
+        { class: 'source stopped' },
+        `The camera sees a change at ${s.disturbed.map((q) => `${q.row + 1}${'ABCDEFGHIJKLMNO'[q.col]}`).join(', ')}: has the board been knocked? Look, and fix the square if a tile moved.`,
+      ),
+    );
   if (token) side.append(controls(s), ...sourcesView(s), cameraView([]));
   root.replaceChildren(board, side, ...(s.pending ? [pendingView(s)] : []));
 }

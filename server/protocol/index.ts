@@ -91,6 +91,11 @@ export interface GameSnapshot {
     readonly bag: number;
   };
   readonly pending: PendingView | null;
+  /**
+   * Squares of earlier moves the camera has read confidently as something else in two frames running: the board
+   * may have been knocked. A notice for the scorekeeper to look; it never holds a move.
+   */
+  readonly disturbed: readonly { readonly row: number; readonly col: number }[];
   readonly ended: { readonly reason: string; readonly winners: readonly number[] } | null;
   readonly capture: 'auto' | 'button';
   readonly lang: string;

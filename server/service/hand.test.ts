@@ -104,3 +104,23 @@ describe('a hand over the board at End turn', () => {
     });
   });
 });
+
+describe('a committed square read as something else', () => {
+  /** WINDY with its W read confidently as an M. */
+  const knocked = (): BoardReading => ({ ...reading(false), board: rowsWith('...MINDY.......') });
+
+  it('is a notice for the scorekeeper after two frames running, and holds nothing', async () => {
+    const id = newGame();
+    readings.push(reading(false), reading(false), knocked(), knocked(), reading(false));
+    await service.submitFrame(id, photo, false);
+    expect((await service.submitFrame(id, photo, true)).status).toBe('committed');
+    await service.submitFrame(id, photo, false);
+    expect(snap(id).disturbed).toEqual([]); // once may be a shadow
+    await service.submitFrame(id, photo, false);
+    expect(snap(id).disturbed).toEqual([{ row: 7, col: 3 }]);
+    expect(snap(id).pending).toBeNull();
+    await service.submitFrame(id, photo, false);
+    expect(snap(id).disturbed).toEqual([]);
+    expect(snap(id).board[7]).toBe('...WINDY.......');
+  });
+});

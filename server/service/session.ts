@@ -62,6 +62,9 @@ export class GameSession implements Session {
   private state: GameState;
   private stable: { text: string; count: number; since: number } | undefined;
   private seq: number;
+  /** Committed squares read confidently as something else in the last frame, and in two frames running. */
+  private lastDisturbed: readonly { row: number; col: number }[] = [];
+  private disturbed: readonly { row: number; col: number }[] = [];
   /** When the last frame that only fed the views came. */
   private lastFeed = Number.NEGATIVE_INFINITY;
   /** An End turn waiting for a frame without a hand over the board. */
@@ -139,6 +142,7 @@ export class GameSession implements Session {
   snapshot(): GameSnapshot {
     return snapshotOf(this.id, this.state, {
       pending: this.held.view(BOARD),
+      disturbed: this.disturbed,
       capture: this.stored.config.capture,
       lang: this.stored.config.lang,
       variant: this.stored.config.variant as GameSnapshot['variant'],
@@ -191,6 +195,7 @@ export class GameSession implements Session {
         lexicon: this.readingLexicon,
       },
     );
+    this.notice(seen.disturbed);
     // A camera that keeps sending frames (the camera page, a pulled stream) can wait out a hand.
     const streaming = now - this.lastFeed < STREAM_GAP_MS;
     if (!endTurn) this.lastFeed = now;
@@ -227,6 +232,16 @@ export class GameSession implements Session {
       this.handWait = { timer, board: seen.board, doubts: seen.doubts, bytes };
     } else Object.assign(this.handWait, { board: seen.board, doubts: seen.doubts, bytes });
     return { status: 'waiting', reasons: ['hand in view: the next clear frame ends the turn'] };
+  }
+
+  /** A board-disturbed notice for the squares read as changed in this frame and the one before. */
+  private notice(now: readonly { row: number; col: number }[]): void {
+    const twice = now.filter((q) => this.lastDisturbed.some((p) => p.row === q.row && p.col === q.col));
+    this.lastDisturbed = now;
+    const key = (l: readonly { row: number; col: number }[]) => l.map((q) => `${q.row},${q.col}`).join(' ');
+    if (key(twice) === key(this.disturbed)) return;
+    this.disturbed = twice;
+    this.notify();
   }
 
   private stopWaiting(): void {

@@ -21,6 +21,7 @@ export function snapshotOf(
     sources: GameSnapshot['sources'];
     /** How the move of the event at an index was decided, when the camera read it. */
     decisions?: ReadonlyMap<number, Decision>;
+    disturbed?: readonly { row: number; col: number }[];
     lexicon?: Lexicon;
   },
 ): GameSnapshot {
@@ -70,6 +71,7 @@ export function snapshotOf(
       bag: unseen.bag,
     },
     pending: options.pending,
+    disturbed: options.disturbed ?? [],
     ended: state.ended ? { reason: state.ended.reason, winners: winners(state) } : null,
     capture: options.capture,
     lang: options.lang,

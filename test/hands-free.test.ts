@@ -1,0 +1,65 @@
+/**
+ * Hands-free scoring on real cases from the shared German games (../shared/realdata/scrabscrap-de, when it is
+ * there: it is measured, never committed): a photo read as the game would, with the board before as committed.
+ * The whole games are played through the service by `npm run bench:live`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseBoard, standardLayout, tileSets } from '../server/engine/index.ts';
+import { germanReadingLexicon } from '../server/lexicon/index.ts';
+import { interpret } from '../server/service/interpret.ts';
+import { recognize } from '../vision/index.ts';
+import { root } from './helpers.ts';
+
+const games = join(root, '..', 'shared', 'realdata', 'scrabscrap-de');
+const present = existsSync(games);
+if (!present)
+  console.warn(`NOTICE: ${games} is absent; the real-photo cases of hands-free scoring are skipped.`);
+
+const label = (game: string, n: number) => {
+  const parsed = parseBoard(
+    readFileSync(join(games, game, `image-${n}.txt`), 'utf8')
+      .trimEnd()
+      .split('\n'),
+  );
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.board;
+};
+
+/** Photo `n` of `game` read as a steady camera would (its own grid as the hint), over the board of photo n-1. */
+async function readInGame(game: string, n: number) {
+  const bytes = readFileSync(join(games, game, `image-${n}.jpg`));
+  const letters = tileSets.de.letters.map(([l]) => l).join('');
+  const first = await recognize(bytes, { letters });
+  const reading = await recognize(bytes, { letters, hint: first.corners });
+  const read = parseBoard(reading.board);
+  if (!read.ok) throw new Error(read.message);
+  const seen = interpret(
+    { board: read.board, unsure: reading.unsure, alternatives: reading.alternatives },
+    {
+      committed: label(game, n - 1),
+      layout: standardLayout,
+      tileSet: tileSets.de,
+      lexicon: germanReadingLexicon(),
+    },
+  );
+  return { reading, seen };
+}
+
+describe.skipIf(!present)('hands-free scoring on real German photos', () => {
+  it('decides a doubtful new letter in context: game01 move 3, the M at 10B', async () => {
+    const { reading, seen } = await readInGame('game01', 3);
+    expect(reading.unsure).toContainEqual({ row: 9, col: 1 });
+    expect(seen.doubts).toEqual([]);
+    expect(seen.resolved).toContainEqual(expect.objectContaining({ row: 9, col: 1, tile: 'M' }));
+    expect(seen.board.cells).toEqual(label('game01', 3).cells);
+  });
+
+  it('does not read committed squares into doubt: game01 move 8, the M of move 6 at 5H unsure again', async () => {
+    const { reading, seen } = await readInGame('game01', 8);
+    expect(reading.unsure).toContainEqual({ row: 4, col: 7 });
+    expect(seen.doubts).toEqual([]);
+    expect(seen.board.cells).toEqual(label('game01', 8).cells);
+  });
+});
