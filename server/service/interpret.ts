@@ -136,7 +136,11 @@ export function interpret(reading: Reading, ctx: Context): Interpretation {
   const hand = doubtful.filter((i) =>
     (options.get(i) ?? []).some((o) => o.tile === '#' && o.p >= HAND_SHARE),
   );
-  if (hand.length > 0) return done(cells, hand.map(at), true, [], disturbed, size);
+  if (hand.length > 0) {
+    // What shows between fingers changes frame to frame: a square under a hand is taken as it was.
+    for (const i of hand) cells[i] = committed[i]!;
+    return done(cells, hand.map(at), true, [], disturbed, size);
+  }
 
   const candidates = new Map<number, Option[]>();
   const weak: number[] = [];
