@@ -96,6 +96,12 @@ export interface CellReading {
   readonly blankShare: number[];
   /** Per cell, its likeliest readings (empty, blank, a letter, or `#`: a hand over it) with their shares. */
   readonly options: readonly (readonly Alternative[])[];
+  /** The model's raw scores per cell for each reading in `keys` (before any bias), and for a hand. */
+  readonly scores: {
+    readonly keys: readonly string[];
+    readonly cells: readonly number[][];
+    readonly hand: readonly number[];
+  };
   /** Quarter turns clockwise of the letters as seen. */
   readonly turns: 0 | 1 | 2 | 3;
 }
@@ -115,7 +121,13 @@ const OPTIONS = 4;
  * reading's share among those readings and "a hand is over it", so a hand, or a square where two readings
  * compete, stays low and is reported unsure.
  */
-export function readCells(model: CellModel, probs: Float32Array, allowed?: ReadonlySet<string>): CellReading {
+export function readCells(
+  model: CellModel,
+  probs: Float32Array,
+  allowed?: ReadonlySet<string>,
+  /** Per reading (`.`, `?` or a letter), a log-weight learnt from the game's own tiles (see adapt.ts). */
+  bias?: ReadonlyMap<string, number>,
+): CellReading {
   const k = model.classes.length;
   const n = probs.length / k;
   const turnMass = [0, 0, 0, 0];
@@ -139,15 +151,18 @@ export function readCells(model: CellModel, probs: Float32Array, allowed?: Reado
   const letterShare: number[] = [];
   const blankShare: number[] = [];
   const options: Alternative[][] = [];
+  const scoreRows: number[][] = [];
   for (let i = 0; i < n; i++) {
     const p = (index: number | undefined) => (index === undefined || index < 0 ? 0 : probs[i * k + index]!);
-    const scores: [string, number][] = [
+    const raw: [string, number][] = [
       ['.', p(empty)],
       ['?', p(blank)],
       ...letters.map((l): [string, number] => {
         return [l, p(byTurn.get(`${l}${turns}`))];
       }),
     ];
+    scoreRows.push(raw.map(([, v]) => v));
+    const scores: [string, number][] = bias ? raw.map(([t, v]) => [t, v * Math.exp(bias.get(t) ?? 0)]) : raw;
     let best = scores[0]!;
     let bestLetter: [string, number] = ['?', 0];
     let total = p(hand);
@@ -170,7 +185,21 @@ export function readCells(model: CellModel, probs: Float32Array, allowed?: Reado
         .map(([tile, v]) => ({ tile, p: share(v) })),
     );
   }
-  return { chars, confidence, pair, letter, letterShare, blankShare, options, turns };
+  return {
+    chars,
+    confidence,
+    pair,
+    letter,
+    letterShare,
+    blankShare,
+    options,
+    scores: {
+      keys: ['.', '?', ...letters],
+      cells: scoreRows,
+      hand: hand < 0 ? [] : Array.from({ length: n }, (_, i) => probs[i * k + hand]!),
+    },
+    turns,
+  };
 }
 
 /** Turns a row-major 15×15 grid seen rotated `turns` quarter turns clockwise back upright. */

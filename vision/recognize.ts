@@ -26,6 +26,13 @@ export interface RecognizeOptions {
   readonly hint?: Corners;
   /** Path of the ONNX model (default models/cells.onnx). */
   readonly model?: string;
+  /**
+   * Per reading (`.`, `?` or a letter), a log-weight learnt from tiles of this game already committed (adapt.ts):
+   * how this set's tiles look to the model.
+   */
+  readonly bias?: ReadonlyMap<string, number>;
+  /** Also report the model's raw scores per square (`BoardReading.scores`), to learn such a bias from. */
+  readonly scores?: boolean;
   /** Squares read with less confidence than this are reported unsure (default 0.8). */
   readonly threshold?: number;
   /** Receives the decoded photo (at most DECODE_SIDE pixels a side), the corners in its pixels and the straightened
@@ -81,7 +88,7 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
   const probs = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin));
   const allowed = options.letters ? new Set([...options.letters]) : undefined;
   await secondLook(cells, warped, probs, allowed);
-  const seen = readCells(cells, probs, allowed);
+  const seen = readCells(cells, probs, allowed, options.bias);
   const settled = settleBlanks(warped, seen.chars, seen.confidence, seen.pair, seen);
   const chars = uprightGrid(settled.chars, seen.turns);
   const conf = uprightGrid(settled.confidence, seen.turns);
@@ -117,6 +124,15 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
     confidence,
     unsure,
     alternatives,
+    ...(options.scores
+      ? {
+          scores: {
+            keys: seen.scores.keys,
+            cells: uprightGrid(seen.scores.cells, seen.turns),
+            hand: uprightGrid(seen.scores.hand, seen.turns),
+          },
+        }
+      : {}),
     corners: mapCorners(upright, ([x, y]) => [
       Math.round((x / photo.scaleX) * 10) / 10,
       Math.round((y / photo.scaleY) * 10) / 10,

@@ -36,6 +36,12 @@ export interface BoardReading {
    * For each unsure square, its likeliest readings with the model's share for each, the reported one first: what
    * the game may choose between when the context (the move's legality, the tile counts, the lexicon) decides.
    */
+  /** On request: the model's raw scores per square (row-major, upright) for each reading in `keys`, and a hand's. */
+  readonly scores?: {
+    readonly keys: readonly string[];
+    readonly cells: readonly (readonly number[])[];
+    readonly hand: readonly number[];
+  };
   readonly alternatives: readonly {
     readonly row: number;
     readonly col: number;
