@@ -245,8 +245,11 @@ describe('games in memory', () => {
     const store = new SqliteStore(join(dir, 'games.db'));
     const service = new GameService(store, dir, { limits: { ...limits, liveGames: 3 } });
     const ids = Array.from({ length: 5 }, () => service.create(parseGameConfig({ players: ['A', 'B'] })).id);
-    for (const id of ids) service.get(id);
-    expect(service.loaded).toBeLessThanOrEqual(3);
+    const sessions = ids.map((id) => service.get(id));
+    expect(service.loaded).toBe(3);
+    // The games just used are the ones kept, and the same objects come back (not copies loaded again).
+    for (const i of [2, 3, 4]) expect(service.get(ids[i]!)).toBe(sessions[i]);
+    expect(service.loaded).toBe(3);
     service.stopAll();
   });
 });

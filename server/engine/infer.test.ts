@@ -4,12 +4,15 @@ import {
   type Board,
   boardFromText,
   emptyBoard,
+  formatPosition,
   type Inferred,
   inferMove,
   makeMove,
   type Placement,
+  parseBoard,
   place,
   placementsFromNotation,
+  splitTwoMoves,
 } from './index.ts';
 
 /** Puts plays in GCG notation on a board, in order. */
@@ -206,5 +209,43 @@ describe('inferMove, property', () => {
       { numRuns: 300 },
     );
     expect(checked).toBeGreaterThan(1500); // the generator really produces moves, many per game
+  });
+});
+
+describe('splitTwoMoves', () => {
+  const board = (rows: Record<number, string>) => {
+    const parsed = parseBoard(Array.from({ length: 15 }, (_, r) => (rows[r] ?? '').padEnd(15, '.')));
+    if (!parsed.ok) throw new Error(parsed.message);
+    return parsed.board;
+  };
+  const orders = (before: Board, after: Board) =>
+    splitTwoMoves(before, after).map(({ first, second }) => [
+      formatPosition(first.position),
+      formatPosition(second.position),
+    ]);
+
+  it('finds the one order two moves can have been played in', () => {
+    // WINDY on an empty board, then AN under it: AN cannot come first (it is off the centre).
+    expect(orders(board({}), board({ 7: '...WINDY', 8: '...AN' }))).toEqual([['8D', '9D']]);
+  });
+
+  it('finds both orders when each move stands alone, though a tile of one shares a row with the other', () => {
+    const before = board({ 6: '..HORSES' });
+    // CAT under HORSES (8D–8F) and AXE down under its last S (SAXE, from 7H): AXE's A is on row 8 too.
+    const after = board({ 6: '..HORSES', 7: '...CAT.A', 8: '.......X', 9: '.......E' });
+    expect(orders(before, after).sort()).toEqual(
+      [
+        ['8D', 'H7'],
+        ['H7', '8D'],
+      ].sort(),
+    );
+  });
+
+  it('does not split off a single tile: a stray or a misreading is as likely', () => {
+    const before = board({ 6: '..HORSE' });
+    // CAT and a stray X under its C: no single tile is split off; AT + CX either way round is no one order.
+    const found = orders(before, board({ 6: '..HORSE', 7: '...CAT', 8: '...X' }));
+    expect(found.every(([a, b]) => a !== '9D' && b !== '9D')).toBe(true);
+    expect(found).not.toHaveLength(1);
   });
 });

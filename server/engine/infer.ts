@@ -121,8 +121,10 @@ function sameTiles(removed: readonly Placement[], last: readonly Placement[] | u
 
 /**
  * Two moves in one reading (a player forgot to end the turn): every way the tiles added since `before` split into
- * a first legal move and a second one legal after it. Empty when the tiles are one move, or no such pair.
- * Pure; the tiles already on `before` must be unchanged on `after`.
+ * a first legal move and a second one legal after it. Each move must place two tiles or more: a single tile more
+ * is as likely a stray or a misreading as a move, and is not split off. Any run of the added tiles along a row or
+ * a column is tried as the first move. Empty when the tiles are one move, or no such pair. Pure; the tiles already
+ * on `before` must be unchanged on `after`.
  */
 export function splitTwoMoves(
   before: Board,
@@ -135,23 +137,28 @@ export function splitTwoMoves(
     if (before.cells[i] !== EMPTY || after.cells[i] === EMPTY) return [];
     added.push({ row: Math.floor(i / before.size), col: i % before.size, tile: after.cells[i]! });
   }
-  if (added.length < 2) return [];
-  // A move's tiles share a row or a column: each row's and each column's added tiles are a first move to try.
-  const groups = new Map<string, Placement[]>();
+  if (added.length < 4) return [];
+  const lines = new Map<string, Placement[]>();
   for (const p of added) {
-    for (const key of [`r${p.row}`, `c${p.col}`]) groups.set(key, [...(groups.get(key) ?? []), p]);
+    for (const key of [`r${p.row}`, `c${p.col}`]) lines.set(key, [...(lines.get(key) ?? []), p]);
   }
   const seen = new Set<string>();
   const out: { first: Move; second: Move }[] = [];
-  for (const group of groups.values()) {
-    const key = group.map((p) => `${p.row},${p.col}`).join(' ');
-    if (group.length === added.length || seen.has(key)) continue;
-    seen.add(key);
-    const first = makeMove(before, group, layout);
-    if (!first.ok) continue;
-    const rest = added.filter((p) => !group.includes(p));
-    const second = makeMove(first.after, rest, layout);
-    if (second.ok) out.push({ first: first.move, second: second.move });
+  for (const [key, line] of lines) {
+    const sorted = [...line].sort((a, b) => (key[0] === 'r' ? a.col - b.col : a.row - b.row));
+    for (let from = 0; from < sorted.length; from++) {
+      for (let to = from + 2; to <= sorted.length; to++) {
+        const group = sorted.slice(from, to);
+        const rest = added.filter((p) => !group.includes(p));
+        const id = group.map((p) => `${p.row},${p.col}`).join(' ');
+        if (rest.length < 2 || seen.has(id)) continue;
+        seen.add(id);
+        const first = makeMove(before, group, layout);
+        if (!first.ok) continue;
+        const second = makeMove(first.after, rest, layout);
+        if (second.ok) out.push({ first: first.move, second: second.move });
+      }
+    }
   }
   return out;
 }

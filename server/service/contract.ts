@@ -21,6 +21,10 @@ export interface Session {
   readonly watchers: number;
   /** The camera streams the server pulls for this game, as the scorekeeper's page shows them. */
   readonly sources: SourceBoard;
+  /** Work is scheduled for later (an End turn waiting out a hand): the game must stay loaded. */
+  readonly busy: boolean;
+  /** Runs work the game schedules for later in its queue (set by the service; alone, it runs at once). */
+  defer: (task: () => Promise<unknown>) => void;
 
   /** The game as every page shows it: scores, board(s), moves, the reading waiting, the camera streams. */
   snapshot(): Snapshot;

@@ -87,6 +87,7 @@ describe('a hand over the board at End turn', () => {
       await service.submitFrame(id, photo, false);
       expect((await service.submitFrame(id, photo, true)).status).toBe('waiting');
       vi.advanceTimersByTime(5000);
+      await new Promise((r) => setImmediate(r)); // the hold runs in the game's queue
       const pending = snap(id).pending;
       expect(pending?.reasons).toEqual(['hand in view']);
       expect(turns(id)).toBe(0);
@@ -122,5 +123,19 @@ describe('a committed square read as something else', () => {
     await service.submitFrame(id, photo, false);
     expect(snap(id).disturbed).toEqual([]);
     expect(snap(id).board[7]).toBe('...WINDY.......');
+  });
+});
+
+describe('a forgotten End turn', () => {
+  it('holds two moves that could have been played in either order, naming both', async () => {
+    const id = newGame();
+    const rows = (r: Record<number, string>) =>
+      Array.from({ length: 15 }, (_, i) => (r[i] ?? '').padEnd(15, '.'));
+    await service.act(id, { type: 'confirm', board: rows({ 7: '..HORSES' }) });
+    const both = rows({ 7: '..HORSES', 8: '...CAT.A', 9: '.......X', 10: '.......E' });
+    const result = await service.act(id, { type: 'confirm', board: both });
+    expect(result.status).toBe('needs-confirmation');
+    expect(result.reasons?.[0]).toMatch(/two moves at once, legal in either order/);
+    expect(snap(id).turns).toHaveLength(1);
   });
 });

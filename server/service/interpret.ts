@@ -88,8 +88,13 @@ export interface Interpretation {
 
 /** Readings under this share are not weighed. */
 export const MIN_OPTION = 0.03;
-/** A reading alone on its square is trusted from this share; under it (and no hand), the square stays in doubt. */
-export const MIN_TRUST = 0.25;
+/**
+ * A reading alone on its square (no other reading of 3% or more) is trusted from these shares; under them the
+ * square stays in doubt. A tile from 0.7, where bench:calibrate found the likeliest reading never wrong; an empty
+ * square from 0.25 (the rest is a shadow's or a hand's share, and a tile there would have to be read as one).
+ */
+export const MIN_TRUST_TILE = 0.7;
+export const MIN_TRUST_EMPTY = 0.25;
 /** A square whose hand share reaches this is covered by a hand. */
 export const HAND_SHARE = 0.3;
 /** A word the lexicon does not know weighs this much as one it knows. */
@@ -144,6 +149,7 @@ export function interpret(reading: Reading, ctx: Context): Interpretation {
 
   const candidates = new Map<number, Option[]>();
   const weak: number[] = [];
+  const alone: Resolution[] = [];
   for (const i of doubtful) {
     const seen: Option[] = [];
     for (const o of options.get(i) ?? [{ tile: cells[i]!, p: 0 }]) {
@@ -151,12 +157,15 @@ export function interpret(reading: Reading, ctx: Context): Interpretation {
       if (o.p >= MIN_OPTION || seen.length === 0) seen.push(o);
       if (seen.length === 4) break;
     }
+    const only = seen[0];
     if (seen.length > 1) candidates.set(i, seen);
-    else if ((seen[0]?.p ?? 0) < MIN_TRUST) weak.push(i);
+    else if (!only || only.p < (only.tile === EMPTY ? MIN_TRUST_EMPTY : MIN_TRUST_TILE)) weak.push(i);
+    // A tile taken although the square was unsure is said, like any the context decides.
+    else if (only.tile !== EMPTY) alone.push({ ...at(i), tile: only.tile, options: seen, share: 1 });
   }
   if (weak.length > 0) return done(cells, weak.map(at), false, [], disturbed, size);
   const varying = [...candidates.keys()];
-  if (varying.length === 0) return done(cells, [], false, [], disturbed, size);
+  if (varying.length === 0) return done(cells, [], false, alone, disturbed, size);
   if (varying.length > MAX_VARYING) return done(cells, varying.map(at), false, [], disturbed, size);
 
   // Every combination of the varying squares' readings, weighed.
@@ -193,7 +202,7 @@ export function interpret(reading: Reading, ctx: Context): Interpretation {
     cells[i] = tile;
     return { ...at(i), tile, options: opts, share: Math.round(share * 1000) / 1000 };
   });
-  return done(cells, [], false, resolved, disturbed, size);
+  return done(cells, [], false, [...alone, ...resolved], disturbed, size);
 }
 
 /** Whether `board` shows a tile that `committed` does not have, or a doubt on a square read as a tile. */

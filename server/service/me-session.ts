@@ -106,6 +106,12 @@ export class MeSession implements Session {
     return this.state.players.length;
   }
 
+  defer: (task: () => Promise<unknown>) => void = (task) => void task();
+
+  get busy(): boolean {
+    return false;
+  }
+
   get seats(): number {
     return this.players;
   }

@@ -96,9 +96,15 @@ export class GameService {
               this.timing,
               stored.config.lexicon === 'none' ? undefined : readingLexicon(stored.config.lang),
             );
-      live = { session, lastUsed: 0, queue: new GameQueue() };
+      const queue = new GameQueue();
+      live = { session, lastUsed: Date.now(), queue };
+      // Work the game schedules for later (an End turn waiting out a hand) runs in its queue like any other.
+      session.defer = (task) => {
+        queue.run(task).catch((err: unknown) => console.error(`game ${id}: ${(err as Error).message}`));
+      };
       this.sessions.set(id, live);
-      if (this.sessions.size > this.limits.liveGames) this.sweep();
+      // Room for it: the least recently used of the others go (never the game being loaded).
+      if (this.sessions.size > this.limits.liveGames) this.sweep(Date.now(), id);
     }
     live.lastUsed = Date.now();
     return live;
@@ -264,9 +270,16 @@ export class GameService {
    * recently used while more than the limit are loaded. Everything of a game is stored (its events, its held
    * readings), so it is loaded again exactly as it was; only the cameras' last frames are lost.
    */
-  sweep(now = Date.now()): void {
+  sweep(now = Date.now(), keep?: string): void {
     const candidates = [...this.sessions.entries()]
-      .filter(([id, live]) => live.session.watchers === 0 && live.queue.idle && !this.pulling(id))
+      .filter(
+        ([id, live]) =>
+          id !== keep &&
+          live.session.watchers === 0 &&
+          live.queue.idle &&
+          !live.session.busy &&
+          !this.pulling(id),
+      )
       .sort((a, b) => a[1].lastUsed - b[1].lastUsed);
     let excess = this.sessions.size - this.limits.liveGames;
     for (const [id, live] of candidates) {

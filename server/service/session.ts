@@ -127,6 +127,12 @@ export class GameSession implements Session {
     return this.stored.id;
   }
 
+  defer: (task: () => Promise<unknown>) => void = (task) => void task();
+
+  get busy(): boolean {
+    return this.handWait !== undefined;
+  }
+
   get seats(): number {
     return 1;
   }
@@ -224,11 +230,17 @@ export class GameSession implements Session {
    */
   private waitOutHand(seen: Interpretation, bytes: Uint8Array): FrameResult {
     if (!this.handWait) {
-      const timer = setTimeout(() => {
-        const wait = this.handWait;
-        this.handWait = undefined;
-        if (wait) this.hold(wait.board, ['hand in view'], wait.doubts, wait.bytes);
-      }, HAND_WAIT_MS);
+      // In the game's queue: a clear frame being read when the time is up is decided first.
+      const timer = setTimeout(
+        () =>
+          this.defer(async () => {
+            const wait = this.handWait;
+            if (!wait || wait.timer !== timer) return;
+            this.handWait = undefined;
+            this.hold(wait.board, ['hand in view'], wait.doubts, wait.bytes);
+          }),
+        HAND_WAIT_MS,
+      );
       timer.unref();
       this.handWait = { timer, board: seen.board, doubts: seen.doubts, bytes };
     } else Object.assign(this.handWait, { board: seen.board, doubts: seen.doubts, bytes });
