@@ -80,9 +80,10 @@ export class FrameIntake {
    * the picture shows no board); a picture that is no image or shows no board is a ServiceError.
    */
   async read(bytes: Uint8Array, seat: number): ReturnType<typeof readFrame> {
-    this.frames.set(seat, bytes);
     try {
       const read = await readFrame(bytes, this.lang, this.corners.get(seat));
+      // Only a frame that shows a board is kept (a picture that is no image, or too big, is not).
+      this.frames.set(seat, bytes);
       this.corners.set(seat, read.reading.corners);
       await this.thumbnail(bytes, read.reading.corners, seat);
       return read;

@@ -246,7 +246,7 @@ export class MeSession implements Session {
         return this.hold(board, read, [inferred.ok ? 'tiles were taken off' : inferred.message], [], photo);
       const held = overdrawn(inferred.move.placements);
       if (held) return held;
-      this.keepPhoto(board, photo, `bonus-board-${board + 1}.jpg`);
+      this.keepPhoto(board, photo, `bonus-board-${board + 1}-${this.seq + 1}.jpg`);
       return this.apply([{ type: 'bonus', player: holder, placements: inferred.move.placements }], board);
     }
     const inferred = inferMove(this.state.boards[board]!, read, { layout: this.state.rules.base.layout });
@@ -257,7 +257,11 @@ export class MeSession implements Session {
       return this.hold(board, read, ['tiles were taken off this board'], [], photo);
     const held = inferred.ok ? overdrawn(inferred.move.placements) : undefined;
     if (held) return held;
-    const path = this.keepPhoto(board, photo, `round-${this.state.round}-board-${board + 1}.jpg`);
+    const path = this.keepPhoto(
+      board,
+      photo,
+      `round-${this.state.round}-board-${board + 1}-${this.seq + 1}.jpg`,
+    );
     this.seq++;
     this.store.appendEvent(this.id, {
       seq: this.seq,
@@ -393,12 +397,14 @@ export class MeSession implements Session {
       state = step.state;
     }
     const at = new Date().toISOString();
-    for (const event of events) {
-      this.seq++;
-      this.store.appendEvent(this.id, { seq: this.seq, event, at });
-    }
-    if ((state.phase === 'ended') !== (this.state.phase === 'ended'))
-      this.store.setEnded(this.id, state.phase === 'ended' ? at : null);
+    // The events and the game's end are stored together or not at all.
+    const first = this.seq;
+    this.store.transaction(() => {
+      events.forEach((event, k) => this.store.appendEvent(this.id, { seq: first + k + 1, event, at }));
+      if ((state.phase === 'ended') !== (this.state.phase === 'ended'))
+        this.store.setEnded(this.id, state.phase === 'ended' ? at : null);
+    });
+    this.seq = first + events.length;
     this.state = state;
     this.rounds = meRounds(state);
     // A round scored, or the boards corrected under them: the readings taken so far are spent.

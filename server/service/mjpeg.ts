@@ -85,6 +85,7 @@ function open(url: URL, signal: AbortSignal, options: PullOptions, redirects = 0
   const seconds = Math.round(options.timeoutMs / 100) / 10;
   return new Promise((resolve, reject) => {
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    let response: IncomingMessage | undefined;
     const req = request(
       url,
       {
@@ -94,6 +95,7 @@ function open(url: URL, signal: AbortSignal, options: PullOptions, redirects = 0
         headers: { accept: 'multipart/x-mixed-replace, */*' },
       },
       (res) => {
+        response = res;
         const status = res.statusCode ?? 0;
         if (status >= 300 && status < 400 && res.headers.location) {
           res.resume();
@@ -112,7 +114,12 @@ function open(url: URL, signal: AbortSignal, options: PullOptions, redirects = 0
         resolve(res);
       },
     );
-    req.on('timeout', () => req.destroy(new SourceError(`the camera sent nothing for ${seconds} s`)));
+    req.on('timeout', () => {
+      const silent = new SourceError(`the camera sent nothing for ${seconds} s`);
+      // Once the headers are in, the stream being read is the response's: it must fail with the reason too.
+      response?.destroy(silent);
+      req.destroy(silent);
+    });
     req.on('error', reject);
     req.end();
   });

@@ -376,20 +376,26 @@ export class GameSession implements Session {
     this.stopWaiting();
     const at = new Date().toISOString();
     const path = this.held.settle(BOARD, photo, `event-${this.seq + 1}.jpg`);
-    for (const event of events) {
-      const decided = event.type === 'play' ? decision : undefined;
-      if (decided) this.decisions.set(this.seq, decided);
-      this.seq++;
-      this.store.appendEvent(this.id, {
-        seq: this.seq,
-        event,
-        at,
-        ...(path ? { photo: path } : {}),
-        ...(decided ? { decision: decided } : {}),
+    // The events (two for a forgotten End turn) and the game's end are stored together or not at all.
+    const first = this.seq;
+    this.store.transaction(() => {
+      events.forEach((event, k) => {
+        const decided = event.type === 'play' ? decision : undefined;
+        this.store.appendEvent(this.id, {
+          seq: first + k + 1,
+          event,
+          at,
+          ...(path ? { photo: path } : {}),
+          ...(decided ? { decision: decided } : {}),
+        });
       });
-    }
-    if (Boolean(state.ended) !== Boolean(this.state.ended))
-      this.store.setEnded(this.id, state.ended ? at : null);
+      if (Boolean(state.ended) !== Boolean(this.state.ended))
+        this.store.setEnded(this.id, state.ended ? at : null);
+    });
+    events.forEach((event, k) => {
+      if (event.type === 'play' && decision) this.decisions.set(first + k, decision);
+    });
+    this.seq = first + events.length;
     this.state = state;
     this.stable = undefined;
     this.notify();

@@ -179,6 +179,10 @@ export class SqliteStore implements GameStore {
       if (name.startsWith(prefix) && !keep.has(name)) this.deletePhoto(gameId, join('photos', gameId, name));
   }
 
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
   close(): void {
     this.db.close();
   }

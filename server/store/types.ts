@@ -87,5 +87,7 @@ export interface GameStore {
   deletePhoto(gameId: string, path: string): void;
   /** Removes the game's photos whose names start with `prefix`, but those named in `keep`. */
   deletePhotos(gameId: string, prefix: string, keep?: ReadonlySet<string>): void;
+  /** Runs `work` as one transaction: every write in it is stored, or (it throws) none. */
+  transaction<T>(work: () => T): T;
   close(): void;
 }
