@@ -400,7 +400,9 @@ export class MeSession implements Session {
     // The events and the game's end are stored together or not at all.
     const first = this.seq;
     this.store.transaction(() => {
-      events.forEach((event, k) => this.store.appendEvent(this.id, { seq: first + k + 1, event, at }));
+      events.forEach((event, k) => {
+        this.store.appendEvent(this.id, { seq: first + k + 1, event, at });
+      });
       if ((state.phase === 'ended') !== (this.state.phase === 'ended'))
         this.store.setEnded(this.id, state.phase === 'ended' ? at : null);
     });
