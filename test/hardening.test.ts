@@ -429,6 +429,25 @@ describe('camera streams', () => {
     expect(source.error).toMatch(/sent nothing for 0.6 s/);
   });
 
+  it('that trickles bytes but never a whole frame is dropped, and the scorekeeper is told why', async () => {
+    const drip = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'multipart/x-mixed-replace; boundary=frame' });
+      res.write('--frame\r\nContent-Type: image/jpeg\r\n\r\n');
+      const timer = setInterval(() => res.write('x'), 200);
+      res.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((r) => drip.listen(0, '127.0.0.1', r));
+    try {
+      const { id, token } = await newGame();
+      const url = `http://127.0.0.1:${(drip.address() as AddressInfo).port}/video`;
+      expect((await startSource(id, token, url)).status).toBe(202);
+      expect((await stoppedSource(id)).error).toMatch(/sent no whole frame for 2 s/);
+    } finally {
+      drip.closeAllConnections();
+      await new Promise((r) => drip.close(r));
+    }
+  });
+
   it('that redirects to another host is refused', async () => {
     const { id, token } = await newGame();
     const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/video`;

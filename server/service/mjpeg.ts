@@ -27,6 +27,8 @@ export interface PullOptions {
 
 const MAX_FRAME = 10 * 1024 * 1024;
 const MAX_REDIRECTS = 3;
+/** A stream gets this many timeouts' time to send each whole frame. */
+const FRAME_WAITS = 3;
 
 /** What each policy lets a camera URL reach, by ipaddr.js's ranges. `any` also allows loopback (development). */
 const allowedRanges: Record<Exclude<SourcePolicy, 'none' | 'any'>, readonly string[]> = {
@@ -142,14 +144,23 @@ export async function* mjpegFrames(
       Buffer.from(`--${m[1]!.replace(/^--/, '')}`),
       options.maxFrame ?? MAX_FRAME,
     );
+    // A stream that trickles bytes but no whole frame would hold its place for ever: it has FRAME_WAITS timeouts.
+    let lastFrame = Date.now();
     for await (const chunk of res as AsyncIterable<Buffer>) {
       for (const part of parts.push(chunk)) {
         const headersEnd = part.indexOf('\r\n\r\n');
         if (headersEnd < 0) continue;
         let body = part.subarray(headersEnd + 4);
         if (body.subarray(-2).toString() === '\r\n') body = body.subarray(0, -2);
-        if (body.length > 0 && body[0] === 0xff && body[1] === 0xd8) yield body;
+        if (body.length > 0 && body[0] === 0xff && body[1] === 0xd8) {
+          lastFrame = Date.now();
+          yield body;
+        }
       }
+      if (Date.now() - lastFrame > FRAME_WAITS * options.timeoutMs)
+        throw new SourceError(
+          `the camera sent no whole frame for ${Math.round((FRAME_WAITS * options.timeoutMs) / 1000)} s`,
+        );
     }
   } finally {
     res.destroy();
