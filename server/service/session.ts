@@ -213,9 +213,9 @@ export class GameSession implements Session {
     if (seen.hand && (this.handWait || (endTurn && streaming))) return this.waitOutHand(seen, bytes);
     this.stopWaiting();
     if (seen.doubts.length > 0) {
-      // A still board with nothing new on it but doubts is no move to hold (a hand resting on it is said).
-      if (!ending && !seen.hand && !newTiles(this.state.board, seen.board, seen.doubts))
-        return { status: 'waiting' };
+      // A still board with nothing new on it but doubts (or a hand resting on it) is no move to hold: confirmed,
+      // it would record a pass.
+      if (!ending && !newTiles(this.state.board, seen.board, seen.doubts)) return { status: 'waiting' };
       const reason = seen.hand ? 'hand in view' : 'some squares could not be read with confidence';
       return this.hold(seen.board, [reason], seen.doubts, bytes);
     }
