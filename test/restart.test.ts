@@ -37,16 +37,20 @@ async function serve(db: string): Promise<{ child: ChildProcess; base: string }>
   return { child, base: `http://127.0.0.1:${port}` };
 }
 
+async function newGame(base: string): Promise<{ id: string; token: string }> {
+  const created = await fetch(`${base}/api/games`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ players: ['Ann', 'Ben'] }),
+  });
+  return (await created.json()) as { id: string; token: string };
+}
+
 describe('restart', () => {
   it('keeps every committed move through a SIGKILL', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'tilecam-restart-')), 'games.db');
     const first = await serve(db);
-    const created = await fetch(`${first.base}/api/games`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ players: ['Ann', 'Ben'] }),
-    });
-    const { id, token } = (await created.json()) as { id: string; token: string };
+    const { id, token } = await newGame(first.base);
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const post = (action: object) =>
       fetch(`${first.base}/api/games/${id}/actions`, {
@@ -90,12 +94,7 @@ describe('restart', () => {
   it('keeps a reading held for the scorekeeper through a SIGKILL, and the confirmed move keeps its photo', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'tilecam-restart-held-')), 'games.db');
     const first = await serve(db);
-    const created = await fetch(`${first.base}/api/games`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ players: ['Ann', 'Ben'] }),
-    });
-    const { id, token } = (await created.json()) as { id: string; token: string };
+    const { id, token } = await newGame(first.base);
     // Three moves on the board at once: no legal move, held with its photo.
     const photo = readFileSync(join(root, 'fixtures/demo_game', '3.jpg'));
     const held = await fetch(`${first.base}/api/games/${id}/frames?endTurn=1`, {

@@ -6,17 +6,9 @@
  * photos as its committed tiles), to see that it does no harm. Prints wrong squares and silent ones (wrong and not
  * reported unsure), without and with the bias.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type BoardReading, fitBias, recognize } from '../../vision/index.ts';
-import { correctLabel, errataFor, parseErrata } from '../cli/errata.ts';
 import { tileSets } from '../engine/index.ts';
-
-const shared = (p: string) => fileURLToPath(new URL(`../../../shared/realdata/${p}`, import.meta.url));
-const parsed = parseErrata(readFileSync(new URL('../../models/label-errata.txt', import.meta.url), 'utf8'));
-if (!parsed.ok) throw new Error(parsed.message);
-const errata = parsed;
+import { labelledPhotos, realdata as shared } from './labelled.ts';
 
 interface Board {
   group: string;
@@ -28,18 +20,14 @@ interface Board {
 async function boards(dir: string, lang: 'en' | 'de', group: (file: string) => string): Promise<Board[]> {
   const letters = tileSets[lang].letters.map(([l]) => l).join('');
   const out: Board[] = [];
-  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.txt') && !f.includes('NOTES'))
-    .sort();
-  for (const f of files) {
-    const txt = join(dir, f);
-    let truth = [...readFileSync(txt, 'utf8').trimEnd().split('\n').join('')];
-    if (truth.length !== 225) continue;
-    const fixed = correctLabel(truth, errataFor(errata.errata, txt), txt);
-    if (fixed.ok) truth = fixed.cells;
-    const photo = readFileSync(txt.replace(/\.txt$/, '.jpg'));
+  for (const { file, photo, truth } of labelledPhotos(dir)) {
     try {
-      out.push({ group: group(f), photo, truth, plain: await recognize(photo, { letters, scores: true }) });
+      out.push({
+        group: group(file),
+        photo,
+        truth,
+        plain: await recognize(photo, { letters, scores: true }),
+      });
     } catch {
       // no board found: not a reading to learn from or to measure here
     }

@@ -5,16 +5,10 @@
  * is the measure behind interpret.ts's COMMIT_SHARE: prints, per set and share band, how many unsure squares the
  * likeliest reading got wrong.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { recognize } from '../../vision/index.ts';
-import { correctLabel, errataFor, parseErrata } from '../cli/errata.ts';
 import { tileSets } from '../engine/index.ts';
+import { labelledPhotos, realdata as shared } from './labelled.ts';
 
-const shared = (p: string) => fileURLToPath(new URL(`../../../shared/realdata/${p}`, import.meta.url));
-const errata = parseErrata(readFileSync(new URL('../../models/label-errata.txt', import.meta.url), 'utf8'));
-if (!errata.ok) throw new Error(errata.message);
 const rows: {
   set: string;
   top: number;
@@ -30,18 +24,10 @@ for (const [set, dir, lang] of [
   ['en', shared('kwwangkw-en/warped'), 'en'],
 ] as const) {
   const letters = tileSets[lang].letters.map(([l]) => l).join('');
-  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(
-    (f) => f.endsWith('.txt') && !f.includes('NOTES'),
-  );
-  for (const f of files) {
-    const txt = join(dir, f);
-    let cells = [...readFileSync(txt, 'utf8').trimEnd().split('\n').join('')];
-    if (cells.length !== 225) continue;
-    const fixed = correctLabel(cells, errataFor(errata.errata, txt), txt);
-    if (fixed.ok) cells = fixed.cells;
+  for (const { photo, truth: cells } of labelledPhotos(dir)) {
     let r: Awaited<ReturnType<typeof recognize>>;
     try {
-      r = await recognize(readFileSync(txt.replace(/\.txt$/, '.jpg')), { letters });
+      r = await recognize(photo, { letters });
     } catch {
       continue;
     }

@@ -5,7 +5,7 @@
  * (with their validation) in requests.ts. Pure: no Node or DOM APIs.
  */
 
-import type { GameEvent, MeEvent } from '../engine/index.ts';
+import type { GameEvent, MeEvent, MeRoundRecord, MeRoundWord } from '../engine/index.ts';
 
 export interface PlayerView {
   readonly name: string;
@@ -102,24 +102,11 @@ export interface GameSnapshot {
   readonly sources: readonly SourceView[];
 }
 
-/** A word of a Scrabble Me round. */
-export interface MeWordView {
-  readonly player: number;
-  readonly board: number;
-  /** The main word; `words` lists every word formed with its score. */
-  readonly word: string;
-  readonly words: readonly { readonly word: string; readonly score: number }[];
-  readonly score: number;
-  /** Challenged off the board: scores nothing. */
-  readonly withdrawn: boolean;
-}
+/** A word of a Scrabble Me round, as the engine derives it (main word, every word formed, score, withdrawn). */
+export type MeWordView = MeRoundWord;
 
-export interface MeRoundView {
-  readonly round: number;
-  readonly words: readonly MeWordView[];
-  /** The last round's bonus word, once built (score 0 when there was none). */
-  readonly bonus: { readonly player: number; readonly score: number } | null;
-}
+/** A Scrabble Me round's words, and the last round's bonus word once built (score 0 when there was none). */
+export type MeRoundView = MeRoundRecord;
 
 /** A Scrabble Me game (rule book 003): a board per player, rounds built at the same time. */
 export interface MeSnapshot {

@@ -10,11 +10,6 @@ import { ServiceError } from './errors.ts';
 
 export type Thumbnail = Extract<ServerMessage, { type: 'thumbnail' }>['data'];
 
-export interface Square {
-  row: number;
-  col: number;
-}
-
 /**
  * Reads a frame for a game in `lang`, trying `hint` (the corners of the camera's last frame) first. A picture that
  * is no image, or shows no board, is a ServiceError (`bad-image`, `no-board`); a model that cannot be loaded is the

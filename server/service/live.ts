@@ -5,11 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { Corners } from '../../vision/index.ts';
-import { type Board, formatBoard, parseBoard } from '../engine/index.ts';
+import { type Board, formatBoard, parseBoard, type Square } from '../engine/index.ts';
 import type { PendingView, SourceView } from '../protocol/index.ts';
 import type { GameStore, StoredHeld } from '../store/types.ts';
 import { ServiceError } from './errors.ts';
-import { makeThumbnail, readFrame, type Square, type Thumbnail } from './frames.ts';
+import { makeThumbnail, readFrame, type Thumbnail } from './frames.ts';
 
 /**
  * Who watches a game. Each change is told once, on the event loop's next turn however many changes were made

@@ -28,6 +28,7 @@ import {
   type Placement,
   parseBoard,
   roundFromReadings,
+  type Square,
   squareName,
 } from '../engine/index.ts';
 import {
@@ -40,7 +41,7 @@ import {
 import type { GameStore, StoredGame } from '../store/types.ts';
 import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
-import type { Square, Thumbnail } from './frames.ts';
+import type { Thumbnail } from './frames.ts';
 import { interpret } from './interpret.ts';
 import { FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
 import { meSnapshotOf } from './me-snapshot.ts';
