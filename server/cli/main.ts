@@ -7,6 +7,7 @@ import { demoCommand, feedCommand } from './feed.ts';
 import { recognizeCommand } from './recognize.ts';
 import { replayCommand } from './replay.ts';
 import { serveCommand } from './serve.ts';
+import { verifyCommand } from './verify.ts';
 
 export type Command = (args: string[]) => Promise<number>;
 
@@ -30,6 +31,10 @@ const commands: Record<string, { run: Command; help: string }> = {
   demo: {
     run: demoCommand,
     help: 'demo [--port 3000] [--db FILE]   start the service and play a rendered game into it',
+  },
+  verify: {
+    run: verifyCommand,
+    help: 'verify BEFORE AFTER [--claimed N] [--lang en|de] [--variant classic|…] [--json]   check a move\'s score from photos\n  tilecam verify AFTER --move "QI H7" [--claimed N] …   check an announced move against the photo after it',
   },
   replay: {
     run: replayCommand,

@@ -9,6 +9,7 @@ export * from './blanks.ts';
 export * from './board.ts';
 export * from './coords.ts';
 export * from './events.ts';
+export * from './explain.ts';
 export * from './game.ts';
 export * from './gcg/index.ts';
 export * from './infer.ts';

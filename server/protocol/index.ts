@@ -5,7 +5,7 @@
  * (with their validation) in requests.ts. Pure: no Node or DOM APIs.
  */
 
-import type { GameEvent, MeEvent, MeRoundRecord, MeRoundWord } from '../engine/index.ts';
+import type { Cause, Explanation, GameEvent, MeEvent, MeRoundRecord, MeRoundWord } from '../engine/index.ts';
 
 export interface PlayerView {
   readonly name: string;
@@ -207,6 +207,45 @@ export interface GameList {
     readonly ended: boolean;
   }[];
   readonly next: string | null;
+}
+
+/** A square the photos leave in doubt, with what each of its likeliest readings would make the move score. */
+export interface UnsureSquare {
+  readonly row: number;
+  readonly col: number;
+  /** `8H`. */
+  readonly square: string;
+  /** Which photo is unclear there. */
+  readonly photo: 'before' | 'after';
+  readonly readings: readonly {
+    readonly tile: string;
+    readonly p: number;
+    /** The move's score with this reading; null when it would make no legal move. */
+    readonly points: number | null;
+  }[];
+}
+
+/**
+ * A score checked (`tilecam verify`, `POST /api/verify`, a live game's move): the move, every point explained, and
+ * the verdict on the claimed score. `unsure`: the photos cannot settle it (`message` says why; `unsure` lists the
+ * squares in doubt, when that is the reason).
+ */
+export interface Verification {
+  readonly move: Explanation['move'] | null;
+  readonly words: Explanation['words'];
+  readonly bingo: number;
+  readonly points: number | null;
+  readonly sentence: string | null;
+  readonly claimed: number | null;
+  readonly verdict: 'right' | 'wrong' | 'unsure';
+  /** The likeliest cause of a wrong claim, when one common slip explains the difference exactly. */
+  readonly cause: string | null;
+  readonly causes: readonly Cause[];
+  readonly unsure: readonly UnsureSquare[];
+  /** One line for people: the verdict and why. */
+  readonly message: string;
+  /** The boards as read (board text, 15 rows), when there were boards to read. */
+  readonly boards: { readonly before: readonly string[] | null; readonly after: readonly string[] } | null;
 }
 
 export * from './requests.ts';

@@ -1,0 +1,111 @@
+/**
+ * `tilecam verify BEFORE AFTER [--claimed N] [--lang en|de] [--variant …] [--json]` and
+ * `tilecam verify AFTER --move "QI H7" [--claimed N] …`: finds the move between two photos (or checks the announced
+ * one against the photo after it), explains every point of its score, and judges the claimed score.
+ * Exit 0 when the claim is right (or none was given), 1 when it is wrong, 2 when the photos cannot settle it or the
+ * input is bad; with `--json` one object on stdout (protocol's Verification, or `{ error }`).
+ */
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { type Variant, variants } from '../engine/index.ts';
+import { readingLexicon } from '../lexicon/index.ts';
+import type { Verification } from '../protocol/index.ts';
+import { ServiceError } from '../service/errors.ts';
+import { verifyAnnouncedPhoto, verifyPhotos } from '../service/verify.ts';
+
+const EXIT = { right: 0, wrong: 1, unsure: 2 } as const;
+
+function fail(json: boolean, message: string): number {
+  if (json) process.stdout.write(`${JSON.stringify({ error: { message } })}\n`);
+  process.stderr.write(`tilecam verify: ${message}\n`);
+  return 2;
+}
+
+export async function verifyCommand(args: string[]): Promise<number> {
+  const json = args.includes('--json');
+  let values: { claimed?: string; lang?: string; variant?: string; move?: string; json?: boolean };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        claimed: { type: 'string' },
+        lang: { type: 'string' },
+        variant: { type: 'string' },
+        move: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+    }));
+  } catch (err) {
+    return fail(json, (err as Error).message);
+  }
+  const lang = values.lang ?? 'en';
+  if (lang !== 'en' && lang !== 'de')
+    return fail(json, `--lang must be en or de (the sets the camera reads), not '${lang}'`);
+  if (values.variant !== undefined && !(variants as readonly string[]).includes(values.variant))
+    return fail(json, `--variant must be one of ${variants.join(', ')}`);
+  let claimed: number | null = null;
+  if (values.claimed !== undefined) {
+    if (!/^\d{1,4}$/.test(values.claimed))
+      return fail(json, `--claimed must be a score (0 to 9999), not '${values.claimed}'`);
+    claimed = Number(values.claimed);
+  }
+  const wanted = values.move === undefined ? 2 : 1;
+  if (positionals.length !== wanted)
+    return fail(
+      json,
+      values.move === undefined
+        ? 'verify needs two photos: the board BEFORE the move and AFTER it (or one photo and --move "QI H7")'
+        : 'with --move, verify needs one photo: the board after the move',
+    );
+  const photos: Uint8Array[] = [];
+  for (const file of positionals) {
+    try {
+      photos.push(await readFile(file));
+    } catch (err) {
+      return fail(json, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+    }
+  }
+  const options = {
+    lang: lang as 'en' | 'de',
+    variant: values.variant as Variant | undefined,
+    claimed,
+    lexicon: readingLexicon(lang),
+  };
+  let result: Verification;
+  try {
+    result =
+      values.move === undefined
+        ? await verifyPhotos(photos[0]!, photos[1]!, options)
+        : await verifyAnnouncedPhoto(photos[0]!, values.move, options);
+  } catch (err) {
+    if (err instanceof ServiceError) return fail(json, err.message);
+    throw err;
+  }
+  process.stdout.write(json ? `${JSON.stringify(result)}\n` : humanText(result));
+  return EXIT[result.verdict];
+}
+
+/** The verification for people: the move, one sentence per word, the total and the verdict. */
+export function humanText(v: Verification): string {
+  const lines: string[] = [];
+  if (v.move) {
+    const main = v.words.find((w) => w.main)?.word ?? v.words[0]?.word ?? '';
+    const tiles = v.move.tiles.map((t) => t.tile).join(' ');
+    lines.push(
+      `Move: ${main} at ${v.move.position} (${v.move.direction}); new tile${v.move.tiles.length === 1 ? '' : 's'}: ${tiles}`,
+    );
+  }
+  for (const w of v.words) lines.push(`  ${w.sentence}`);
+  if (v.points !== null && v.sentence && (v.words.length > 1 || v.bingo > 0))
+    lines.push(`Total: ${v.sentence}`);
+  for (const u of v.unsure)
+    lines.push(
+      `Unclear: ${u.square} in the photo ${u.photo}: ${u.readings.map((r) => `${r.tile} (${Math.round(r.p * 100)}%) → ${r.points ?? 'no legal move'}`).join(', ')}`,
+    );
+  lines.push(
+    `${v.verdict === 'right' ? 'Right' : v.verdict === 'wrong' ? 'Wrong' : 'Cannot settle'}: ${v.message}`,
+  );
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,183 @@
+/**
+ * Settling a score from photos (`tilecam verify`, server/service/verify.ts) on the shared German games
+ * (../shared/realdata/scrabscrap-de, when it is there: measured, never committed): every consecutive pair of photos
+ * of every game, up to its first challenge, must give the score sheet's points for that move. And the inputs that
+ * cannot settle a score say so. One photo is no fair test: game07's image-6 has a hand over the board (the
+ * fingers hide the A at 11E and look like tiles); both its pairs must say they cannot settle the score, and why.
+ */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { gameFolders, readGame } from '../server/bench/live-sheet.ts';
+import { boardFromText, explainMove, inferMove, makeRules } from '../server/engine/index.ts';
+import { germanReadingLexicon } from '../server/lexicon/index.ts';
+import { type PhotoReader, type Read, readPhoto, verifyPhotos } from '../server/service/verify.ts';
+import { root, tilecam } from './helpers.ts';
+
+const games = join(root, '..', 'shared', 'realdata', 'scrabscrap-de');
+const present = existsSync(games);
+if (!present) console.warn(`NOTICE: ${games} is absent; the real-photo cases of verify are skipped.`);
+
+/** Each photo is read once for all the pairs it is part of. */
+const cache = new Map<string, Promise<Read>>();
+const files = new Map<Uint8Array, string>();
+const cachedRead: PhotoReader = (bytes, lang) => {
+  const key = files.get(bytes) ?? '';
+  if (!key) return readPhoto(bytes, lang);
+  if (!cache.has(key)) cache.set(key, readPhoto(bytes, lang));
+  return cache.get(key)!;
+};
+const photo = (file: string) => {
+  const bytes = readFileSync(file);
+  files.set(bytes, file);
+  return bytes;
+};
+
+describe.skipIf(!present)(
+  'every move of the shared German games, from the photos before and after it',
+  () => {
+    const lexicon = germanReadingLexicon();
+    for (const name of present ? gameFolders(games) : []) {
+      it(`${name}: the sheet's points, up to the first challenge`, { timeout: 120_000 }, async () => {
+        const game = readGame(games, name);
+        let previous: string | undefined;
+        const checked: string[] = [];
+        const problems: string[] = [];
+        for (const move of game.moves) {
+          if (move.kind === 'challenge') break;
+          if (!move.photo) {
+            previous = undefined;
+            continue;
+          }
+          if (previous) {
+            const claimed = move.kind === 'play' ? move.points! : null;
+            const v = await verifyPhotos(
+              photo(previous),
+              photo(move.photo),
+              { lang: 'de', claimed, lexicon },
+              cachedRead,
+            );
+            const hand = [previous, move.photo].some((f) => f.endsWith(join('game07', 'image-6.jpg')));
+            if (hand) {
+              if (v.verdict !== 'unsure' || !v.message.includes('a hand covers'))
+                problems.push(`move ${move.number}: a photo with a hand gave ${v.verdict}: ${v.message}`);
+              previous = move.photo;
+              continue;
+            }
+            const want = move.kind === 'play' ? 'right' : 'unsure';
+            if (v.verdict !== want || (move.kind === 'play' && v.points !== move.points))
+              problems.push(
+                `move ${move.number} (${move.word ?? 'pass'} ${move.points ?? ''}): ${v.verdict}, ${v.message}`,
+              );
+            checked.push(`${move.number}`);
+          }
+          previous = move.photo;
+        }
+        expect(problems).toEqual([]);
+        expect(checked.length).toBeGreaterThan(3);
+      });
+    }
+  },
+);
+
+describe('tilecam verify', () => {
+  const demo = join(root, 'fixtures/demo_game');
+  const label = (n: number) => boardFromText(readFileSync(join(demo, `${n}.txt`), 'utf8'));
+  /** What the engine makes of the labelled boards: the score the photos must give. */
+  const truth = (() => {
+    const inferred = inferMove(label(1), label(2));
+    if (!inferred.ok || inferred.kind !== 'play') throw new Error('the demo game has no move 2');
+    return explainMove(label(2), inferred.move, makeRules());
+  })();
+
+  it('finds the move between two photos, explains it and judges the claim (--json)', async () => {
+    const r = await tilecam(
+      'verify',
+      join(demo, '1.jpg'),
+      join(demo, '2.jpg'),
+      '--claimed',
+      String(truth.points),
+      '--json',
+    );
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ verdict: 'right', points: truth.points, claimed: truth.points, cause: null });
+    expect(out.move).toEqual(truth.move);
+    expect(out.words.map((w: { word: string }) => w.word)).toEqual(truth.words.map((w) => w.word));
+    expect(Object.keys(out.words[0].letters[0]).sort()).toEqual(
+      ['col', 'covered', 'placed', 'premium', 'row', 'tile', 'value'].sort(),
+    );
+  });
+
+  it('says a wrong claim is wrong, by how much and why (exit 1)', async () => {
+    // The claim with a cross-word left out.
+    const cross = truth.words.find((w) => !w.main)!;
+    const r = await tilecam(
+      'verify',
+      join(demo, '1.jpg'),
+      join(demo, '2.jpg'),
+      '--claimed',
+      String(truth.points - cross.score),
+    );
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`not ${truth.points - cross.score} (${cross.score} too few)`);
+    expect(r.stdout).toContain(`cross-word ${cross.word}`);
+    for (const w of truth.words) expect(r.stdout).toContain(w.sentence);
+  });
+
+  it('checks an announced move against the photo after it', async () => {
+    const word = truth.words.find((w) => w.main)!;
+    const r = await tilecam(
+      'verify',
+      join(demo, '2.jpg'),
+      '--move',
+      `${truth.move.position} ${word.word} ${truth.points}`,
+      '--json',
+    );
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ verdict: 'right', points: truth.points });
+    const wrong = await tilecam(
+      'verify',
+      join(demo, '2.jpg'),
+      '--move',
+      `${truth.move.position} ${word.word}X`,
+    );
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr + wrong.stdout).toMatch(/runs off|does not show|no tile/);
+  });
+
+  it('cannot settle bad input, and says why (exit 2)', async () => {
+    // A photo of something else: a plain gradient.
+    const noBoard = join(mkdtempSync(join(tmpdir(), 'tilecam-verify-')), 'wall.png');
+    const width = 400;
+    const pixels = Buffer.alloc(width * width * 3, 0).map((_, i) => (i % (width * 3)) / 5);
+    writeFileSync(
+      noBoard,
+      await sharp(pixels, { raw: { width, height: width, channels: 3 } })
+        .png()
+        .toBuffer(),
+    );
+    const cases: [string[], RegExp][] = [
+      [[join(demo, '2.jpg'), join(demo, '2.jpg')], /no move: the two photos show the same tiles/],
+      [
+        [join(demo, '2.jpg'), join(root, 'fixtures/photos/german_umlauts.jpg')],
+        /no single legal move|disagree|more than one move/,
+      ],
+      [[noBoard, join(demo, '2.jpg')], /the photo before: no Scrabble board/],
+      [[join(demo, '1.jpg'), join(demo, '2.txt')], /the photo after: /],
+      [[join(demo, '1.jpg'), join(demo, 'no-such.jpg')], /cannot read .*no-such\.jpg: ENOENT/],
+      [[join(demo, '1.jpg')], /needs two photos/],
+      [[join(demo, '1.jpg'), join(demo, '2.jpg'), '--claimed', 'lots'], /--claimed must be a score/],
+      [[join(demo, '1.jpg'), join(demo, '2.jpg'), '--lang', 'fr'], /--lang must be en or de/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await tilecam('verify', ...args, '--json');
+      expect(r.code, args.join(' ')).toBe(2);
+      const out = JSON.parse(r.stdout);
+      expect(out.error?.message ?? out.message, args.join(' ')).toMatch(message);
+      if (!out.error) expect(out.verdict).toBe('unsure');
+    }
+  });
+});
