@@ -54,7 +54,18 @@ export async function replayFile(
   return {
     ok: true,
     report,
-    result: { file, players: [...report.players], turns: report.turns, mismatches: [...report.mismatches] },
+    result: {
+      file,
+      players: [...report.players],
+      turns: report.turns,
+      // The CLI's contract (docs/design.md): line, recorded, computed, field.
+      mismatches: report.mismatches.map(({ line, recorded, computed, field }) => ({
+        line,
+        recorded,
+        computed,
+        field,
+      })),
+    },
   };
 }
 

@@ -5,8 +5,9 @@
  * difference, when one common slip explains it exactly (a premium counted under an old tile, a cross-word left out,
  * a blank scored as its letter, a bingo missed…). Pure arithmetic over the engine's own scoring.
  */
-import { type Board, EMPTY, type Placement, tileAt } from './board.ts';
+import { type Board, EMPTY, emptyBoard, type Placement, place, removeTiles, tileAt } from './board.ts';
 import { type Direction, formatPosition, type Position, parsePosition, squareName } from './coords.ts';
+import type { GameState } from './game.ts';
 import { type Move, makeMove } from './infer.ts';
 import { type Premium, premiumAt } from './layout.ts';
 import type { Failure, Result, Square } from './result.ts';
@@ -202,13 +203,17 @@ export function diagnose(explanation: Explanation, claimed: number, rules: GameR
         );
       }
     }
-    if (!w.main) {
+    if (!w.main)
       offer('cross-word-missed', right - w.score, `the cross-word ${w.word} (${w.score}) was left out`);
-    } else if (words.length > 1) {
-      offer('cross-word-missed', right - w.score, `the main word ${w.word} (${w.score}) was left out`);
-    }
     offer('word-counted-twice', right + w.score, `${w.word} (${w.score}) was counted twice`);
   }
+  // Leaving out the main word is rarer than a cross-word: weighed after them.
+  if (mainWord && words.length > 1)
+    offer(
+      'cross-word-missed',
+      right - mainWord.score,
+      `the main word ${mainWord.word} (${mainWord.score}) was left out`,
+    );
   // A blank scored as the letter it stands for, in every word it is part of.
   const blanks = new Map<string, { tile: string; gain: number; square: Square }>();
   for (const w of words) {
@@ -248,6 +253,40 @@ export function diagnose(explanation: Explanation, claimed: number, rules: GameR
     }
   }
   return causes;
+}
+
+/** The board just after turn `index` of a game: every play up to it placed, every withdrawal taken back. */
+export function boardAfterTurn(state: GameState, index: number): Board {
+  let board = emptyBoard(state.rules.layout);
+  for (const turn of state.turns.slice(0, index + 1)) {
+    if (turn.kind === 'play' && turn.move) board = place(board, turn.move.placements);
+    const withdrawn = turn.withdraws === undefined ? undefined : state.turns[turn.withdraws]?.move;
+    if (turn.kind === 'withdraw' && withdrawn) board = removeTiles(board, withdrawn.placements);
+  }
+  return board;
+}
+
+/** Turn `index` of a game explained, or why it cannot be (no such turn, not a play). */
+export function explainTurn(
+  state: GameState,
+  index: number,
+): Result<{ explanation: Explanation; before: Board; after: Board }, Failure<'no-turn' | 'not-a-play'>> {
+  const turn = state.turns[index];
+  if (!turn)
+    return {
+      ok: false,
+      reason: 'no-turn',
+      message: `the game has ${state.turns.length} turns; there is no turn ${index}`,
+    };
+  if (turn.kind !== 'play' || !turn.move)
+    return {
+      ok: false,
+      reason: 'not-a-play',
+      message: `turn ${index} is a ${turn.kind}, not a play: it has no words to explain`,
+    };
+  const after = boardAfterTurn(state, index);
+  const before = removeTiles(after, turn.move.placements);
+  return { ok: true, explanation: explainMove(after, turn.move, state.rules), before, after };
 }
 
 /** The squares of the tiles on `board`, for the checks below. */

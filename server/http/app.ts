@@ -8,12 +8,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { tileSetIds } from '../engine/index.ts';
+import { CheckService } from '../service/checks.ts';
 import { type ErrorCode, errorStatus, ServiceError } from '../service/errors.ts';
 import { defaultLimits, type Limits, type SourcePolicy } from '../service/limits.ts';
 import { GameService } from '../service/service.ts';
 import type { CaptureTiming } from '../service/session.ts';
 import { parseGameConfig, parseListQuery, parseSourceRequest, parseVersion } from '../service/validate.ts';
 import { SqliteStore } from '../store/sqlite.ts';
+import { checkRoutes } from './checks.ts';
 import { bundleWeb } from './web-bundle.ts';
 import { attachWebSocket } from './ws.ts';
 
@@ -129,6 +131,7 @@ export function createApp(service: GameService, scripts: Map<string, string>): e
         res.status(404).json({ error: { code: 'not-found', message: 'no such photo' } });
     });
   });
+  app.use(checkRoutes(new CheckService(service.store, service)));
   app.use('/api', (_req, _res, next) => next(new ServiceError('not-found', 'no such endpoint')));
   app.use((_req, _res, next) => next(new ServiceError('not-found', 'no such page')));
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {

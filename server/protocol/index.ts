@@ -248,4 +248,46 @@ export interface Verification {
   readonly boards: { readonly before: readonly string[] | null; readonly after: readonly string[] } | null;
 }
 
+/** A score checked from photos and kept: `POST /api/checks`, `GET /api/checks/:id`. */
+export interface CheckView {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly lang: 'en' | 'de';
+  readonly verification: Verification;
+  /** Where the photos are served. */
+  readonly photos: { readonly before: string | null; readonly after: string };
+  /** The permalink page and the PNG card. */
+  readonly links: { readonly page: string; readonly card: string };
+}
+
+/** A live game's move explained: `GET /api/games/:id/turns/:n/check`. */
+export interface TurnCheck {
+  readonly verification: Verification;
+  readonly game: { readonly id: string; readonly players: readonly string[] };
+  readonly turn: number;
+  readonly player: string;
+}
+
+/** A GCG record rescored: `POST /api/checks/gcg`; `first`: the first turn whose recorded score is wrong, explained. */
+export interface GcgCheck {
+  readonly players: readonly { readonly name: string; readonly score: number }[];
+  readonly turns: number;
+  readonly mismatches: readonly {
+    readonly line: number;
+    readonly recorded: number;
+    readonly computed: number;
+    readonly field: 'score' | 'total';
+    readonly turn: number;
+  }[];
+  readonly first: {
+    readonly line: number;
+    readonly turn: number;
+    readonly player: string;
+    readonly recorded: number;
+    readonly computed: number;
+    /** Null when the line is no play (an end-of-game rack, a penalty): nothing to explain word by word. */
+    readonly verification: Verification | null;
+  } | null;
+}
+
 export * from './requests.ts';

@@ -267,6 +267,31 @@ export const clientMessageSchema = z.discriminatedUnion(
 export type ClientMessage = z.output<typeof clientMessageSchema>;
 
 /** Validates `value` against a declaration: the value, or the first problem in words. */
+/** `POST /api/checks`: the form fields beside the photos (`before`, `after`). */
+export const checkFieldsSchema = z
+  .object(
+    {
+      claimed: z
+        .string({ error: 'claimed must be a score from 0 to 9999' })
+        .trim()
+        .regex(/^(\d{1,4})?$/, { error: 'claimed must be a score from 0 to 9999' })
+        .optional()
+        .transform((c) => (c ? Number(c) : undefined)),
+      lang: oneOf(cameraLanguages, 'lang').default('en'),
+      variant: z.preprocess((v) => (v === '' ? undefined : v), oneOf(variants, 'variant').optional()),
+      /** A move as the player announced it (`QI H7`, `H7 QI 22`): then only the photo after it is needed. */
+      move: z
+        .string()
+        .trim()
+        .max(64, { error: 'move must be at most 64 characters, e.g. "QI H7"' })
+        .optional()
+        .transform((m) => (m === '' ? undefined : m)),
+    },
+    { error: 'the form is malformed' },
+  )
+  .strict();
+export type CheckFields = z.output<typeof checkFieldsSchema>;
+
 export function parseWith<S extends z.ZodType>(
   schema: S,
   value: unknown,

@@ -3,7 +3,7 @@
  * (session.ts) and Scrabble Me, a board per player (me-session.ts). HTTP, WebSocket and the service hold a
  * `Session` and never ask which kind it is. One comment per member, as chessground's api.ts declares its Api.
  */
-import type { FrameResult, Snapshot } from '../protocol/index.ts';
+import type { FrameResult, Snapshot, Verification } from '../protocol/index.ts';
 import type { StoredGame } from '../store/types.ts';
 import type { Thumbnail } from './frames.ts';
 import type { SourceBoard } from './live.ts';
@@ -54,6 +54,12 @@ export interface Session {
    * error names what is wrong) and carried out, or refused with a `not-allowed` error saying why.
    */
   act(action: unknown): Promise<FrameResult>;
+
+  /**
+   * Turn `turn` (an index of the snapshot's turns) explained point by point, with who played it; a `not-found`
+   * error for no such turn, `not-allowed` for a turn that is no play or a kind of game whose moves are not explained.
+   */
+  explainTurn(turn: number): { verification: Verification; player: string };
 
   /** The game so far as a GCG file; a `not-allowed` error for a kind of game GCG cannot record. */
   gcg(): string;

@@ -13,6 +13,10 @@ export interface Limits {
   readonly framesPerSecond: number;
   /** Games one client address may create per minute. */
   readonly gamesPerMinute: number;
+  /** Scores one client address may check from photos per minute (each reads two photos). */
+  readonly checksPerMinute: number;
+  /** Checks kept for their permalinks; the oldest beyond go. */
+  readonly checksKept: number;
   /** Messages one WebSocket connection may send per second (a camera sends one or two). */
   readonly messagesPerSecond: number;
   /** Largest WebSocket message in bytes: a camera frame as base64. */
@@ -36,6 +40,8 @@ export interface Limits {
 export const defaultLimits: Limits = {
   framesPerSecond: 8,
   gamesPerMinute: 20,
+  checksPerMinute: 20,
+  checksKept: 1000,
   messagesPerSecond: 20,
   messageBytes: 8 * 1024 * 1024,
   viewerBufferBytes: 256 * 1024,

@@ -125,6 +125,10 @@ export class MeSession implements Session {
     return this.viewers.size + this.intake.watchers;
   }
 
+  explainTurn(): never {
+    throw new ServiceError('not-allowed', 'a Scrabble Me move is explained on its round, on the scoreboard');
+  }
+
   gcg(): string {
     throw new ServiceError('not-allowed', 'GCG records one board; a Scrabble Me game has no GCG form');
   }

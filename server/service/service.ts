@@ -357,7 +357,7 @@ function checkVersion(session: Session, version: number | undefined): void {
     );
 }
 
-async function limit(limiter: RateLimiterMemory, key: string, message: string): Promise<void> {
+export async function limit(limiter: RateLimiterMemory, key: string, message: string): Promise<void> {
   try {
     await limiter.consume(key);
   } catch (err) {

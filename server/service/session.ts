@@ -10,6 +10,8 @@ import {
   type Board,
   describeOverdrawn,
   effectiveEvents,
+  explainTurn,
+  formatBoard,
   type GameEvent,
   type GameState,
   gcgFromGame,
@@ -33,6 +35,7 @@ import {
   type FrameResult,
   type GameSnapshot,
   parseWith,
+  type Verification,
 } from '../protocol/index.ts';
 import type { GameStore, StoredGame } from '../store/types.ts';
 import type { Session } from './contract.ts';
@@ -41,6 +44,7 @@ import type { Thumbnail } from './frames.ts';
 import { type Interpretation, interpret, newTiles } from './interpret.ts';
 import { FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
 import { snapshotOf } from './snapshot.ts';
+import { verdictOf } from './verify.ts';
 
 export type { Action, FrameResult } from '../protocol/index.ts';
 
@@ -157,6 +161,17 @@ export class GameSession implements Session {
       decisions: this.decisions,
       ...(this.lexicon ? { lexicon: this.lexicon } : {}),
     });
+  }
+
+  explainTurn(turn: number): { verification: Verification; player: string } {
+    const explained = explainTurn(this.state, turn);
+    if (!explained.ok)
+      throw new ServiceError(explained.reason === 'no-turn' ? 'not-found' : 'not-allowed', explained.message);
+    const boards = { before: formatBoard(explained.before), after: formatBoard(explained.after) };
+    return {
+      verification: verdictOf(explained.explanation, null, this.state.rules, boards),
+      player: this.state.players[this.state.turns[turn]!.player]!,
+    };
   }
 
   gcg(): string {

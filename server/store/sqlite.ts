@@ -10,6 +10,7 @@ import type {
   GameStore,
   ListedGame,
   ListQuery,
+  StoredCheck,
   StoredEvent,
   StoredGame,
   StoredHeld,
@@ -53,6 +54,58 @@ export class SqliteStore implements GameStore {
     this.db.exec(`CREATE TABLE IF NOT EXISTS held (
       game_id TEXT NOT NULL REFERENCES games(id), board INTEGER NOT NULL, held TEXT NOT NULL,
       PRIMARY KEY (game_id, board))`);
+    // Version 5: scores checked from photos, for their permalinks (photos kept in the row: a check is one unit).
+    this.db.exec(`CREATE TABLE IF NOT EXISTS checks (
+      id TEXT PRIMARY KEY, created_at TEXT NOT NULL, lang TEXT NOT NULL, verification TEXT NOT NULL,
+      before_type TEXT, before BLOB, after_type TEXT NOT NULL, after BLOB NOT NULL)`);
+  }
+
+  saveCheck(check: StoredCheck, keep: number): void {
+    this.transaction(() => {
+      this.db
+        .prepare(
+          'INSERT INTO checks (id, created_at, lang, verification, before_type, before, after_type, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          check.id,
+          check.createdAt,
+          check.lang,
+          JSON.stringify(check.verification),
+          check.before?.type ?? null,
+          check.before ? Buffer.from(check.before.bytes) : null,
+          check.after.type,
+          Buffer.from(check.after.bytes),
+        );
+      this.db
+        .prepare(
+          'DELETE FROM checks WHERE rowid NOT IN (SELECT rowid FROM checks ORDER BY rowid DESC LIMIT ?)',
+        )
+        .run(keep);
+    });
+  }
+
+  getCheck(id: string): StoredCheck | undefined {
+    const row = this.db.prepare('SELECT * FROM checks WHERE id = ?').get(id) as
+      | {
+          id: string;
+          created_at: string;
+          lang: 'en' | 'de';
+          verification: string;
+          before_type: string | null;
+          before: Buffer | null;
+          after_type: string;
+          after: Buffer;
+        }
+      | undefined;
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      createdAt: row.created_at,
+      lang: row.lang,
+      verification: JSON.parse(row.verification),
+      before: row.before && row.before_type ? { type: row.before_type, bytes: row.before } : null,
+      after: { type: row.after_type, bytes: row.after },
+    };
   }
 
   createGame(game: { id: string; tokenHash: string; config: GameConfig }): void {

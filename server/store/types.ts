@@ -3,7 +3,7 @@
  * its append-only event list; photos live on disk beside the database and are referred to by path.
  */
 import type { GameEvent, MeEvent } from '../engine/index.ts';
-import type { Decision, GameConfig } from '../protocol/index.ts';
+import type { Decision, GameConfig, Verification } from '../protocol/index.ts';
 
 /** A game's configuration, as the protocol declares it. */
 export type { GameConfig } from '../protocol/index.ts';
@@ -49,6 +49,22 @@ export interface StoredEvent {
   readonly at: string;
 }
 
+/** A score checked from photos, kept for its permalink. */
+export interface StoredCheck {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly lang: 'en' | 'de';
+  /** The protocol's Verification, as JSON. */
+  readonly verification: Verification;
+  readonly before: StoredImage | null;
+  readonly after: StoredImage;
+}
+
+export interface StoredImage {
+  readonly type: string;
+  readonly bytes: Uint8Array;
+}
+
 /** A game in a listing. */
 export interface ListedGame {
   readonly id: string;
@@ -87,6 +103,9 @@ export interface GameStore {
   deletePhoto(gameId: string, path: string): void;
   /** Removes the game's photos whose names start with `prefix`, but those named in `keep`. */
   deletePhotos(gameId: string, prefix: string, keep?: ReadonlySet<string>): void;
+  /** Keeps a score check (`POST /api/checks`) with its photos; the oldest beyond `keep` checks are let go. */
+  saveCheck(check: StoredCheck, keep: number): void;
+  getCheck(id: string): StoredCheck | undefined;
   /** Runs `work` as one transaction: every write in it is stored, or (it throws) none. */
   transaction<T>(work: () => T): T;
   close(): void;

@@ -20,6 +20,8 @@ export interface Mismatch {
   readonly computed: number;
   /** `score`: the line's points differ; `total`: the points agree but the running total does not. */
   readonly field: 'score' | 'total';
+  /** Index in the replayed state's turns of the line's first turn. */
+  readonly turn: number;
 }
 
 export interface ReplayReport {
@@ -92,7 +94,7 @@ export function replayGcg(
       .slice(before)
       .reduce((sum, t) => sum + (t.player === player ? t.points : 0), 0);
     if (computed !== entry.score)
-      mismatches.push({ line: entry.line, recorded: entry.score, computed, field: 'score' });
+      mismatches.push({ line: entry.line, recorded: entry.score, computed, field: 'score', turn: before });
     const diff = entry.total - state.scores[player]!;
     if (diff !== offset[player] && computed === entry.score) {
       mismatches.push({
@@ -100,6 +102,7 @@ export function replayGcg(
         recorded: entry.total,
         computed: state.scores[player]!,
         field: 'total',
+        turn: before,
       });
     }
     offset[player] = diff;

@@ -1,0 +1,178 @@
+/**
+ * Scores checked from photos, kept for their permalinks (`/check?id=…`) with a PNG card; a live game's move
+ * explained; a GCG record rescored to its first wrong score. The reading and the verdict are verify.ts's.
+ */
+import { randomBytes } from 'node:crypto';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import sharp from 'sharp';
+import { decodeGcg, explainTurn, formatBoard, isTileSetId, readGcg, replayGcg } from '../engine/index.ts';
+import { readingLexicon } from '../lexicon/index.ts';
+import {
+  type CheckFields,
+  type CheckView,
+  checkFieldsSchema,
+  type GcgCheck,
+  parseWith,
+  type TurnCheck,
+} from '../protocol/index.ts';
+import type { GameStore, StoredCheck, StoredImage } from '../store/types.ts';
+import { renderCard } from './card.ts';
+import { ServiceError } from './errors.ts';
+import { type GameService, limit } from './service.ts';
+import { type PhotoReader, readPhoto, verdictOf, verifyAnnouncedPhoto, verifyPhotos } from './verify.ts';
+
+export interface Upload {
+  readonly bytes: Uint8Array;
+  /** The type the client declared; the stored type is the one the bytes show. */
+  readonly type: string;
+}
+
+const IMAGE_FORMATS: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+
+export class CheckService {
+  private readonly limiter: RateLimiterMemory;
+
+  constructor(
+    private readonly store: GameStore,
+    private readonly games: GameService,
+    private readonly read: PhotoReader = readPhoto,
+  ) {
+    this.limiter = new RateLimiterMemory({ points: games.limits.checksPerMinute, duration: 60 });
+  }
+
+  async admit(client: string): Promise<void> {
+    await limit(this.limiter, client, `at most ${this.games.limits.checksPerMinute} checks a minute`);
+  }
+
+  /** Validates the form (fields as sent, photos as uploaded), checks the score and keeps the check. */
+  async create(fields: unknown, photos: { before?: Upload; after?: Upload }): Promise<CheckView> {
+    const parsed = parseWith(checkFieldsSchema, fields);
+    if (!parsed.ok) throw new ServiceError('bad-request', parsed.message);
+    const form: CheckFields = parsed.value;
+    if (!photos.after) throw new ServiceError('bad-request', 'the photo after the move (`after`) is missing');
+    if (form.move === undefined && !photos.before)
+      throw new ServiceError(
+        'bad-request',
+        'the photo before the move (`before`) is missing (or give the announced `move`)',
+      );
+    if (form.move !== undefined && photos.before)
+      throw new ServiceError('bad-request', 'with an announced `move`, send only the photo after it');
+    const after = await imageOf(photos.after, 'after');
+    const before = photos.before && form.move === undefined ? await imageOf(photos.before, 'before') : null;
+    const options = {
+      lang: form.lang,
+      variant: form.variant,
+      claimed: form.claimed ?? null,
+      lexicon: readingLexicon(form.lang),
+    };
+    const verification =
+      form.move !== undefined
+        ? await verifyAnnouncedPhoto(after.bytes, form.move, options, this.read)
+        : await verifyPhotos(before!.bytes, after.bytes, options, this.read);
+    const check: StoredCheck = {
+      id: randomBytes(9).toString('base64url'),
+      createdAt: new Date().toISOString(),
+      lang: form.lang,
+      verification,
+      before,
+      after,
+    };
+    this.store.saveCheck(check, this.games.limits.checksKept);
+    return view(check);
+  }
+
+  get(id: string): CheckView {
+    return view(this.stored(id));
+  }
+
+  photo(id: string, which: 'before' | 'after'): StoredImage {
+    const image = this.stored(id)[which];
+    if (!image)
+      throw new ServiceError('not-found', `this check has no photo ${which} (a move was announced)`);
+    return image;
+  }
+
+  async card(id: string): Promise<Buffer> {
+    const check = this.stored(id);
+    return renderCard(check.verification);
+  }
+
+  /** Turn `turn` of a live game explained. */
+  turn(gameId: string, turn: number): TurnCheck {
+    const session = this.games.get(gameId);
+    const { verification, player } = session.explainTurn(turn);
+    const snapshot = session.snapshot();
+    return {
+      verification,
+      game: { id: gameId, players: snapshot.players.map((p) => p.name) },
+      turn,
+      player,
+    };
+  }
+
+  /** A GCG record rescored: every line's points and totals, and the first wrong score explained. */
+  gcg(bytes: Uint8Array, lang?: string): GcgCheck {
+    if (lang !== undefined && !isTileSetId(lang))
+      throw new ServiceError('bad-request', `unknown lang '${lang}'`);
+    const decoded = decodeGcg(bytes);
+    if (!decoded.ok) throw new ServiceError('bad-request', `line ${decoded.line}: ${decoded.message}`);
+    const read = readGcg(decoded.text);
+    if (!read.ok) throw new ServiceError('bad-request', read.message);
+    const replayed = replayGcg(read.document, lang ? { lang } : {});
+    if (!replayed.ok) throw new ServiceError('bad-request', `line ${replayed.line}: ${replayed.message}`);
+    const { report } = replayed;
+    const wrong = report.mismatches.find((m) => m.field === 'score');
+    let first: GcgCheck['first'] = null;
+    if (wrong) {
+      const state = report.state;
+      const explained = explainTurn(state, wrong.turn);
+      const turn = state.turns[wrong.turn];
+      first = {
+        line: wrong.line,
+        turn: wrong.turn,
+        player: turn ? state.players[turn.player]! : '',
+        recorded: wrong.recorded,
+        computed: wrong.computed,
+        verification: explained.ok
+          ? verdictOf(explained.explanation, wrong.recorded, state.rules, {
+              before: formatBoard(explained.before),
+              after: formatBoard(explained.after),
+            })
+          : null,
+      };
+    }
+    return { players: [...report.players], turns: report.turns, mismatches: [...report.mismatches], first };
+  }
+
+  private stored(id: string): StoredCheck {
+    const check = /^[\w-]{1,32}$/.test(id) ? this.store.getCheck(id) : undefined;
+    if (!check) throw new ServiceError('not-found', `no check '${id}'`);
+    return check;
+  }
+}
+
+function view(check: StoredCheck): CheckView {
+  const base = `/api/checks/${check.id}`;
+  return {
+    id: check.id,
+    createdAt: check.createdAt,
+    lang: check.lang,
+    verification: check.verification,
+    photos: { before: check.before ? `${base}/before` : null, after: `${base}/after` },
+    links: { page: `/check?id=${check.id}`, card: `${base}/card.png` },
+  };
+}
+
+/** The upload as a stored image: its type the one its bytes show (JPEG, PNG or WebP), anything else refused. */
+async function imageOf(upload: Upload, which: string): Promise<StoredImage> {
+  let format: string | undefined;
+  try {
+    format = (await sharp(upload.bytes).metadata()).format;
+  } catch {
+    format = undefined;
+  }
+  const type = format ? IMAGE_FORMATS[format] : undefined;
+  if (!type)
+    throw new ServiceError('unsupported-media', `the photo ${which} is not a JPEG, PNG or WebP image`);
+  return { type, bytes: upload.bytes };
+}
