@@ -107,5 +107,6 @@ export function humanText(v: Verification): string {
   lines.push(
     `${v.verdict === 'right' ? 'Right' : v.verdict === 'wrong' ? 'Wrong' : 'Cannot settle'}: ${v.message}`,
   );
+  for (const other of v.causes.slice(1)) lines.push(`  or else: ${other.message}`);
   return `${lines.join('\n')}\n`;
 }

@@ -170,7 +170,7 @@ export function diagnose(explanation: Explanation, claimed: number, rules: GameR
   if (claimed === right) return [];
   const causes: Cause[] = [];
   const offer = (code: Cause['code'], points: number, message: string) => {
-    if (points === claimed && !causes.some((c) => c.code === code)) causes.push({ code, points, message });
+    if (points === claimed && !causes.some((c) => c.message === message)) causes.push({ code, points, message });
   };
   const words = explanation.words;
   const mainWord = words.find((w) => w.main);
@@ -252,8 +252,21 @@ export function diagnose(explanation: Explanation, claimed: number, rules: GameR
       );
     }
   }
-  return causes;
+  // The order of likelihood: the slips players and directors argue about most come first.
+  return causes.sort((a, b) => LIKELIHOOD.indexOf(a.code) - LIKELIHOOD.indexOf(b.code));
 }
+
+const LIKELIHOOD: readonly Cause['code'][] = [
+  'premium-under-old-tile',
+  'cross-word-missed',
+  'blank-as-letter',
+  'bingo-missed',
+  'bingo-added',
+  'multiplier-on-cross-word',
+  'premium-missed',
+  'word-counted-twice',
+  'multiplier-twice',
+];
 
 /** The board just after turn `index` of a game: every play up to it placed, every withdrawal taken back. */
 export function boardAfterTurn(state: GameState, index: number): Board {
