@@ -40,7 +40,9 @@ export function meView(s: MeSnapshot, act?: Act): HTMLElement[] {
   s.boards.forEach((b, i) => {
     const fig = el('figure', { class: `me-board${b.ended ? ' ended' : ''}`, 'data-board': String(i) });
     const state = s.phase === 'build' ? (b.ended ? ' · turn ended' : ' · building') : '';
-    const view = boardView(b.board, b.lastWord);
+    // The scorekeeper sees the squares of the board's last reading that the game's context decided (dashed).
+    const resolved = act && b.decided?.how === 'context' ? (b.decided.squares ?? []) : [];
+    const view = boardView(b.board, b.lastWord, [], resolved);
     // The scorekeeper fixes a tile the camera misread in a round already scored: the totals follow.
     if (act) {
       onSquareClick(view, (row, col, sq) => {

@@ -125,6 +125,8 @@ export interface MeSnapshot {
     /** Its turn has ended in the round being built. */
     readonly ended: boolean;
     readonly pending: PendingView | null;
+    /** How its last accepted reading was decided: read with certainty, by context (which squares), or confirmed. */
+    readonly decided: Decision | null;
   }[];
   /** build: words being built; scored: challenges and blank swaps; refill; podium; bonus; ended. */
   readonly phase: 'build' | 'scored' | 'refill' | 'podium' | 'bonus' | 'ended';

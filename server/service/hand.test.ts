@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { BoardReading } from '../../vision/index.ts';
-import type { GameSnapshot } from '../protocol/index.ts';
+import type { GameSnapshot, MeSnapshot } from '../protocol/index.ts';
 
 const readings = vi.hoisted(() => [] as BoardReading[]);
 vi.mock('../../vision/index.ts', async (original) => ({
@@ -137,5 +137,70 @@ describe('a forgotten End turn', () => {
     expect(result.status).toBe('needs-confirmation');
     expect(result.reasons?.[0]).toMatch(/two moves at once, legal in either order/);
     expect(snap(id).turns).toHaveLength(1);
+  });
+});
+
+describe('Scrabble Me: the same decisions on each player’s board', () => {
+  const newMeGame = () =>
+    service.create(parseGameConfig({ players: ['Ann', 'Ben'], variant: 'scrabble-me', podium: 'EATRSN' })).id;
+  const meSnap = (id: string) => service.get(id).snapshot() as MeSnapshot;
+
+  it('waits out a hand on a streaming seat’s End turn, and records how the board was read', async () => {
+    const id = newMeGame();
+    readings.push(reading(false), reading(true), reading(false));
+    expect((await service.submitFrame(id, photo, false, { camera: 0 })).status).toBe('waiting');
+    const ended = await service.submitFrame(id, photo, true, { camera: 0 });
+    expect(ended).toMatchObject({
+      status: 'waiting',
+      reasons: ['hand in view: the next clear frame ends the turn'],
+    });
+    expect(service.get(id).busy).toBe(true);
+    expect(meSnap(id).boards[0]!.ended).toBe(false);
+    expect((await service.submitFrame(id, photo, false, { camera: 0 })).status).toBe('ended-turn');
+    expect(meSnap(id).boards[0]).toMatchObject({ ended: true, decided: { how: 'read' } });
+    expect(service.get(id).busy).toBe(false);
+  });
+
+  it('holds the reading, saying a hand is in view, when no clear frame comes', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const id = newMeGame();
+      readings.push(reading(false), reading(true));
+      await service.submitFrame(id, photo, false, { camera: 1 });
+      expect((await service.submitFrame(id, photo, true, { camera: 1 })).status).toBe('waiting');
+      vi.advanceTimersByTime(5000);
+      await new Promise((r) => setImmediate(r));
+      expect(meSnap(id).boards[1]!.pending?.reasons).toEqual(['hand in view']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('decides a doubtful letter by the lexicon, and says so', async () => {
+    const id = newMeGame();
+    // The W of WINDY in doubt with an M: WINDY is a word, MINDY is not.
+    const doubtful: BoardReading = {
+      ...reading(false),
+      unsure: [{ row: 7, col: 3 }],
+      alternatives: [
+        {
+          row: 7,
+          col: 3,
+          options: [
+            { tile: 'W', p: 0.55 },
+            { tile: 'M', p: 0.4 },
+          ],
+        },
+      ],
+    };
+    readings.push(doubtful);
+    expect((await service.submitFrame(id, photo, true, { camera: 0 })).status).toBe('ended-turn');
+    const decided = meSnap(id).boards[0]!.decided;
+    expect(decided?.how).toBe('context');
+    expect(decided?.squares?.[0]).toMatchObject({ row: 7, col: 3, tile: 'W' });
+    // Kept across a restart: the service loads the game again from the store.
+    const reloaded = new GameService(store, dir);
+    expect((reloaded.get(id).snapshot() as MeSnapshot).boards[0]!.decided?.how).toBe('context');
+    reloaded.stopAll();
   });
 });

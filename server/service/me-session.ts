@@ -17,6 +17,7 @@ import {
   effectiveEvents,
   formatBoard,
   inferMove,
+  type Lexicon,
   type MeEvent,
   type MeRoundRecord,
   type MeState,
@@ -32,6 +33,7 @@ import {
   squareName,
 } from '../engine/index.ts';
 import {
+  type Decision,
   type FrameResult,
   type MeAction,
   type MeSnapshot,
@@ -42,11 +44,16 @@ import type { GameStore, StoredGame } from '../store/types.ts';
 import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
 import type { Thumbnail } from './frames.ts';
-import { interpret } from './interpret.ts';
+import { type Interpretation, interpret, newTiles } from './interpret.ts';
 import { FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
 import { meSnapshotOf } from './me-snapshot.ts';
 
 export type { MeAction } from '../protocol/index.ts';
+
+/** How long an End turn waits out a hand over a board for a clear frame (as the classic game). */
+const HAND_WAIT_MS = 4000;
+/** A camera that sent a frame this recently is streaming: it will send more. */
+const STREAM_GAP_MS = 3000;
 /** How a frame or an action ended; `board`: the board the frame showed. */
 export type MeFrameResult = FrameResult;
 
@@ -59,12 +66,23 @@ export class MeSession implements Session {
   private readonly held: HeldReadings;
   private readonly intake: FrameIntake;
   private rounds: readonly MeRoundRecord[] = [];
+  /** How each board's last accepted reading was decided (read, by context, confirmed). */
+  private readonly decided = new Map<number, Decision>();
+  /** End turns waiting out a hand, per camera: the last reading, to hold when no clear frame comes. */
+  private readonly handWaits = new Map<
+    number,
+    { timer: NodeJS.Timeout; board: number; read: Board; doubts: Square[]; bytes: Uint8Array }
+  >();
+  /** When each camera last sent a frame that did not end a turn. */
+  private readonly lastFeed = new Map<number, number>();
   private readonly viewers = new Viewers<MeSnapshot>(() => this.snapshot());
   readonly sources = new SourceBoard(() => this.viewers.changed());
 
   private constructor(
     private readonly store: GameStore,
     readonly stored: Omit<StoredGame, 'events'>,
+    /** Breaks ties between a camera's readings (interpret.ts); absent, the model's shares alone decide. */
+    private readonly readingLexicon: Lexicon | undefined,
   ) {
     const { config } = stored;
     const start = newMeGame(
@@ -79,14 +97,15 @@ export class MeSession implements Session {
   }
 
   /** Rebuilds a session from its stored events, exactly as it was. */
-  static load(store: GameStore, stored: StoredGame): MeSession {
-    const session = new MeSession(store, stored);
+  static load(store: GameStore, stored: StoredGame, readingLexicon?: Lexicon): MeSession {
+    const session = new MeSession(store, stored, readingLexicon);
     for (const e of stored.events) {
       session.seq = e.seq;
       if (e.event.type === 'board-turn') {
         const read = parseBoard(e.event.reading);
         if (!read.ok) throw new Error(`stored game ${stored.id}: event ${e.seq}: ${read.message}`);
         session.turns.set(e.event.board, read.board);
+        if (e.decision) session.decided.set(e.event.board, e.decision);
         continue;
       }
       const step = applyMeEvent(session.state, e.event as MeEvent);
@@ -110,7 +129,7 @@ export class MeSession implements Session {
   defer: (task: () => Promise<unknown>) => void = (task) => void task();
 
   get busy(): boolean {
-    return false;
+    return this.handWaits.size > 0;
   }
 
   get seats(): number {
@@ -146,6 +165,7 @@ export class MeSession implements Session {
       version: this.seq,
       ended: (board) => this.turns.has(board),
       pending: (board) => this.held.view(board),
+      decided: (board) => this.decided.get(board) ?? null,
       rounds: this.rounds,
       lang: this.stored.config.lang,
       sources: this.sources.view(),
@@ -159,7 +179,7 @@ export class MeSession implements Session {
   async submitFrame(
     bytes: Uint8Array,
     endTurn: boolean,
-    { camera = 0 }: { camera?: number } = {},
+    { camera = 0, now = Date.now() }: { camera?: number; now?: number } = {},
   ): Promise<MeFrameResult> {
     if (this.state.phase === 'ended') throw new ServiceError('not-allowed', 'the game is over');
     if (!Number.isInteger(camera) || camera < 0 || camera >= this.players)
@@ -169,16 +189,26 @@ export class MeSession implements Session {
         status: 'unchanged',
         reasons: ['this very frame has just ended a turn: nothing more recorded'],
       };
-    const result = await this.readAndDecide(bytes, endTurn, camera);
+    const result = await this.readAndDecide(bytes, endTurn, camera, now);
     if (endTurn && (result.status === 'committed' || result.status === 'ended-turn'))
       this.intake.endedTurn(camera, bytes, this.seq);
     return result;
   }
 
-  private async readAndDecide(bytes: Uint8Array, endTurn: boolean, camera: number): Promise<MeFrameResult> {
+  private async readAndDecide(
+    bytes: Uint8Array,
+    endTurn: boolean,
+    camera: number,
+    now: number,
+  ): Promise<MeFrameResult> {
     const { reading, board: read } = await this.intake.read(bytes, camera);
     const board = matchBoard(read, this.state.boards) ?? this.state.holder.indexOf(camera);
-    if (!endTurn) return { status: 'waiting', board };
+    // A camera that keeps sending frames (the camera page, a pulled stream) can wait out a hand.
+    const streaming = now - (this.lastFeed.get(camera) ?? Number.NEGATIVE_INFINITY) < STREAM_GAP_MS;
+    if (!endTurn) this.lastFeed.set(camera, now);
+    // While an End turn of this camera waits for a clear frame, its next frame is the End turn's.
+    const waiting = this.handWaits.get(camera);
+    if (!endTurn && !waiting) return { status: 'waiting', board };
     this.checkMayEnd(board);
     const seen = interpret(
       { board: read, unsure: reading.unsure, alternatives: reading.alternatives },
@@ -186,15 +216,54 @@ export class MeSession implements Session {
         committed: this.state.boards[board]!,
         layout: this.state.rules.base.layout,
         tileSet: this.state.rules.base.tileSet,
+        lexicon: this.readingLexicon,
         // One bag for every board: the other boards' tiles count too.
         alsoCounted: this.state.boards.flatMap((b, i) => (i === board ? [] : [this.turns.get(i) ?? b])),
       },
     );
+    if (seen.hand && (waiting || streaming)) return this.waitOutHand(camera, board, seen, bytes);
+    this.stopWaiting(camera);
     if (seen.doubts.length > 0) {
+      // A frame that only continued a wait, with nothing new and a doubt, is no word to hold.
+      if (!endTurn && !newTiles(this.state.boards[board]!, seen.board, seen.doubts))
+        return { status: 'waiting', board };
       const reason = seen.hand ? 'hand in view' : 'some squares could not be read with confidence';
       return this.hold(board, seen.board, [reason], [...seen.doubts], bytes);
     }
-    return this.endTurn(board, seen.board, bytes);
+    const decision: Decision =
+      seen.resolved.length > 0 ? { how: 'context', squares: seen.resolved } : { how: 'read' };
+    return this.endTurn(board, seen.board, bytes, false, decision);
+  }
+
+  /**
+   * An End turn whose frame shows a hand over the board: the camera's next clear frame ends the turn; after
+   * `HAND_WAIT_MS` without one, the last reading is held for the scorekeeper, saying a hand was in view.
+   */
+  private waitOutHand(camera: number, board: number, seen: Interpretation, bytes: Uint8Array): MeFrameResult {
+    const wait = this.handWaits.get(camera);
+    if (wait) Object.assign(wait, { board, read: seen.board, doubts: [...seen.doubts], bytes });
+    else {
+      // In the game's queue: a clear frame being read when the time is up is decided first.
+      const timer = setTimeout(
+        () =>
+          this.defer(async () => {
+            const last = this.handWaits.get(camera);
+            if (!last || last.timer !== timer) return;
+            this.handWaits.delete(camera);
+            this.hold(last.board, last.read, ['hand in view'], last.doubts, last.bytes);
+          }),
+        HAND_WAIT_MS,
+      );
+      timer.unref();
+      this.handWaits.set(camera, { timer, board, read: seen.board, doubts: [...seen.doubts], bytes });
+    }
+    return { status: 'waiting', board, reasons: ['hand in view: the next clear frame ends the turn'] };
+  }
+
+  private stopWaiting(camera: number): void {
+    const wait = this.handWaits.get(camera);
+    if (wait) clearTimeout(wait.timer);
+    this.handWaits.delete(camera);
   }
 
   /** Throws unless the board's turn may end now: in a round, by a player not sitting out; or the bonus word. */
@@ -224,6 +293,7 @@ export class MeSession implements Session {
     read: Board,
     photo: Uint8Array | 'held' | undefined,
     confirmed = false,
+    decision: Decision = confirmed ? { how: 'confirmed' } : { how: 'read' },
   ): MeFrameResult {
     this.checkMayEnd(board);
     const holder = this.state.holder[board]!;
@@ -273,8 +343,10 @@ export class MeSession implements Session {
       event: { type: 'board-turn', board, reading: formatBoard(read) },
       at: new Date().toISOString(),
       ...(path ? { photo: path } : {}),
+      decision,
     });
     this.turns.set(board, read);
+    this.decided.set(board, decision);
     // The round as the engine will see it (a scored round with nothing left to refill has moved on).
     const round = roundFromReadings(afterChallenges(this.state), this.turns);
     if (!round.ok) {

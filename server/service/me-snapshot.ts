@@ -8,7 +8,7 @@ import {
   type MeRoundRecord,
   type MeState,
 } from '../engine/index.ts';
-import type { MeSnapshot, PendingView, SourceView } from '../protocol/index.ts';
+import type { Decision, MeSnapshot, PendingView, SourceView } from '../protocol/index.ts';
 
 export function meSnapshotOf(
   id: string,
@@ -19,6 +19,8 @@ export function meSnapshotOf(
     ended: (board: number) => boolean;
     /** The reading of a board waiting for the scorekeeper. */
     pending: (board: number) => PendingView | null;
+    /** How a board's last accepted reading was decided. */
+    decided: (board: number) => Decision | null;
     rounds: readonly MeRoundRecord[];
     lang: string;
     sources: readonly SourceView[];
@@ -43,6 +45,7 @@ export function meSnapshotOf(
       lastWord: (thisRound.get(i)?.placements ?? []).map(({ row, col }) => ({ row, col })),
       ended: options.ended(i),
       pending: options.pending(i),
+      decided: options.decided(i),
     })),
     phase: view.phase,
     round: s.round,

@@ -88,7 +88,11 @@ export class GameService {
       if (!stored) throw new ServiceError('not-found', `no game ${id}`);
       const session: Session =
         stored.config.variant === 'scrabble-me'
-          ? MeSession.load(this.store, stored)
+          ? MeSession.load(
+              this.store,
+              stored,
+              stored.config.lexicon === 'none' ? undefined : readingLexicon(stored.config.lang),
+            )
           : GameSession.load(
               this.store,
               stored,
