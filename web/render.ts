@@ -79,7 +79,7 @@ function premiums(w: WordView): string {
 /** The move list; with `onlyContext`, only the moves some of whose squares the game's context decided. */
 export function movesView(s: GameSnapshot, onlyContext = false) {
   const list = el('ol', { class: 'moves' });
-  for (const t of s.turns) {
+  for (const [index, t] of s.turns.entries()) {
     if (onlyContext && t.decided?.how !== 'context') continue;
     const li = el('li', { class: `turn ${t.kind}${t.decided?.how === 'context' ? ' by-context' : ''}` });
     if (t.decided?.how === 'context')
@@ -96,9 +96,24 @@ export function movesView(s: GameSnapshot, onlyContext = false) {
         .map((w) => `${w.word}${w.unknown ? '*' : ''} ${w.score}${premiums(w)}`)
         .join(' + ')}${t.bingo ? ` + bingo ${t.bingo}` : ''}`;
     }
+    // A play opens its explanation, every point of it, on the check page.
+    const explained =
+      t.kind === 'play'
+        ? el(
+            'a',
+            {
+              class: 'what',
+              href: `/check?game=${encodeURIComponent(s.id)}&turn=${index}`,
+              target: '_blank',
+              rel: 'noopener',
+              title: 'explain this score',
+            },
+            what,
+          )
+        : el('span', { class: 'what' }, what);
     li.append(
       el('span', { class: 'who' }, who),
-      el('span', { class: 'what' }, what),
+      explained,
       el('span', { class: 'points' }, `${t.points >= 0 ? '+' : ''}${t.points}`),
       el('span', { class: 'total' }, String(t.cumulative)),
     );

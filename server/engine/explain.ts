@@ -170,7 +170,8 @@ export function diagnose(explanation: Explanation, claimed: number, rules: GameR
   if (claimed === right) return [];
   const causes: Cause[] = [];
   const offer = (code: Cause['code'], points: number, message: string) => {
-    if (points === claimed && !causes.some((c) => c.message === message)) causes.push({ code, points, message });
+    if (points === claimed && !causes.some((c) => c.message === message))
+      causes.push({ code, points, message });
   };
   const words = explanation.words;
   const mainWord = words.find((w) => w.main);

@@ -119,7 +119,7 @@ export class CheckService {
     const read = readGcg(decoded.text);
     if (!read.ok) throw new ServiceError('bad-request', read.message);
     const replayed = replayGcg(read.document, lang ? { lang } : {});
-    if (!replayed.ok) throw new ServiceError('bad-request', `line ${replayed.line}: ${replayed.message}`);
+    if (!replayed.ok) throw new ServiceError('bad-request', replayed.message);
     const { report } = replayed;
     const wrong = report.mismatches.find((m) => m.field === 'score');
     let first: GcgCheck['first'] = null;
