@@ -3,8 +3,16 @@
  * corners are given, straighten and cut the cells, classify them in one batch (ONNX), turn the board upright.
  * No game rules here: whether the reading is a legal move is the engine's question.
  */
-import { type CellModel, classifyCells, loadModel, readCells, rotationOf, uprightGrid } from './classify.ts';
-import { decodeImage, shrink } from './decode.ts';
+import {
+  type CellModel,
+  type CellReading,
+  classifyCells,
+  loadModel,
+  readCells,
+  rotationOf,
+  uprightGrid,
+} from './classify.ts';
+import { type DecodedImage, decodeImage, shrink } from './decode.ts';
 import { locateBoard, orderCorners, WORK } from './locate.ts';
 import { settleBlanks } from './surface.ts';
 import {
@@ -46,55 +54,126 @@ export const DEFAULT_THRESHOLD = 0.8;
 const MIN_GRID_EVIDENCE = 0.12;
 
 export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {}): Promise<BoardReading> {
-  const t0 = performance.now();
+  return (await readFrame(bytes, options)).reading;
+}
+
+/**
+ * What a reading leaves for the next frame of a steady camera (camera.ts): the photo's size and the grid's corners in
+ * its decoded pixels, the model's probabilities per cell (after the second look), and the reading itself.
+ */
+export interface FrameState {
+  readonly photo: DecodedImage;
+  readonly corners: Corners;
+  readonly probs: Float32Array;
+  readonly reading: BoardReading;
+}
+
+/**
+ * Reads a photo, or (`reuse`) only some cells of it: the others keep the probabilities of an earlier frame of the
+ * same camera whose pixels they still show, on the same grid. `photo` is the photo already decoded, if it is.
+ */
+export async function readFrame(
+  bytes: Uint8Array,
+  options: RecognizeOptions = {},
+  reuse?: {
+    state: FrameState;
+    cells: readonly number[];
+    photo: DecodedImage;
+    /** When the frame's work began, and when its photo was decoded (and compared). */
+    since: number;
+    decoded: number;
+  },
+): Promise<FrameState> {
+  const t0 = reuse?.since ?? performance.now();
   const model = loadModel(options.model);
-  const photo = await decodeImage(bytes);
-  const t1 = performance.now();
-  // Corners come and go in the original photo's pixels; a large photo is decoded smaller.
-  const toDecoded = (c: Corners) => scaleCorners(c, photo.scaleX, photo.scaleY);
-  let corners = options.corners && toDecoded(options.corners);
-  if (corners) validateCorners(corners, photo);
-  else {
-    const work = await shrink(photo, WORK);
-    const k = photo.width / work.width;
-    const hint = options.hint && scaleCorners(toDecoded(options.hint), 1 / k);
-    const found = locateBoard(work, hint);
-    const located = found && {
-      ...found,
-      corners: scaleCorners(found.corners, k),
-    };
-    if (!located || located.score * located.support < MIN_GRID_EVIDENCE)
-      throw new VisionError('no-board', 'no Scrabble board was found in the image');
-    // A grid whose lines never fitted is a guess (seen on boards viewed very steeply): better no reading than one
-    // off by a row or skewed across the board.
-    if (!located.fitted)
-      throw new VisionError(
-        'no-board',
-        'something like a board was found, but its 15×15 grid lines could not be fitted: the view may be too steep, or the board partly hidden',
-      );
-    // Whatever order a hint came in, the corners go on as seen in the photo: top-left first, clockwise.
-    corners = mapCorners(orderCorners([...located.corners]), (p) => p);
-    // A grid running a whole square or more off the picture cannot be read (and a grid found there is more
-    // likely fitted to a patterned cloth than to a board): the camera has to take the whole board in.
-    if (offPicture(corners, photo) > 1)
-      throw new VisionError(
-        'no-board',
-        'the grid found runs off the picture by a whole row or column of squares: make sure the whole board is in view',
-      );
-  }
+  const photo = reuse?.photo ?? (await decodeImage(bytes));
+  const t1 = reuse?.decoded ?? performance.now();
+  const corners = reuse?.state.corners ?? (await locate(photo, options));
   const t2 = performance.now();
   const cells = await model;
   const warped = warpBoard(photo, corners);
-  const probs = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin));
   const allowed = options.letters ? new Set([...options.letters]) : undefined;
-  await secondLook(cells, warped, probs, allowed);
+  let probs: Float32Array;
+  if (reuse) {
+    // Only the cells asked for are read again; the others keep what the earlier frame read.
+    probs = reuse.state.probs.slice();
+    const only = reuse.cells.map((cell) => ({ cell, dx: 0, dy: 0 }));
+    const fresh = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin, only));
+    const k = cells.classes.length;
+    reuse.cells.forEach((cell, j) => probs.set(fresh.subarray(j * k, (j + 1) * k), cell * k));
+    await secondLook(cells, warped, probs, allowed, new Set(reuse.cells));
+  } else {
+    probs = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin));
+    await secondLook(cells, warped, probs, allowed);
+  }
   const seen = readCells(cells, probs, allowed, options.bias);
   const settled = settleBlanks(warped, seen.chars, seen.confidence, seen.pair, seen);
+  const t3 = performance.now();
+  await options.inspect?.(photo, corners, warped);
+  const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
+  const reading = assemble(seen, settled, corners, photo, options, {
+    decode: ms(t0, t1),
+    locate: ms(t1, t2),
+    classify: ms(t2, t3),
+    total: ms(t0, t3),
+  });
+  return { photo, corners, probs, reading };
+}
+
+/** The grid's corners in the decoded photo: the ones given, or found (from the hint first). */
+async function locate(photo: DecodedImage, options: RecognizeOptions): Promise<Corners> {
+  // Corners come and go in the original photo's pixels; a large photo is decoded smaller.
+  const toDecoded = (c: Corners) => scaleCorners(c, photo.scaleX, photo.scaleY);
+  const given = options.corners && toDecoded(options.corners);
+  if (given) {
+    validateCorners(given, photo);
+    return given;
+  }
+  return locateIn(photo, options.hint && toDecoded(options.hint));
+}
+
+async function locateIn(photo: DecodedImage, hintDecoded: Corners | undefined): Promise<Corners> {
+  const work = await shrink(photo, WORK);
+  const k = photo.width / work.width;
+  const hint = hintDecoded && scaleCorners(hintDecoded, 1 / k);
+  const found = locateBoard(work, hint);
+  const located = found && {
+    ...found,
+    corners: scaleCorners(found.corners, k),
+  };
+  if (!located || located.score * located.support < MIN_GRID_EVIDENCE)
+    throw new VisionError('no-board', 'no Scrabble board was found in the image');
+  // A grid whose lines never fitted is a guess (seen on boards viewed very steeply): better no reading than one
+  // off by a row or skewed across the board.
+  if (!located.fitted)
+    throw new VisionError(
+      'no-board',
+      'something like a board was found, but its 15×15 grid lines could not be fitted: the view may be too steep, or the board partly hidden',
+    );
+  // Whatever order a hint came in, the corners go on as seen in the photo: top-left first, clockwise.
+  const corners = mapCorners(orderCorners([...located.corners]), (p) => p);
+  // A grid running a whole square or more off the picture cannot be read (and a grid found there is more
+  // likely fitted to a patterned cloth than to a board): the camera has to take the whole board in.
+  if (offPicture(corners, photo) > 1)
+    throw new VisionError(
+      'no-board',
+      'the grid found runs off the picture by a whole row or column of squares: make sure the whole board is in view',
+    );
+  return corners;
+}
+
+/** The reading as callers see it: upright board text, confidences, the squares in doubt and their readings. */
+function assemble(
+  seen: CellReading,
+  settled: { chars: readonly string[]; confidence: readonly number[] },
+  corners: Corners,
+  photo: DecodedImage,
+  options: RecognizeOptions,
+  ms: BoardReading['ms'],
+): BoardReading {
   const chars = uprightGrid(settled.chars, seen.turns);
   const conf = uprightGrid(settled.confidence, seen.turns);
   const readings = uprightGrid(seen.options, seen.turns);
-  const t3 = performance.now();
-  await options.inspect?.(photo, corners, warped);
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const board: string[] = [];
   const confidence: number[][] = [];
@@ -118,7 +197,6 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
   }
   const turn = (i: number) => corners[(i + seen.turns) % 4]!;
   const upright: Corners = [turn(0), turn(1), turn(2), turn(3)];
-  const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
   return {
     board,
     confidence,
@@ -138,7 +216,7 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
       Math.round((y / photo.scaleY) * 10) / 10,
     ]),
     rotation: rotationOf(seen.turns),
-    ms: { decode: ms(t0, t1), locate: ms(t1, t2), classify: ms(t2, t3), total: ms(t0, t3) },
+    ms,
   };
 }
 
@@ -159,11 +237,13 @@ async function secondLook(
   board: RgbImage,
   probs: Float32Array,
   allowed: ReadonlySet<string> | undefined,
+  /** Only these cells (the others were looked at again when they were read). */
+  only?: ReadonlySet<number>,
 ) {
   const k = model.classes.length;
   const first = readCells(model, probs, allowed);
   const doubtful = first.confidence.flatMap((p, i) =>
-    p < DEFAULT_THRESHOLD && first.chars[i] !== '.' ? [i] : [],
+    p < DEFAULT_THRESHOLD && first.chars[i] !== '.' && (!only || only.has(i)) ? [i] : [],
   );
   if (doubtful.length === 0) return;
   const crops = doubtful.flatMap((cell) => SHIFTS.map(([dx, dy]) => ({ cell, dx, dy })));

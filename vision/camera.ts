@@ -1,0 +1,196 @@
+/**
+ * One steady camera read frame after frame, doing again only what changed. Between two turns a camera over a
+ * board sends the same board over and over; an End turn changes 2 to 7 of its 225 squares. So each frame is
+ * decoded and, on the grid of the last frame, each square is sampled at a few points (a few hundred pixels in all)
+ * and compared with what the square showed when it was last read:
+ * - nothing changed: the last reading stands (the pixels that made it are the same);
+ * - a few squares changed: only they (and a few others in turn, as a guard) are read again, on the same grid;
+ * - many changed (the camera or the board moved, the light changed): the frame is read whole, the last grid
+ *   tried first as a hint, and it becomes the new reference.
+ * Every `fullEvery` frames one is read whole anyway. A reading is always what `recognize` would make of the
+ * pixels each square shows; only the work to get it differs.
+ */
+import { decodeImage } from './decode.ts';
+import { type FrameState, type RecognizeOptions, readFrame } from './recognize.ts';
+import type { BoardReading, Corners } from './types.ts';
+
+/** How a frame was read: searched for the board, its grid found again from the last one, the same as the last
+ *  frame, or some squares read again. */
+export type ReadPath = 'search' | 'hint' | 'still' | 'changed';
+
+export interface CameraReading extends BoardReading {
+  readonly path: ReadPath;
+  /** Squares classified again for this frame (225 for a whole read). */
+  readonly cellsRead: number;
+}
+
+export interface CameraOptions extends Omit<RecognizeOptions, 'hint' | 'corners' | 'inspect'> {
+  /** A frame is read whole at least this often (default 30). */
+  readonly fullEvery?: number;
+  /** Fixed grid corners (a mounted camera): never searched for. */
+  readonly corners?: Corners;
+}
+
+/** Sample points per square, on each axis, inside its inner part (the grid lines and tile edges left out). */
+const SAMPLES = 5;
+const INNER = 0.6;
+/** A square whose samples moved by more than this (mean absolute difference in grey levels) has changed. */
+const CHANGED = 14;
+/** More changed squares than this: the camera, the board or the light moved; the frame is read whole. */
+const MOST = 40;
+/** Squares read again in turn on every frame that reads some, as a guard. */
+const GUARD = 5;
+
+export class Camera {
+  private state: FrameState | undefined;
+  /** Grey samples of every square, as the squares were when last read. */
+  private reference: Float32Array | undefined;
+  private sinceFull = 0;
+  private guard = 0;
+
+  constructor(private readonly options: CameraOptions = {}) {}
+
+  /** The grid's corners of the last frame read (in the photo's pixels), if any. */
+  get corners(): Corners | undefined {
+    return this.state?.reading.corners;
+  }
+
+  /** Forgets the last frame: the next one is searched for the board. */
+  reset(): void {
+    this.state = undefined;
+    this.reference = undefined;
+  }
+
+  async read(bytes: Uint8Array): Promise<CameraReading> {
+    const since = performance.now();
+    const last = this.state;
+    const fullEvery = this.options.fullEvery ?? 30;
+    if (last && this.reference && this.sinceFull < fullEvery) {
+      const photo = await decodeImage(bytes);
+      const decoded = performance.now();
+      if (photo.width === last.photo.width && photo.height === last.photo.height) {
+        const samples = sampleSquares(photo, last.corners);
+        const changed = changedSquares(this.reference, samples);
+        if (changed.length === 0) {
+          this.sinceFull++;
+          const round = (t: number) => Math.round(t * 10) / 10;
+          const now = performance.now();
+          return {
+            ...last.reading,
+            ms: {
+              decode: round(decoded - since),
+              locate: round(now - decoded),
+              classify: 0,
+              total: round(now - since),
+            },
+            path: 'still',
+            cellsRead: 0,
+          };
+        }
+        if (changed.length <= MOST) {
+          const cells = new Set(changed);
+          for (let k = 0; k < GUARD; k++) cells.add((this.guard + k) % 225);
+          this.guard = (this.guard + GUARD) % 225;
+          const next = await readFrame(bytes, this.options, {
+            state: last,
+            cells: [...cells].sort((a, b) => a - b),
+            photo,
+            since,
+            decoded,
+          });
+          this.state = next;
+          for (const cell of cells)
+            this.reference.set(samples.subarray(cell * PER, (cell + 1) * PER), cell * PER);
+          this.sinceFull++;
+          return { ...next.reading, path: 'changed', cellsRead: cells.size };
+        }
+      }
+    }
+    const hint = this.options.corners ? undefined : last?.reading.corners;
+    const next = await readFrame(bytes, {
+      ...this.options,
+      ...(this.options.corners ? { corners: this.options.corners } : {}),
+      ...(hint ? { hint } : {}),
+    });
+    this.state = next;
+    this.reference = sampleSquares(next.photo, next.corners);
+    this.sinceFull = 0;
+    return { ...next.reading, path: hint ? 'hint' : 'search', cellsRead: 225 };
+  }
+}
+
+const PER = SAMPLES * SAMPLES;
+
+/**
+ * Grey samples of every square: `SAMPLES`² points spread over its inner part, mapped onto the photo through the
+ * grid's homography (nearest pixel), row-major squares as seen in the photo.
+ */
+export function sampleSquares(
+  photo: { width: number; height: number; data: Uint8Array },
+  corners: Corners,
+): Float32Array {
+  const h = homography(corners);
+  const out = new Float32Array(225 * PER);
+  const { width, height, data } = photo;
+  for (let r = 0; r < 15; r++) {
+    for (let c = 0; c < 15; c++) {
+      for (let j = 0; j < SAMPLES; j++) {
+        const v = r + (1 - INNER) / 2 + (INNER * (j + 0.5)) / SAMPLES;
+        for (let i = 0; i < SAMPLES; i++) {
+          const u = c + (1 - INNER) / 2 + (INNER * (i + 0.5)) / SAMPLES;
+          const w = h[6]! * u + h[7]! * v + h[8]!;
+          const x = Math.round((h[0]! * u + h[1]! * v + h[2]!) / w);
+          const y = Math.round((h[3]! * u + h[4]! * v + h[5]!) / w);
+          const px = (Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))) * 3;
+          out[(r * 15 + c) * PER + j * SAMPLES + i] =
+            0.299 * data[px]! + 0.587 * data[px + 1]! + 0.114 * data[px + 2]!;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** The squares whose samples differ from the reference's by more than `CHANGED` on average. */
+export function changedSquares(reference: Float32Array, samples: Float32Array): number[] {
+  const out: number[] = [];
+  for (let cell = 0; cell < 225; cell++) {
+    let sum = 0;
+    for (let k = cell * PER; k < (cell + 1) * PER; k++) sum += Math.abs(samples[k]! - reference[k]!);
+    if (sum / PER > CHANGED) out.push(cell);
+  }
+  return out;
+}
+
+/** The homography from grid coordinates (0–15 on each axis) to the photo, from the grid's four corners. */
+function homography(corners: Corners): Float64Array {
+  const src = [
+    [0, 0],
+    [15, 0],
+    [15, 15],
+    [0, 15],
+  ];
+  // Solve the 8×8 system for h0…h7 (h8 = 1) by Gaussian elimination with partial pivoting.
+  const a: number[][] = [];
+  for (let k = 0; k < 4; k++) {
+    const [u, v] = src[k]!;
+    const [x, y] = corners[k]!;
+    a.push([u!, v!, 1, 0, 0, 0, -u! * x, -v! * x, x]);
+    a.push([0, 0, 0, u!, v!, 1, -u! * y, -v! * y, y]);
+  }
+  for (let col = 0; col < 8; col++) {
+    let pivot = col;
+    for (let row = col + 1; row < 8; row++)
+      if (Math.abs(a[row]![col]!) > Math.abs(a[pivot]![col]!)) pivot = row;
+    [a[col], a[pivot]] = [a[pivot]!, a[col]!];
+    for (let row = 0; row < 8; row++) {
+      if (row === col) continue;
+      const f = a[row]![col]! / a[col]![col]!;
+      for (let k = col; k < 9; k++) a[row]![k]! -= f * a[col]![k]!;
+    }
+  }
+  const h = new Float64Array(9);
+  for (let k = 0; k < 8; k++) h[k] = a[k]![8]! / a[k]![k]!;
+  h[8] = 1;
+  return h;
+}
