@@ -100,7 +100,9 @@ export async function readFrame(
     const only = reuse.cells.map((cell) => ({ cell, dx: 0, dy: 0 }));
     const fresh = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin, only));
     const k = cells.classes.length;
-    reuse.cells.forEach((cell, j) => probs.set(fresh.subarray(j * k, (j + 1) * k), cell * k));
+    reuse.cells.forEach((cell, j) => {
+      probs.set(fresh.subarray(j * k, (j + 1) * k), cell * k);
+    });
     await secondLook(cells, warped, probs, allowed, new Set(reuse.cells));
   } else {
     probs = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin));

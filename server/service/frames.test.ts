@@ -10,10 +10,14 @@ import { ServiceError } from './errors.ts';
 const failure = vi.hoisted(() => ({ code: 'no-model' as VisionErrorCode }));
 vi.mock('../../vision/index.ts', async (original) => {
   const vision = await original<typeof import('../../vision/index.ts')>();
+  const recognize = async () => {
+    throw new vision.VisionError(failure.code, `vision failed: ${failure.code}`);
+  };
   return {
     ...vision,
-    recognize: async () => {
-      throw new vision.VisionError(failure.code, `vision failed: ${failure.code}`);
+    recognize,
+    Camera: class {
+      read = recognize;
     },
   };
 });

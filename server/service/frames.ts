@@ -3,27 +3,31 @@
  * picture the scorekeeper's and camera pages show. What the reading means for the game is interpret.ts's.
  */
 import sharp from 'sharp';
-import { type BoardReading, type Corners, recognize, VisionError } from '../../vision/index.ts';
+import { type BoardReading, type Camera, type Corners, recognize, VisionError } from '../../vision/index.ts';
 import { type Board, parseBoard, tileSets } from '../engine/index.ts';
 import type { ServerMessage } from '../protocol/index.ts';
 import { ServiceError } from './errors.ts';
 
 export type Thumbnail = Extract<ServerMessage, { type: 'thumbnail' }>['data'];
 
+/** The letters of the tile set a game in `lang` is played with: the only ones the camera may report. */
+export function lettersOf(lang: 'en' | 'de'): string {
+  return tileSets[lang].letters.map(([l]) => l).join('');
+}
+
 /**
- * Reads a frame for a game in `lang`, trying `hint` (the corners of the camera's last frame) first. A picture that
- * is no image, or shows no board, is a ServiceError (`bad-image`, `no-board`); a model that cannot be loaded is the
- * server's fault, not the picture's, and goes on as it is.
+ * Reads a frame for a game in `lang`: alone, or (`camera`) as the next frame of a steady camera, which reads again
+ * only what changed. A picture that is no image, or shows no board, is a ServiceError (`bad-image`, `no-board`); a
+ * model that cannot be loaded is the server's fault, not the picture's, and goes on as it is.
  */
 export async function readFrame(
   bytes: Uint8Array,
   lang: 'en' | 'de',
-  hint: Corners | undefined,
+  camera?: Camera,
 ): Promise<{ reading: BoardReading; board: Board }> {
-  const letters = tileSets[lang].letters.map(([l]) => l).join('');
   let reading: BoardReading;
   try {
-    reading = await recognize(bytes, { letters, ...(hint ? { hint } : {}) });
+    reading = camera ? await camera.read(bytes) : await recognize(bytes, { letters: lettersOf(lang) });
   } catch (err) {
     if (err instanceof VisionError && err.code !== 'no-model')
       throw new ServiceError(err.code === 'no-board' ? 'no-board' : 'bad-image', err.message);

@@ -11,14 +11,18 @@ import type { BoardReading } from '../../vision/index.ts';
 import type { GameSnapshot, MeSnapshot } from '../protocol/index.ts';
 
 const readings = vi.hoisted(() => [] as BoardReading[]);
-vi.mock('../../vision/index.ts', async (original) => ({
-  ...(await original<typeof import('../../vision/index.ts')>()),
-  recognize: async () => {
+vi.mock('../../vision/index.ts', async (original) => {
+  const recognize = async () => {
     const next = readings.shift();
     if (!next) throw new Error('no reading queued');
     return next;
-  },
-}));
+  };
+  // A camera's frames are the queued readings too.
+  const Camera = class {
+    read = recognize;
+  };
+  return { ...(await original<typeof import('../../vision/index.ts')>()), recognize, Camera };
+});
 
 const { SqliteStore } = await import('../store/sqlite.ts');
 const { GameService } = await import('./service.ts');

@@ -4,12 +4,12 @@
  * scorekeeper with their photos, and the camera streams shown to the scorekeeper.
  */
 import { createHash } from 'node:crypto';
-import type { Corners } from '../../vision/index.ts';
+import { Camera, type Corners } from '../../vision/index.ts';
 import { type Board, formatBoard, parseBoard, type Square } from '../engine/index.ts';
 import type { PendingView, SourceView } from '../protocol/index.ts';
 import type { GameStore, StoredHeld } from '../store/types.ts';
 import { ServiceError } from './errors.ts';
-import { makeThumbnail, readFrame, type Thumbnail } from './frames.ts';
+import { lettersOf, makeThumbnail, readFrame, type Thumbnail } from './frames.ts';
 
 /**
  * Who watches a game. Each change is told once, on the event loop's next turn however many changes were made
@@ -45,13 +45,14 @@ export class Viewers<S> {
 }
 
 /**
- * Camera frames coming in, per seat: each is read with the grid found in the seat's last frame as a hint, kept as
- * the seat's last frame (End turn from the scorekeeper's page reads it), and shown small to whoever watches the
- * cameras. It also notices a doubled End turn: the very frame that has just ended a turn, again.
+ * Camera frames coming in, per seat: each seat's frames are read as one steady camera (vision's Camera: the grid of
+ * the last frame tried first, only the squares whose pixels changed read again), the last one kept as the seat's
+ * last frame (End turn from the scorekeeper's page reads it), and shown small to whoever watches the cameras. It
+ * also notices a doubled End turn: the very frame that has just ended a turn, again.
  */
 export class FrameIntake {
   private readonly frames = new Map<number, Uint8Array>();
-  private readonly corners = new Map<number, Corners>();
+  private readonly cameras = new Map<number, Camera>();
   private readonly thumbnailListeners = new Set<(thumb: Thumbnail) => void>();
   private readonly turnFrames = new TurnFrames();
 
@@ -80,11 +81,15 @@ export class FrameIntake {
    * the picture shows no board); a picture that is no image or shows no board is a ServiceError.
    */
   async read(bytes: Uint8Array, seat: number): ReturnType<typeof readFrame> {
+    let camera = this.cameras.get(seat);
+    if (!camera) {
+      camera = new Camera({ letters: lettersOf(this.lang) });
+      this.cameras.set(seat, camera);
+    }
     try {
-      const read = await readFrame(bytes, this.lang, this.corners.get(seat));
+      const read = await readFrame(bytes, this.lang, camera);
       // Only a frame that shows a board is kept (a picture that is no image, or too big, is not).
       this.frames.set(seat, bytes);
-      this.corners.set(seat, read.reading.corners);
       await this.thumbnail(bytes, read.reading.corners, seat);
       return read;
     } catch (err) {
