@@ -13,6 +13,7 @@
 import { decodeImage } from './decode.ts';
 import { type FrameState, type RecognizeOptions, readFrame } from './recognize.ts';
 import type { BoardReading, Corners } from './types.ts';
+import { gridHomography } from './warp.ts';
 
 /** How a frame was read: searched for the board, its grid found again from the last one, the same as the last
  *  frame, or some squares read again. */
@@ -129,7 +130,7 @@ export function sampleSquares(
   photo: { width: number; height: number; data: Uint8Array },
   corners: Corners,
 ): Float32Array {
-  const h = homography(corners);
+  const h = gridHomography(corners);
   const out = new Float32Array(225 * PER);
   const { width, height, data } = photo;
   for (let r = 0; r < 15; r++) {
@@ -160,37 +161,4 @@ export function changedSquares(reference: Float32Array, samples: Float32Array): 
     if (sum / PER > CHANGED) out.push(cell);
   }
   return out;
-}
-
-/** The homography from grid coordinates (0–15 on each axis) to the photo, from the grid's four corners. */
-function homography(corners: Corners): Float64Array {
-  const src = [
-    [0, 0],
-    [15, 0],
-    [15, 15],
-    [0, 15],
-  ];
-  // Solve the 8×8 system for h0…h7 (h8 = 1) by Gaussian elimination with partial pivoting.
-  const a: number[][] = [];
-  for (let k = 0; k < 4; k++) {
-    const [u, v] = src[k]!;
-    const [x, y] = corners[k]!;
-    a.push([u!, v!, 1, 0, 0, 0, -u! * x, -v! * x, x]);
-    a.push([0, 0, 0, u!, v!, 1, -u! * y, -v! * y, y]);
-  }
-  for (let col = 0; col < 8; col++) {
-    let pivot = col;
-    for (let row = col + 1; row < 8; row++)
-      if (Math.abs(a[row]![col]!) > Math.abs(a[pivot]![col]!)) pivot = row;
-    [a[col], a[pivot]] = [a[pivot]!, a[col]!];
-    for (let row = 0; row < 8; row++) {
-      if (row === col) continue;
-      const f = a[row]![col]! / a[col]![col]!;
-      for (let k = col; k < 9; k++) a[row]![k]! -= f * a[col]![k]!;
-    }
-  }
-  const h = new Float64Array(9);
-  for (let k = 0; k < 8; k++) h[k] = a[k]![8]! / a[k]![k]!;
-  h[8] = 1;
-  return h;
 }

@@ -127,6 +127,8 @@ export function readCells(
   allowed?: ReadonlySet<string>,
   /** Per reading (`.`, `?` or a letter), a log-weight learnt from the game's own tiles (see adapt.ts). */
   bias?: ReadonlyMap<string, number>,
+  /** Read only these cells (the others come out empty, with no confidence): for a look at a few. */
+  only?: ReadonlySet<number>,
 ): CellReading {
   const k = model.classes.length;
   const n = probs.length / k;
@@ -153,6 +155,17 @@ export function readCells(
   const options: Alternative[][] = [];
   const scoreRows: number[][] = [];
   for (let i = 0; i < n; i++) {
+    if (only && !only.has(i)) {
+      chars.push('.');
+      confidence.push(0);
+      pair.push(0);
+      letter.push('?');
+      letterShare.push(0);
+      blankShare.push(0);
+      options.push([]);
+      scoreRows.push([]);
+      continue;
+    }
     const p = (index: number | undefined) => (index === undefined || index < 0 ? 0 : probs[i * k + index]!);
     const raw: [string, number][] = [
       ['.', p(empty)],

@@ -14,7 +14,7 @@ import {
 } from './classify.ts';
 import { type DecodedImage, decodeImage, shrink } from './decode.ts';
 import { locateBoard, orderCorners, WORK } from './locate.ts';
-import { settleBlanks } from './surface.ts';
+import { cellColours, type Lab, settleBlanks } from './surface.ts';
 import {
   type BoardReading,
   type Corners,
@@ -23,7 +23,7 @@ import {
   scaleCorners,
   VisionError,
 } from './types.ts';
-import { cellCrops, warpBoard } from './warp.ts';
+import { cellCrops, patchBoard, warpBoard } from './warp.ts';
 
 export interface RecognizeOptions {
   /** Letters the tile set can hold; others are never reported. Default: every letter the model knows. */
@@ -65,6 +65,9 @@ export interface FrameState {
   readonly photo: DecodedImage;
   readonly corners: Corners;
   readonly probs: Float32Array;
+  /** The straightened board the cells were read from, and each cell's colour on it. */
+  readonly warped: RgbImage;
+  readonly colours: readonly Lab[];
   readonly reading: BoardReading;
 }
 
@@ -91,7 +94,10 @@ export async function readFrame(
   const corners = reuse?.state.corners ?? (await locate(photo, options));
   const t2 = performance.now();
   const cells = await model;
-  const warped = warpBoard(photo, corners);
+  // A frame where some squares changed: only they are drawn again on the last frame's straightened board.
+  const warped = reuse
+    ? patchBoard(reuse.state.warped, photo, corners, reuse.cells, 0.35)
+    : warpBoard(photo, corners);
   const allowed = options.letters ? new Set([...options.letters]) : undefined;
   let probs: Float32Array;
   if (reuse) {
@@ -109,7 +115,8 @@ export async function readFrame(
     await secondLook(cells, warped, probs, allowed);
   }
   const seen = readCells(cells, probs, allowed, options.bias);
-  const settled = settleBlanks(warped, seen.chars, seen.confidence, seen.pair, seen);
+  const colours = reuse ? cellColours(warped, reuse.cells, reuse.state.colours) : cellColours(warped);
+  const settled = settleBlanks(warped, seen.chars, seen.confidence, seen.pair, seen, colours);
   const t3 = performance.now();
   await options.inspect?.(photo, corners, warped);
   const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
@@ -119,7 +126,7 @@ export async function readFrame(
     classify: ms(t2, t3),
     total: ms(t0, t3),
   });
-  return { photo, corners, probs, reading };
+  return { photo, corners, probs, warped, colours, reading };
 }
 
 /** The grid's corners in the decoded photo: the ones given, or found (from the hint first). */
@@ -243,7 +250,7 @@ async function secondLook(
   only?: ReadonlySet<number>,
 ) {
   const k = model.classes.length;
-  const first = readCells(model, probs, allowed);
+  const first = readCells(model, probs, allowed, undefined, only);
   const doubtful = first.confidence.flatMap((p, i) =>
     p < DEFAULT_THRESHOLD && first.chars[i] !== '.' && (!only || only.has(i)) ? [i] : [],
   );

@@ -24,7 +24,7 @@ const MIN_APART = 8;
 /** How many nearby cells make a reference colour. */
 const NEIGHBOURS = 5;
 
-type Lab = readonly [number, number, number];
+export type Lab = readonly [number, number, number];
 
 export interface SettledCells {
   readonly chars: string[];
@@ -43,6 +43,8 @@ export function settleBlanks(
   pair: readonly number[],
   /** Per cell, the model's most likely letter, its share, and the blank's share (see `CellReading`). */
   letters?: { letter: readonly string[]; letterShare: readonly number[]; blankShare: readonly number[] },
+  /** Each cell's colour on `board` (`cellColours`), when the caller has them. */
+  colours: readonly Lab[] = cellColours(board),
 ): SettledCells {
   const outChars = [...chars];
   const outConfidence = [...confidence];
@@ -50,7 +52,6 @@ export function settleBlanks(
   const tiles: number[] = [];
   for (let i = 0; i < 225; i++) if (!open(i) && confidence[i]! >= REFERENCE_CONFIDENCE) tiles.push(i);
   if (tiles.length < 2) return { chars: outChars, confidence: outConfidence };
-  const colours = chars.map((_, i) => cellColour(board, Math.floor(i / 15), i % 15));
   // A set has two blanks or so: most cells of one premium kind read empty or blank are empty squares.
   const squares = new Map<string, number[]>();
   for (let i = 0; i < 225; i++) {
@@ -118,13 +119,26 @@ function isCentre(i: number): boolean {
   return i === standardLayout.start[0] * 15 + standardLayout.start[1];
 }
 
+/**
+ * Every cell's colour on the straightened board (`cells`: only those, the others taken from `previous`, the
+ * colours of an earlier frame whose pixels those cells still show).
+ */
+export function cellColours(board: RgbImage, cells?: Iterable<number>, previous?: readonly Lab[]): Lab[] {
+  const histogram = new Uint32Array(3 * 256);
+  if (!cells || !previous)
+    return Array.from({ length: 225 }, (_, i) => cellColour(board, Math.floor(i / 15), i % 15, histogram));
+  const out = previous.slice();
+  for (const i of cells) out[i] = cellColour(board, Math.floor(i / 15), i % 15, histogram);
+  return out;
+}
+
 /** The median colour (CIE Lab) of a cell's middle, away from grid lines and tile edges. */
-function cellColour(board: RgbImage, row: number, col: number): Lab {
+function cellColour(board: RgbImage, row: number, col: number, histogram: Uint32Array): Lab {
   const inset = Math.round(CELL * 0.25);
   const x0 = MARGIN + col * CELL + inset;
   const y0 = MARGIN + row * CELL + inset;
   const side = CELL - 2 * inset;
-  const histogram = new Uint32Array(3 * 256);
+  histogram.fill(0);
   for (let y = y0; y < y0 + side; y++) {
     for (let x = x0; x < x0 + side; x++) {
       const p = (y * board.width + x) * 3;

@@ -30,6 +30,88 @@ export function warpBoard(image: RgbImage, corners: Corners): RgbImage {
   });
 }
 
+/**
+ * The straightened board `board` (of the same camera, on the same grid) with the squares `cells` drawn again from
+ * `image`: each square and a margin around it wide enough for its crops (`reach`, in cells), sampled bilinearly
+ * through the grid's homography as warpBoard does. A frame where a few squares changed costs those squares only.
+ */
+export function patchBoard(
+  board: RgbImage,
+  image: RgbImage,
+  corners: Corners,
+  cells: readonly number[],
+  reach = 0.5,
+): RgbImage {
+  const h = gridHomography(corners);
+  const data = board.data.slice();
+  const { width: sw, height: sh, data: src } = image;
+  const pad = Math.ceil(reach * CELL);
+  for (const cell of cells) {
+    const [r, c] = [Math.floor(cell / 15), cell % 15];
+    const x0 = Math.max(0, MARGIN + c * CELL - pad);
+    const y0 = Math.max(0, MARGIN + r * CELL - pad);
+    const x1 = Math.min(WARPED, MARGIN + (c + 1) * CELL + pad);
+    const y1 = Math.min(WARPED, MARGIN + (r + 1) * CELL + pad);
+    for (let y = y0; y < y1; y++) {
+      const v = (y - MARGIN) / CELL;
+      for (let x = x0; x < x1; x++) {
+        const u = (x - MARGIN) / CELL;
+        const w = h[6]! * u + h[7]! * v + h[8]!;
+        const sx = Math.min(sw - 1, Math.max(0, (h[0]! * u + h[1]! * v + h[2]!) / w));
+        const sy = Math.min(sh - 1, Math.max(0, (h[3]! * u + h[4]! * v + h[5]!) / w));
+        const ix = Math.min(sw - 2, Math.floor(sx));
+        const iy = Math.min(sh - 2, Math.floor(sy));
+        const fx = sx - ix;
+        const fy = sy - iy;
+        const p00 = (iy * sw + ix) * 3;
+        const p01 = p00 + 3;
+        const p10 = p00 + sw * 3;
+        const p11 = p10 + 3;
+        const o = (y * WARPED + x) * 3;
+        for (let k = 0; k < 3; k++) {
+          const top = src[p00 + k]! + (src[p01 + k]! - src[p00 + k]!) * fx;
+          const bottom = src[p10 + k]! + (src[p11 + k]! - src[p10 + k]!) * fx;
+          data[o + k] = Math.round(top + (bottom - top) * fy);
+        }
+      }
+    }
+  }
+  return { width: board.width, height: board.height, data };
+}
+
+/** The homography from grid coordinates (0–15 on each axis) to the photo, from the grid's four corners. */
+export function gridHomography(corners: Corners): Float64Array {
+  const src = [
+    [0, 0],
+    [15, 0],
+    [15, 15],
+    [0, 15],
+  ] as const;
+  // The 8×8 system for h0…h7 (h8 = 1), by Gauss–Jordan elimination with partial pivoting.
+  const a: number[][] = [];
+  for (let k = 0; k < 4; k++) {
+    const [u, v] = src[k]!;
+    const [x, y] = corners[k]!;
+    a.push([u, v, 1, 0, 0, 0, -u * x, -v * x, x]);
+    a.push([0, 0, 0, u, v, 1, -u * y, -v * y, y]);
+  }
+  for (let col = 0; col < 8; col++) {
+    let pivot = col;
+    for (let row = col + 1; row < 8; row++)
+      if (Math.abs(a[row]![col]!) > Math.abs(a[pivot]![col]!)) pivot = row;
+    [a[col], a[pivot]] = [a[pivot]!, a[col]!];
+    for (let row = 0; row < 8; row++) {
+      if (row === col) continue;
+      const f = a[row]![col]! / a[col]![col]!;
+      for (let k = col; k < 9; k++) a[row]![k]! -= f * a[col]![k]!;
+    }
+  }
+  const h = new Float64Array(9);
+  for (let k = 0; k < 8; k++) h[k] = a[k]![8]! / a[k]![k]!;
+  h[8] = 1;
+  return h;
+}
+
 function mat(cv: CV, pts: readonly Point[], track: (m: Mat) => Mat): Mat {
   return track(cv.matFromArray(4, 1, cv.CV_32FC2, pts.flat()));
 }
