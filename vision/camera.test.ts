@@ -1,0 +1,74 @@
+/**
+ * A steady camera reads again only what changed: the same frame costs no reading, a frame with a square changed
+ * reads that square (and a few in turn), a moved camera is read whole; and what it reads is what a reading of the
+ * whole frame says.
+ */
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { Camera } from './camera.ts';
+import { recognize } from './recognize.ts';
+import { gridHomography } from './warp.ts';
+
+const frame = readFileSync(new URL('../fixtures/demo_game/2.jpg', import.meta.url));
+const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** The frame with a tile painted over square (row, col): a K put down there. */
+async function withTile(row: number, col: number): Promise<Buffer> {
+  const { corners } = await recognize(frame, { letters });
+  const h = gridHomography(corners);
+  const at = (u: number, v: number) => {
+    const w = h[6]! * u + h[7]! * v + h[8]!;
+    return [(h[0]! * u + h[1]! * v + h[2]!) / w, (h[3]! * u + h[4]! * v + h[5]!) / w] as const;
+  };
+  const [x0, y0] = at(col + 0.1, row + 0.1);
+  const [x1, y1] = at(col + 0.9, row + 0.9);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.ceil(x1 - x0)}" height="${Math.ceil(y1 - y0)}"><rect width="100%" height="100%" fill="#f1dfb4"/><text x="50%" y="80%" font-family="DejaVu Sans" font-weight="bold" font-size="${0.8 * (y1 - y0)}" text-anchor="middle" fill="#222">K</text></svg>`;
+  return sharp(frame)
+    .composite([{ input: Buffer.from(svg), left: Math.round(x0), top: Math.round(y0) }])
+    .jpeg({ quality: 95 })
+    .toBuffer();
+}
+
+describe('a steady camera', () => {
+  it('reads a frame whole first, then a frame the same as the last one not at all', async () => {
+    const camera = new Camera({ letters });
+    const first = await camera.read(frame);
+    expect(first).toMatchObject({ path: 'search', cellsRead: 225 });
+    expect(first.board).toEqual((await recognize(frame, { letters })).board);
+    const again = await camera.read(frame);
+    expect(again).toMatchObject({ path: 'still', cellsRead: 0, board: first.board });
+  });
+
+  it('reads again only the squares that changed, and reads them as a whole reading would', async () => {
+    const camera = new Camera({ letters });
+    await camera.read(frame);
+    const changed = await withTile(11, 11);
+    const next = await camera.read(changed);
+    expect(next.path).toBe('changed');
+    expect(next.cellsRead).toBeGreaterThan(0);
+    expect(next.cellsRead).toBeLessThan(15);
+    const whole = await recognize(changed, { letters });
+    expect(next.board).toEqual(whole.board);
+    expect(next.board[11]![11]).toBe('K');
+  });
+
+  it('reads a frame whole again when the camera moved, and every `fullEvery` frames', async () => {
+    const camera = new Camera({ letters, fullEvery: 3 });
+    await camera.read(frame);
+    // The picture shifted by 24 pixels: every square changed.
+    const meta = await sharp(frame).metadata();
+    const moved = await sharp(frame)
+      .extend({ left: 24, top: 24, background: '#777' })
+      .extract({ left: 0, top: 0, width: meta.width!, height: meta.height! })
+      .jpeg()
+      .toBuffer();
+    const read = await camera.read(moved);
+    expect(read.path).toMatch(/hint|search/);
+    expect(read.cellsRead).toBe(225);
+    expect(read.board).toEqual((await recognize(moved, { letters })).board);
+    const paths = [];
+    for (let i = 0; i < 4; i++) paths.push((await camera.read(moved)).path);
+    expect(paths).toEqual(['still', 'still', 'still', 'hint']);
+  });
+});
