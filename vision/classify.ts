@@ -129,6 +129,11 @@ export function readCells(
   bias?: ReadonlyMap<string, number>,
   /** Read only these cells (the others come out empty, with no confidence): for a look at a few. */
   only?: ReadonlySet<number>,
+  /**
+   * The reading of an earlier frame of the same camera whose probabilities the cells not in `only` still have: those
+   * cells are taken from it as they were (when the letters face the same way), `only` read afresh.
+   */
+  previous?: CellReading,
 ): CellReading {
   const k = model.classes.length;
   const n = probs.length / k;
@@ -143,6 +148,7 @@ export function readCells(
   const letters = [...new Set([...byTurn.keys()].map((name) => name[0]!))].filter(
     (l) => !allowed || allowed.has(l),
   );
+  const keep = previous && previous.turns === turns && !bias ? previous : undefined;
   const empty = model.classes.indexOf('.');
   const blank = model.classes.indexOf('?');
   const hand = model.classes.indexOf('#');
@@ -152,9 +158,20 @@ export function readCells(
   const letter: string[] = [];
   const letterShare: number[] = [];
   const blankShare: number[] = [];
-  const options: Alternative[][] = [];
+  const options: (readonly Alternative[])[] = [];
   const scoreRows: number[][] = [];
   for (let i = 0; i < n; i++) {
+    if (only && !only.has(i) && keep) {
+      chars.push(keep.chars[i]!);
+      confidence.push(keep.confidence[i]!);
+      pair.push(keep.pair[i]!);
+      letter.push(keep.letter[i]!);
+      letterShare.push(keep.letterShare[i]!);
+      blankShare.push(keep.blankShare[i]!);
+      options.push(keep.options[i]!);
+      scoreRows.push(keep.scores.cells[i]!);
+      continue;
+    }
     if (only && !only.has(i)) {
       chars.push('.');
       confidence.push(0);

@@ -68,6 +68,8 @@ export interface FrameState {
   /** The straightened board the cells were read from, and each cell's colour on it. */
   readonly warped: RgbImage;
   readonly colours: readonly Lab[];
+  /** The cells as read (before the colour check). */
+  readonly seen: CellReading;
   readonly reading: BoardReading;
 }
 
@@ -114,7 +116,9 @@ export async function readFrame(
     probs = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin));
     await secondLook(cells, warped, probs, allowed);
   }
-  const seen = readCells(cells, probs, allowed, options.bias);
+  const seen = reuse
+    ? readCells(cells, probs, allowed, options.bias, new Set(reuse.cells), reuse.state.seen)
+    : readCells(cells, probs, allowed, options.bias);
   const colours = reuse ? cellColours(warped, reuse.cells, reuse.state.colours) : cellColours(warped);
   const settled = settleBlanks(warped, seen.chars, seen.confidence, seen.pair, seen, colours);
   const t3 = performance.now();
@@ -126,7 +130,7 @@ export async function readFrame(
     classify: ms(t2, t3),
     total: ms(t0, t3),
   });
-  return { photo, corners, probs, warped, colours, reading };
+  return { photo, corners, probs, warped, colours, seen, reading };
 }
 
 /** The grid's corners in the decoded photo: the ones given, or found (from the hint first). */
