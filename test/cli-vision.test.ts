@@ -179,6 +179,61 @@ describe('tilecam eval', () => {
     expect(JSON.parse(broken.stdout).error.message).toMatch(/cannot load the model/);
   });
 
+  it('reads a folder as one steady camera with --sequence, unlabelled photos too', async () => {
+    const demo = join(root, 'fixtures/demo_game');
+    const plain = JSON.parse((await tilecam('eval', demo, '--json')).stdout);
+    expect(plain.sequence).toBeUndefined();
+    const r = await tilecam('eval', '--sequence', demo, '--json');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    // 0.jpg has no label: it is not compared, but the camera sees it first, before 1.jpg.
+    expect(out).toMatchObject({ images: 3, detected: 3, cells: 675 });
+    for (const k of ['cellErrors', 'silentErrors', 'boardsPerfect', 'confusions'])
+      expect(out[k], k).toEqual(plain[k]);
+    const seq = out.sequence;
+    expect(seq).toMatchObject({ frames: 4, cameras: 1 });
+    expect(Object.keys(seq.paths).sort()).toEqual(['changed', 'hint', 'search', 'still']);
+    expect(seq.paths.search).toBe(1);
+    expect(Object.values(seq.paths as Record<string, number>).reduce((a, b) => a + b)).toBe(4);
+    expect(seq.cellsReadMedian).toBeGreaterThanOrEqual(0);
+    expect(seq.cellsReadMedian).toBeLessThanOrEqual(225);
+    expect(Object.keys(seq.msMedian).sort()).toEqual(['classify', 'decode', 'locate', 'total']);
+    expect(seq.msMedian.total).toBeGreaterThan(0);
+  });
+
+  it('--sequence: each folder below is its own camera, photos in natural order; --errata and --debug too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-eval-sequence-'));
+    const label = readFileSync(join(photos, 'tilted_30_red_wooden.txt'), 'utf8');
+    mkdirSync(join(dir, 'a'));
+    mkdirSync(join(dir, 'b'));
+    for (const name of ['image-2', 'image-10']) {
+      copyFileSync(join(photos, 'tilted_30_red_wooden.jpg'), join(dir, 'a', `${name}.jpg`));
+      writeFileSync(join(dir, 'a', `${name}.txt`), `X${label.slice(1)}`);
+    }
+    copyFileSync(join(photos, 'overhead_green_cream.jpg'), join(dir, 'b', 'board.jpg'));
+    copyFileSync(join(photos, 'overhead_green_cream.txt'), join(dir, 'b', 'board.txt'));
+    const debug = mkdtempSync(join(tmpdir(), 'tilecam-eval-sequence-debug-'));
+    const text = await tilecam('eval', dir, '--sequence', '--debug', debug);
+    expect(text.code).toBe(0);
+    // image-2 before image-10, as a camera took them.
+    expect(text.stdout).toMatch(/a\/image-2\.jpg: 1 wrong: 1A X→\.\n.*a\/image-10\.jpg: 1 wrong: 1A X→\./);
+    expect(text.stdout).toMatch(/as 2 steady cameras: 3 frames read \(search 2, /);
+    expect(readdirSync(debug).sort()).toEqual(['a_image-10.squares.jpg', 'a_image-2.squares.jpg']);
+    const sheet = await sharp(join(debug, 'a_image-10.squares.jpg')).metadata();
+    expect([sheet.width, sheet.height]).toEqual([180, 204]);
+    const errata = join(dir, 'errata.txt');
+    writeFileSync(errata, 'a/image-2 1A X . no tile there\n');
+    const r = await tilecam('eval', dir, '--sequence', '--json', '--errata', errata);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      images: 3,
+      cellErrors: 1,
+      boardsPerfect: 2,
+      labelsCorrected: 1,
+      sequence: { frames: 3, cameras: 2 },
+    });
+  });
+
   it('exits 1 when a folder holds no labelled photo', async () => {
     const r = await tilecam('eval', mkdtempSync(join(tmpdir(), 'tilecam-empty-')));
     expect(r.code).toBe(1);

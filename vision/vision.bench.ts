@@ -1,19 +1,38 @@
 /**
- * `npm run bench:vision`: median milliseconds per photo, split into decode, locate and classify, over the rendered
- * 1000×1000 fixture photos, on one thread (sharp's concurrency 1, onnxruntime with one intra-op thread); then the
- * same for one of them enlarged to a phone camera's 4032×3024, and the three parts of classify on their own.
+ * `npm run bench:vision [-- --game gameNN]`: median milliseconds per photo, split into decode, locate and classify,
+ * over the rendered 1000×1000 fixture photos, on one thread (sharp's concurrency 1, onnxruntime with one intra-op
+ * thread); then the same for one of them enlarged to a phone camera's 4032×3024, and the three parts of classify on
+ * their own.
+ *
+ * Then the real photos of one scrabscrap-de game (../shared/realdata, beside the repository; game01 unless
+ * `--game`), each line beside sharp's plain decode of the same photos to raw pixels, timed in the same loop, and the
+ * ratio of the two (targets: a steady camera ≤ 2× the decode, a cold read ≤ 4×): read cold with `recognize`; in move
+ * order through one `Camera` (a steady camera, each photo once); through a `Camera` with each photo sent three times
+ * in a row (a still camera between turns); one photo enlarged to 4032×3024, cold; and the throughput of one process
+ * reading four cameras at once (game01–game04 interleaved frame by frame, each game its own `Camera`, one frame at a
+ * time). `REAL_ROUNDS` (default 3) rounds over the game's photos, `ROUNDS` (default 8) over the fixtures and the
+ * enlarged photos. Without ../shared/realdata the lines on real photos are skipped with a notice.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { tileSets } from '../server/engine/index.ts';
+import { Camera, type ReadPath } from './camera.ts';
 import { classifyCells } from './classify.ts';
 import { DECODE_SIDE } from './decode.ts';
 import { decodeImage, loadModel, recognize } from './index.ts';
 import { cellCrops, warpBoard } from './warp.ts';
 
 sharp.concurrency(1);
+const realdata = fileURLToPath(new URL('../../shared/realdata/scrabscrap-de/', import.meta.url));
+const gameArg = process.argv.indexOf('--game');
+const game = gameArg >= 0 ? (process.argv[gameArg + 1] ?? '') : 'game01';
+if (existsSync(realdata) && !existsSync(join(realdata, game, 'image-1.jpg'))) {
+  console.error(`--game: no photos of a game in ${join(realdata, game)} (give --game game01 … game07)`);
+  process.exit(1);
+}
 const dir = fileURLToPath(new URL('../fixtures/photos/', import.meta.url));
 const photos = readdirSync(dir)
   .filter((f) => f.endsWith('.jpg'))
@@ -78,3 +97,125 @@ console.log(
   `median ms inside classify: warp ${median(parts.warp).toFixed(1)}, 225 crops ${median(parts.crops).toFixed(1)}, ` +
     `inference ${median(parts.inference).toFixed(1)} (one thread)`,
 );
+
+// The real photos: a mounted camera over a German game, one photo per move.
+if (!existsSync(realdata))
+  console.log(`NOTICE: ${realdata} is missing: the lines on real photos are skipped`);
+else await realPhotos(game);
+
+/** A game's photos in move order (image-2 before image-10). */
+function gamePhotos(name: string): Buffer[] {
+  const folder = join(realdata, name);
+  return readdirSync(folder)
+    .filter((f) => f.endsWith('.jpg'))
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+    .map((f) => readFileSync(join(folder, f)));
+}
+
+async function realPhotos(name: string) {
+  const letters = tileSets.de.letters.map(([l]) => l).join('');
+  const real = gamePhotos(name);
+  const realRounds = Number(process.env.REAL_ROUNDS ?? 3);
+  /** sharp's plain decode of a photo to raw pixels, in ms: what the pipeline is measured against. */
+  const plainDecode = async (bytes: Buffer) => {
+    const t0 = performance.now();
+    await sharp(bytes).raw().toBuffer();
+    return performance.now() - t0;
+  };
+  // Warm up on this game: the German letters, the camera's ways of reading.
+  for (const p of real.slice(0, 4)) await recognize(p, { letters });
+  const warm = new Camera({ letters });
+  for (const p of real.slice(0, 6)) for (let k = 0; k < 2; k++) await warm.read(p);
+  for (const p of real.slice(0, 4)) await plainDecode(p);
+
+  const paths = (): Record<ReadPath, number> => ({ search: 0, hint: 0, still: 0, changed: 0 });
+  const ratio = (s: Stages, decodes: number[], target?: { kind: string; most: number }) => {
+    const r = median(s.total) / median(decodes);
+    const verdict = target
+      ? ` (${target.kind} target ≤ ${target.most}×: ${r <= target.most ? 'met' : 'MISSED'})`
+      : '';
+    return `; plain decode ${median(decodes).toFixed(1)} ms, total ${r.toFixed(1)}× decode${verdict}`;
+  };
+  const pathLine = (p: Record<ReadPath, number>) =>
+    `paths: search ${p.search}, hint ${p.hint}, still ${p.still}, changed ${p.changed}`;
+  const size = await sharp(real[0]!).metadata();
+  console.log(
+    `real photos: scrabscrap-de/${name}, ${real.length} photos of ${size.width}×${size.height}, ${realRounds} rounds, one thread`,
+  );
+
+  // Cold: every photo read on its own, no hint.
+  const cold = stages();
+  const coldDecodes: number[] = [];
+  for (let i = 0; i < realRounds; i++)
+    for (const p of real) {
+      coldDecodes.push(await plainDecode(p));
+      record(cold, (await recognize(p, { letters })).ms);
+    }
+  console.log(`  cold, no hint: ${line(cold)}${ratio(cold, coldDecodes, { kind: 'cold', most: 4 })}`);
+
+  // A steady camera: one Camera, each photo once in move order (a fresh Camera each round).
+  for (const [label, repeats] of [
+    ['steady camera, each photo once in move order', 1],
+    ['still camera, each photo 3 times in a row', 3],
+  ] as const) {
+    const s = stages();
+    const decodes: number[] = [];
+    const taken = paths();
+    for (let i = 0; i < realRounds; i++) {
+      const camera = new Camera({ letters });
+      for (const p of real)
+        for (let k = 0; k < repeats; k++) {
+          decodes.push(await plainDecode(p));
+          const reading = await camera.read(p);
+          taken[reading.path]++;
+          record(s, reading.ms);
+        }
+    }
+    console.log(
+      `  ${label}: ${line(s)}${ratio(s, decodes, { kind: 'steady', most: 2 })}; ${pathLine(taken)} (${realRounds} rounds)`,
+    );
+  }
+
+  // A phone's photo of the same board: one of the game's photos enlarged to 4032×3024, read cold.
+  const phone = await sharp(real[Math.floor(real.length / 2)]!)
+    .resize(4032, 3024, { fit: 'fill' })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  await recognize(phone, { letters });
+  await plainDecode(phone);
+  const large = stages();
+  const largeDecodes: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    largeDecodes.push(await plainDecode(phone));
+    record(large, (await recognize(phone, { letters })).ms);
+  }
+  console.log(
+    `  cold, one photo enlarged to 4032×3024 (decoded at most ${DECODE_SIDE} px a side; the plain decode is full size), ${rounds} rounds: ` +
+      `${line(large)}${ratio(large, largeDecodes, { kind: 'cold', most: 4 })}`,
+  );
+
+  // Throughput: four cameras at once in one process, their frames interleaved, awaited one at a time.
+  const games = ['game01', 'game02', 'game03', 'game04'].filter((g) => existsSync(join(realdata, g)));
+  const feeds = games.map((g) => ({ photos: gamePhotos(g), camera: new Camera({ letters }) }));
+  const order: { camera: Camera; photo: Buffer }[] = [];
+  for (let k = 0; k < Math.max(...feeds.map((f) => f.photos.length)); k++)
+    for (const f of feeds) if (k < f.photos.length) order.push({ camera: f.camera, photo: f.photos[k]! });
+  const perFrame: number[] = [];
+  const taken = paths();
+  const t0 = performance.now();
+  for (const { camera, photo } of order) {
+    const t = performance.now();
+    const reading = await camera.read(photo);
+    perFrame.push(performance.now() - t);
+    taken[reading.path]++;
+  }
+  const wall = performance.now() - t0;
+  const throughputDecodes: number[] = [];
+  for (const { photo } of order) throughputDecodes.push(await plainDecode(photo));
+  const frameMedian = median(perFrame);
+  console.log(
+    `  throughput, ${games.length} cameras (${games.join(', ')}) interleaved, ${order.length} frames one at a time: ` +
+      `${((order.length / wall) * 1000).toFixed(1)} frames/s; median ${frameMedian.toFixed(1)} ms a frame; ` +
+      `plain decode ${median(throughputDecodes).toFixed(1)} ms, ${(frameMedian / median(throughputDecodes)).toFixed(1)}× decode; ${pathLine(taken)}`,
+  );
+}

@@ -1,7 +1,8 @@
 /**
- * `tilecam eval DIR… [--lang en|de] [--json] [--blanks-labelled-empty] [--model PATH]`: reads every labelled photo
- * below the folders (NAME.jpg|jpeg|png|webp beside NAME.txt in board text) and measures the vision. A photo whose
- * board is not found counts all 225 of its squares as errors. A progress bar goes to stderr when it is a terminal.
+ * `tilecam eval DIR… [--lang en|de] [--json] [--blanks-labelled-empty] [--errata FILE] [--debug DIR] [--model PATH]
+ * [--sequence]`: reads every labelled photo below the folders (NAME.jpg|jpeg|png|webp beside NAME.txt in board
+ * text) and measures the vision. A photo whose board is not found counts all 225 of its squares as errors. A progress
+ * bar goes to stderr when it is a terminal.
  *
  * `--blanks-labelled-empty` is for label sets that write a blank tile as `.` (kwwangkw-en says so of itself): a
  * square read as a blank is then compared as `.`, and how many were is reported as `blanksOnEmptyLabels`. Such labels
@@ -12,13 +13,22 @@
  * corrected is reported as `labelsCorrected`. `--debug DIR` writes, for every photo with a wrong square, a sheet of
  * its wrong squares (each with its neighbours, upright, captioned with the label and the reading) for a person to
  * check by eye: that is how the errata were found.
+ *
+ * `--sequence` reads each folder as one steady camera instead of photo by photo: the photos of each folder that
+ * holds some (a folder given, or each of its subfolders), in natural order (image-2 before image-10), go through one
+ * `Camera`, which reads again only what changed since the frame before. Unlabelled photos feed the camera in their
+ * place too; only labelled ones are compared. The result then also says which way the camera read its frames
+ * (`sequence`: frames, cameras, paths, median squares read again and median ms per stage over all frames read).
  */
 import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import {
+  type BoardReading,
+  Camera,
+  type ReadPath,
   type RgbImage,
   recognize,
   type SheetSquare,
@@ -46,18 +56,33 @@ export interface EvalResult {
   blanksOnEmptyLabels?: number;
   /** With `errata`: squares whose label was corrected before comparing. */
   labelsCorrected?: number;
+  /** With `sequence`: how the steady cameras read their frames. */
+  sequence?: SequenceFigures;
   /** Every photo with a wrong square, and its wrong squares (`9B E→? unsure`). */
   failures: { file: string; errors: number; reason?: string; squares: string[] }[];
 }
 
-/** A labelled photo: the image, its label file, and a name for debug files (its path below the folder given). */
+/** How `--sequence` read: every frame fed to a camera (labelled or not), and medians over the frames read. */
+export interface SequenceFigures {
+  /** Photos fed to the cameras, labelled or not (a frame whose board was not found counts here, in no path). */
+  frames: number;
+  /** Folders read as one camera each. */
+  cameras: number;
+  paths: Record<ReadPath, number>;
+  cellsReadMedian: number;
+  msMedian: BoardReading['ms'];
+}
+
+/** A photo: the image, its label file (a sequence's unlabelled photos have none), and a name for debug files (its
+ *  path below the folder given). */
 interface Item {
   image: string;
-  label: string;
+  label?: string;
   name: string;
 }
 
-async function labelledImages(dir: string): Promise<Item[]> {
+/** Every photo below `dir`, labelled or not, in path order. */
+async function imagesBelow(dir: string): Promise<Item[]> {
   const out: Item[] = [];
   let entries: Dirent[];
   try {
@@ -71,11 +96,39 @@ async function labelledImages(dir: string): Promise<Item[]> {
   const names = new Set(entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)));
   for (const file of [...names].sort()) {
     const m = /^(.*)\.(jpe?g|png|webp)$/i.exec(file);
-    if (m && names.has(`${m[1]}.txt`))
-      out.push({ image: file, label: `${m[1]}.txt`, name: relative(dir, m[1]!).replace(/[\\/]/g, '_') });
+    if (m)
+      out.push({
+        image: file,
+        ...(names.has(`${m[1]}.txt`) ? { label: `${m[1]}.txt` } : {}),
+        name: relative(dir, m[1]!).replace(/[\\/]/g, '_'),
+      });
   }
   return out;
 }
+
+/**
+ * What is read together: with `sequence`, the photos of each folder that holds some, in natural order (a folder
+ * with no labelled photo is left out); otherwise each labelled photo on its own.
+ */
+async function groupsOf(dirs: string[], sequence: boolean): Promise<Item[][]> {
+  const items = (await Promise.all(dirs.map(imagesBelow))).flat();
+  if (!sequence) return items.filter((i) => i.label).map((i) => [i]);
+  const folders = new Map<string, Item[]>();
+  for (const item of items) {
+    const folder = dirname(item.image);
+    if (!folders.has(folder)) folders.set(folder, []);
+    folders.get(folder)!.push(item);
+  }
+  return [...folders.values()]
+    .filter((group) => group.some((i) => i.label))
+    .map((group) =>
+      group.sort((a, b) => basename(a.image).localeCompare(basename(b.image), 'en', { numeric: true })),
+    );
+}
+
+/** The upper median, as `msPerImageMedian` has always been taken. */
+const median = (values: readonly number[]) =>
+  values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]! : 0;
 
 export async function evaluate(
   dirs: string[],
@@ -86,9 +139,18 @@ export async function evaluate(
     model,
     errata,
     debug,
-  }: { blanksLabelledEmpty?: boolean; model?: string; errata?: readonly Erratum[]; debug?: string } = {},
+    sequence = false,
+  }: {
+    blanksLabelledEmpty?: boolean;
+    model?: string;
+    errata?: readonly Erratum[];
+    debug?: string;
+    sequence?: boolean;
+  } = {},
 ): Promise<EvalResult> {
-  const items = (await Promise.all(dirs.map(labelledImages))).flat();
+  const groups = await groupsOf(dirs, sequence);
+  const frames = groups.flat();
+  const items = frames.filter((i): i is Item & { label: string } => i.label !== undefined);
   const corrections = new Map(items.map(({ label }) => [label, errata ? errataFor(errata, label) : []]));
   for (const e of errata ?? []) {
     const photos = items.filter(({ label }) => corrections.get(label)!.includes(e));
@@ -106,73 +168,123 @@ export async function evaluate(
   let perfect = 0;
   let silent = 0;
   let blanksOnEmpty = 0;
-  for (const [i, { image, label, name }] of items.entries()) {
-    onProgress?.(i, items.length);
-    const truth = parseBoard(await readFile(label, 'utf8'));
-    if (!truth.ok) throw new Error(`${label}: ${truth.message}`);
-    const fixed = correctLabel(truth.board.cells, corrections.get(label)!, label);
-    if (!fixed.ok) throw new Error(fixed.message);
-    const expected = fixed.cells;
-    corrected += corrections.get(label)!.length;
-    const started = performance.now();
-    let read: string[] | undefined;
-    let unsure = new Set<number>();
-    let reason: string | undefined;
-    let warped: RgbImage | undefined;
-    let turns = 0;
-    try {
-      const reading = await recognize(await readFile(image), {
-        letters,
-        ...(model ? { model } : {}),
-        ...(debug
-          ? {
-              inspect: async (_photo: RgbImage, _corners: unknown, board: RgbImage) => {
-                warped = board;
-              },
-            }
-          : {}),
-      });
-      turns = reading.rotation / 90;
-      read = reading.board.join('').split('');
-      unsure = new Set(reading.unsure.map((s) => s.row * 15 + s.col));
-      detected++;
-    } catch (err) {
-      // A model that cannot be loaded is the command's failure, not 225 wrong squares of each photo.
-      if (!(err instanceof VisionError) || err.code === 'no-model') throw err;
-      reason = err.message;
-    }
-    times.push(performance.now() - started);
-    let errors = 0;
-    const squares: string[] = [];
-    const sheet: SheetSquare[] = [];
-    expected.forEach((t, k) => {
-      const r = read?.[k] ?? '∅';
-      if (r === t) return;
-      if (blanksLabelledEmpty && r === '?' && t === '.') {
-        blanksOnEmpty++;
-        return;
-      }
-      errors++;
-      if (read && !unsure.has(k)) silent++;
-      if (read) {
-        const [row, col] = [Math.floor(k / 15), k % 15];
-        squares.push(`${squareName({ row, col })} ${t}→${r}${unsure.has(k) ? ' unsure' : ''}`);
-        sheet.push({
-          row,
-          col,
-          caption: `${squareName({ row, col })}: ${t} → ${r}${unsure.has(k) ? ' unsure' : ''}`,
+  const paths: Record<ReadPath, number> = { search: 0, hint: 0, still: 0, changed: 0 };
+  const cellsRead: number[] = [];
+  const stages = {
+    decode: [] as number[],
+    locate: [] as number[],
+    classify: [] as number[],
+    total: [] as number[],
+  };
+  const options = { letters, ...(model ? { model } : {}) };
+  let done = 0;
+  for (const group of groups) {
+    const camera = sequence ? new Camera(options) : undefined;
+    /** Reads a photo: through the folder's camera, or on its own with `recognize`. */
+    const readPhoto = async (
+      bytes: Uint8Array,
+      inspect?: (board: RgbImage) => void,
+    ): Promise<BoardReading> => {
+      if (!camera)
+        return recognize(bytes, {
+          ...options,
+          ...(inspect
+            ? { inspect: (_photo: RgbImage, _corners: unknown, board: RgbImage) => inspect(board) }
+            : {}),
         });
+      const reading = await camera.read(bytes);
+      paths[reading.path]++;
+      cellsRead.push(reading.cellsRead);
+      for (const k of Object.keys(stages) as (keyof typeof stages)[]) stages[k].push(reading.ms[k]);
+      return reading;
+    };
+    for (const { image, label, name } of group) {
+      onProgress?.(done++, frames.length);
+      if (label === undefined) {
+        // An unlabelled photo of a sequence: the camera sees it in its place, nothing is compared.
+        try {
+          await readPhoto(await readFile(image));
+        } catch (err) {
+          if (!(err instanceof VisionError) || err.code === 'no-model') throw err;
+        }
+        continue;
       }
-      const key = `${t}\u0000${r}`;
-      confusions.set(key, (confusions.get(key) ?? 0) + 1);
-    });
-    cellErrors += errors;
-    if (debug && warped) await writeSquareSheet(debug, name, warped, turns, sheet);
-    if (errors === 0) perfect++;
-    else failures.push({ file: image, errors, ...(reason ? { reason } : {}), squares });
+      const truth = parseBoard(await readFile(label, 'utf8'));
+      if (!truth.ok) throw new Error(`${label}: ${truth.message}`);
+      const fixed = correctLabel(truth.board.cells, corrections.get(label)!, label);
+      if (!fixed.ok) throw new Error(fixed.message);
+      const expected = fixed.cells;
+      corrected += corrections.get(label)!.length;
+      const started = performance.now();
+      let reading: BoardReading | undefined;
+      let read: string[] | undefined;
+      let unsure = new Set<number>();
+      let reason: string | undefined;
+      let warped: RgbImage | undefined;
+      let turns = 0;
+      const bytes = await readFile(image);
+      try {
+        reading = await readPhoto(
+          bytes,
+          debug && !camera
+            ? (board) => {
+                warped = board;
+              }
+            : undefined,
+        );
+        turns = reading.rotation / 90;
+        read = reading.board.join('').split('');
+        unsure = new Set(reading.unsure.map((s) => s.row * 15 + s.col));
+        detected++;
+      } catch (err) {
+        // A model that cannot be loaded is the command's failure, not 225 wrong squares of each photo.
+        if (!(err instanceof VisionError) || err.code === 'no-model') throw err;
+        reason = err.message;
+      }
+      times.push(performance.now() - started);
+      let errors = 0;
+      const squares: string[] = [];
+      const sheet: SheetSquare[] = [];
+      expected.forEach((t, k) => {
+        const r = read?.[k] ?? '∅';
+        if (r === t) return;
+        if (blanksLabelledEmpty && r === '?' && t === '.') {
+          blanksOnEmpty++;
+          return;
+        }
+        errors++;
+        if (read && !unsure.has(k)) silent++;
+        if (read) {
+          const [row, col] = [Math.floor(k / 15), k % 15];
+          squares.push(`${squareName({ row, col })} ${t}→${r}${unsure.has(k) ? ' unsure' : ''}`);
+          sheet.push({
+            row,
+            col,
+            caption: `${squareName({ row, col })}: ${t} → ${r}${unsure.has(k) ? ' unsure' : ''}`,
+          });
+        }
+        const key = `${t}\u0000${r}`;
+        confusions.set(key, (confusions.get(key) ?? 0) + 1);
+      });
+      cellErrors += errors;
+      if (debug && camera && reading && sheet.length) {
+        // The camera shows no straightened board: the photo is straightened again on the grid it read (its corners,
+        // upright, given as fixed corners), and that reading's own rotation says how the board lies in it.
+        const again = await recognize(bytes, {
+          ...options,
+          corners: reading.corners,
+          inspect: (_photo, _corners, board) => {
+            warped = board;
+          },
+        });
+        turns = again.rotation / 90;
+      }
+      if (debug && warped) await writeSquareSheet(debug, name, warped, turns, sheet);
+      if (errors === 0) perfect++;
+      else failures.push({ file: image, errors, ...(reason ? { reason } : {}), squares });
+    }
   }
-  onProgress?.(items.length, items.length);
-  times.sort((a, b) => a - b);
+  onProgress?.(frames.length, frames.length);
   const cells = items.length * 225;
   return {
     images: items.length,
@@ -182,12 +294,28 @@ export async function evaluate(
     cellErrorRate: cells ? Math.round((cellErrors / cells) * 1e6) / 1e6 : 0,
     boardsPerfect: perfect,
     silentErrors: silent,
-    msPerImageMedian: times.length ? Math.round(times[Math.floor(times.length / 2)]!) : 0,
+    msPerImageMedian: Math.round(median(times)),
     confusions: [...confusions.entries()]
       .map(([k, n]) => [...(k.split('\u0000') as [string, string]), n] as [string, string, number])
       .sort((a, b) => b[2] - a[2]),
     ...(blanksLabelledEmpty ? { blanksOnEmptyLabels: blanksOnEmpty } : {}),
     ...(errata ? { labelsCorrected: corrected } : {}),
+    ...(sequence
+      ? {
+          sequence: {
+            frames: frames.length,
+            cameras: groups.length,
+            paths,
+            cellsReadMedian: median(cellsRead),
+            msMedian: {
+              decode: median(stages.decode),
+              locate: median(stages.locate),
+              classify: median(stages.classify),
+              total: median(stages.total),
+            },
+          },
+        }
+      : {}),
     failures,
   };
 }
@@ -201,6 +329,7 @@ export async function evalCommand(args: string[]): Promise<number> {
     model?: string;
     errata?: string;
     debug?: string;
+    sequence?: boolean;
   };
   let positionals: string[];
   try {
@@ -214,6 +343,7 @@ export async function evalCommand(args: string[]): Promise<number> {
         model: { type: 'string' },
         errata: { type: 'string' },
         debug: { type: 'string' },
+        sequence: { type: 'boolean' },
       },
     }));
   } catch (err) {
@@ -256,6 +386,7 @@ export async function evalCommand(args: string[]): Promise<number> {
         ...(values.model ? { model: values.model } : {}),
         ...(errata ? { errata } : {}),
         ...(values.debug ? { debug: values.debug } : {}),
+        sequence: values.sequence === true,
       },
     );
   } catch (err) {
@@ -282,6 +413,16 @@ export async function evalCommand(args: string[]): Promise<number> {
       process.stdout.write(
         `${r.labelsCorrected} squares compared with the label as corrected by ${values.errata}\n`,
       );
+    if (r.sequence) {
+      const q = r.sequence;
+      const m = q.msMedian;
+      process.stdout.write(
+        `as ${q.cameras} steady camera${q.cameras === 1 ? '' : 's'}: ${q.frames} frames read ` +
+          `(search ${q.paths.search}, hint ${q.paths.hint}, still ${q.paths.still}, changed ${q.paths.changed}); ` +
+          `median ${q.cellsReadMedian} squares classified a frame; median ms a frame: decode ${m.decode}, ` +
+          `locate ${m.locate}, classify ${m.classify}, total ${m.total}\n`,
+      );
+    }
     if (r.confusions.length) {
       process.stdout.write(
         `confusions (truth → read × count): ${r.confusions

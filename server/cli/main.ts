@@ -22,7 +22,7 @@ const commands: Record<string, { run: Command; help: string }> = {
   },
   eval: {
     run: evalCommand,
-    help: 'eval DIR… [--json] [--lang en|de] [--blanks-labelled-empty] [--errata FILE] [--debug DIR] [--model PATH]   measure the vision on labelled photos',
+    help: 'eval DIR… [--json] [--lang en|de] [--blanks-labelled-empty] [--errata FILE] [--debug DIR] [--model PATH] [--sequence]   measure the vision on labelled photos (--sequence: each folder as one steady camera)',
   },
   feed: {
     run: feedCommand,
