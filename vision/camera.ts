@@ -65,54 +65,57 @@ export class Camera {
   async read(bytes: Uint8Array): Promise<CameraReading> {
     const since = performance.now();
     const last = this.state;
-    const fullEvery = this.options.fullEvery ?? 30;
-    if (last && this.reference && this.sinceFull < fullEvery) {
-      const photo = await decodeImage(bytes);
-      const decoded = performance.now();
-      if (photo.width === last.photo.width && photo.height === last.photo.height) {
-        const samples = sampleSquares(photo, last.corners);
-        const changed = changedSquares(this.reference, samples);
-        if (changed.length === 0) {
-          this.sinceFull++;
-          const round = (t: number) => Math.round(t * 10) / 10;
-          const now = performance.now();
-          return {
-            ...last.reading,
-            ms: {
-              decode: round(decoded - since),
-              locate: round(now - decoded),
-              classify: 0,
-              total: round(now - since),
-            },
-            path: 'still',
-            cellsRead: 0,
-          };
-        }
-        if (changed.length <= MOST) {
-          const cells = new Set(changed);
-          for (let k = 0; k < GUARD; k++) cells.add((this.guard + k) % 225);
-          this.guard = (this.guard + GUARD) % 225;
-          const next = await readFrame(bytes, this.options, {
-            state: last,
-            cells: [...cells].sort((a, b) => a - b),
-            photo,
-            since,
-            decoded,
-          });
-          this.state = next;
-          for (const cell of cells)
-            this.reference.set(samples.subarray(cell * PER, (cell + 1) * PER), cell * PER);
-          this.sinceFull++;
-          return { ...next.reading, path: 'changed', cellsRead: cells.size };
-        }
+    const photo = await decodeImage(bytes);
+    const decoded = performance.now();
+    // A frame of another size is another view (a phone turned, another resolution): searched for afresh.
+    const same = last && photo.width === last.photo.width && photo.height === last.photo.height;
+    if (last && same && this.reference && this.sinceFull < (this.options.fullEvery ?? 30)) {
+      const samples = sampleSquares(photo, last.corners);
+      const changed = changedSquares(this.reference, samples);
+      if (changed.length === 0) {
+        this.sinceFull++;
+        const round = (t: number) => Math.round(t * 10) / 10;
+        const now = performance.now();
+        return {
+          ...last.reading,
+          ms: {
+            decode: round(decoded - since),
+            locate: round(now - decoded),
+            classify: 0,
+            total: round(now - since),
+          },
+          path: 'still',
+          cellsRead: 0,
+        };
+      }
+      if (changed.length <= MOST) {
+        const cells = new Set(changed);
+        for (let k = 0; k < GUARD; k++) cells.add((this.guard + k) % 225);
+        this.guard = (this.guard + GUARD) % 225;
+        const next = await readFrame(
+          bytes,
+          this.options,
+          { state: last, cells: [...cells].sort((a, b) => a - b) },
+          { photo, since, decoded },
+        );
+        this.state = next;
+        for (const cell of cells)
+          this.reference.set(samples.subarray(cell * PER, (cell + 1) * PER), cell * PER);
+        this.sinceFull++;
+        return { ...next.reading, path: 'changed', cellsRead: cells.size };
       }
     }
-    const hint = this.options.corners ? undefined : last?.reading.corners;
-    const next = await readFrame(bytes, {
-      ...this.options,
-      ...(this.options.corners ? { corners: this.options.corners } : {}),
-      ...(hint ? { hint } : {}),
-    });
+    const hint = this.options.corners || !same ? undefined : last?.reading.corners;
+    const next = await readFrame(
+      bytes,
+      {
+        ...this.options,
+        ...(this.options.corners ? { corners: this.options.corners } : {}),
+        ...(hint ? { hint } : {}),
+      },
+      undefined,
+      { photo, since, decoded },
+    );
     this.state = next;
     this.reference = sampleSquares(next.photo, next.corners);
     this.sinceFull = 0;

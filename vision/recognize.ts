@@ -14,7 +14,7 @@ import {
 } from './classify.ts';
 import { type DecodedImage, decodeImage, shrink } from './decode.ts';
 import { locateBoard, orderCorners, WORK } from './locate.ts';
-import { cellColours, type Lab, settleBlanks } from './surface.ts';
+import { photoColours, settleBlanks } from './surface.ts';
 import {
   type BoardReading,
   type Corners,
@@ -23,7 +23,7 @@ import {
   scaleCorners,
   VisionError,
 } from './types.ts';
-import { cellCrops, patchBoard, warpBoard } from './warp.ts';
+import { cellCrops, gridHomography, patchBoard, warpBoard } from './warp.ts';
 
 export interface RecognizeOptions {
   /** Letters the tile set can hold; others are never reported. Default: every letter the model knows. */
@@ -65,9 +65,8 @@ export interface FrameState {
   readonly photo: DecodedImage;
   readonly corners: Corners;
   readonly probs: Float32Array;
-  /** The straightened board the cells were read from, and each cell's colour on it. */
+  /** The straightened board the cells were read from. */
   readonly warped: RgbImage;
-  readonly colours: readonly Lab[];
   /** The cells as read (before the colour check). */
   readonly seen: CellReading;
   readonly reading: BoardReading;
@@ -80,19 +79,14 @@ export interface FrameState {
 export async function readFrame(
   bytes: Uint8Array,
   options: RecognizeOptions = {},
-  reuse?: {
-    state: FrameState;
-    cells: readonly number[];
-    photo: DecodedImage;
-    /** When the frame's work began, and when its photo was decoded (and compared). */
-    since: number;
-    decoded: number;
-  },
+  reuse?: { state: FrameState; cells: readonly number[] },
+  /** The photo already decoded, when the work on the frame began, and when it was decoded (and compared). */
+  frame?: { photo: DecodedImage; since: number; decoded: number },
 ): Promise<FrameState> {
-  const t0 = reuse?.since ?? performance.now();
+  const t0 = frame?.since ?? performance.now();
   const model = loadModel(options.model);
-  const photo = reuse?.photo ?? (await decodeImage(bytes));
-  const t1 = reuse?.decoded ?? performance.now();
+  const photo = frame?.photo ?? (await decodeImage(bytes));
+  const t1 = frame?.decoded ?? performance.now();
   const corners = reuse?.state.corners ?? (await locate(photo, options));
   const t2 = performance.now();
   const cells = await model;
@@ -119,8 +113,10 @@ export async function readFrame(
   const seen = reuse
     ? readCells(cells, probs, allowed, options.bias, new Set(reuse.cells), reuse.state.seen)
     : readCells(cells, probs, allowed, options.bias);
-  const colours = reuse ? cellColours(warped, reuse.cells, reuse.state.colours) : cellColours(warped);
-  const settled = settleBlanks(warped, seen.chars, seen.confidence, seen.pair, seen, colours);
+  // The blank-or-empty check compares colours across the board: all of them this frame's (the light and a camera's
+  // white balance change from frame to frame), taken from the photo itself.
+  const colours = photoColours(photo, gridHomography(corners));
+  const settled = settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen);
   const t3 = performance.now();
   await options.inspect?.(photo, corners, warped);
   const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
@@ -130,7 +126,7 @@ export async function readFrame(
     classify: ms(t2, t3),
     total: ms(t0, t3),
   });
-  return { photo, corners, probs, warped, colours, seen, reading };
+  return { photo, corners, probs, warped, seen, reading };
 }
 
 /** The grid's corners in the decoded photo: the ones given, or found (from the hint first). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settleBlanks } from './surface.ts';
+import { boardColours, settleBlanks } from './surface.ts';
 import { CELL, MARGIN, WARPED } from './warp.ts';
 
 type Rgb = readonly [number, number, number];
@@ -41,7 +41,7 @@ const read = Array.from({ length: 225 }, (_, i) => (tiles.get(i) === 'letter' ? 
 describe('settleBlanks', () => {
   it('takes a tile-coloured cell read empty for a blank, and keeps the green squares empty', () => {
     const image = { width: WARPED, height: WARPED, data: board(GREEN, tiles) };
-    const settled = settleBlanks(image, read, Array(225).fill(0.95), Array(225).fill(0.97));
+    const settled = settleBlanks(boardColours(image), read, Array(225).fill(0.95), Array(225).fill(0.97));
     expect(settled.chars[7 * 15 + 10]).toBe('?');
     expect(settled.chars.filter((ch) => ch === '?')).toHaveLength(1);
     expect(settled.confidence[7 * 15 + 10]).toBeGreaterThan(0.8);
@@ -58,13 +58,25 @@ describe('settleBlanks', () => {
     };
     letters.letterShare[at] = 0.2;
     letters.blankShare[at] = 0.05;
-    const settled = settleBlanks(image, read, Array(225).fill(0.95), Array(225).fill(0.97), letters);
+    const settled = settleBlanks(
+      boardColours(image),
+      read,
+      Array(225).fill(0.95),
+      Array(225).fill(0.97),
+      letters,
+    );
     expect(settled.chars[at]).toBe('I');
     // Read, but never sure: the model did not prefer the letter.
     expect(settled.confidence[at]).toBeCloseTo(0.2, 6);
     // Where the model saw more of a blank than of any letter, a blank; green squares stay empty.
     letters.blankShare[at] = 0.3;
-    const blank = settleBlanks(image, read, Array(225).fill(0.95), Array(225).fill(0.97), letters);
+    const blank = settleBlanks(
+      boardColours(image),
+      read,
+      Array(225).fill(0.95),
+      Array(225).fill(0.97),
+      letters,
+    );
     expect(blank.chars[at]).toBe('?');
     expect(blank.chars.filter((ch) => ch !== '.' && ch !== 'C')).toEqual(['?']);
   });
@@ -72,13 +84,13 @@ describe('settleBlanks', () => {
   it('takes board-coloured cells read as blanks for empty squares', () => {
     const image = { width: WARPED, height: WARPED, data: board(GREEN, tiles) };
     const seen = read.map((ch, i) => (i % 3 === 0 && ch === '.' ? '?' : ch));
-    const settled = settleBlanks(image, seen, Array(225).fill(0.9), Array(225).fill(0.97));
+    const settled = settleBlanks(boardColours(image), seen, Array(225).fill(0.9), Array(225).fill(0.97));
     expect(settled.chars.join('')).toBe(read.map((ch, i) => (i === 7 * 15 + 10 ? '?' : ch)).join(''));
   });
 
   it('leaves the reading alone where the squares look like the tiles', () => {
     const image = { width: WARPED, height: WARPED, data: board(CREAM, tiles) };
-    const settled = settleBlanks(image, read, Array(225).fill(0.95), Array(225).fill(0.97));
+    const settled = settleBlanks(boardColours(image), read, Array(225).fill(0.95), Array(225).fill(0.97));
     expect(settled.chars).toEqual(read);
     expect(settled.confidence).toEqual(Array(225).fill(0.95));
   });
@@ -86,7 +98,7 @@ describe('settleBlanks', () => {
   it('does not take a hand, nearer the tiles than the board but far from both, for a blank', () => {
     const hand = [12 * 15 + 3, 12 * 15 + 4];
     const image = { width: WARPED, height: WARPED, data: board(GREEN, tiles, hand) };
-    const settled = settleBlanks(image, read, Array(225).fill(0.95), Array(225).fill(0.97));
+    const settled = settleBlanks(boardColours(image), read, Array(225).fill(0.95), Array(225).fill(0.97));
     for (const i of hand) {
       expect(settled.chars[i]).toBe('.');
       expect(settled.confidence[i]).toBeLessThan(0.8);
@@ -97,6 +109,8 @@ describe('settleBlanks', () => {
   it('needs lettered tiles to know the tile colour', () => {
     const image = { width: WARPED, height: WARPED, data: board(GREEN, new Map([[112, 'blank']])) };
     const empty = Array(225).fill('.');
-    expect(settleBlanks(image, empty, Array(225).fill(0.9), Array(225).fill(1)).chars).toEqual(empty);
+    expect(settleBlanks(boardColours(image), empty, Array(225).fill(0.9), Array(225).fill(1)).chars).toEqual(
+      empty,
+    );
   });
 });

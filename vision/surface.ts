@@ -9,7 +9,7 @@
  */
 import { standardLayout } from '../server/engine/index.ts';
 import type { RgbImage } from './types.ts';
-import { CELL, MARGIN } from './warp.ts';
+import { CELL, gridHomography, MARGIN } from './warp.ts';
 
 /** A reading must be at least this confident to serve as a reference colour. */
 const REFERENCE_CONFIDENCE = 0.8;
@@ -32,19 +32,18 @@ export interface SettledCells {
 }
 
 /**
- * Settles empty-or-blank cells by colour. `chars`/`confidence` are row-major as seen in `board` (the straightened
- * board, before turning it upright; the premium layout is the same in every quarter turn). `pair` is, per cell, the
+ * Settles empty-or-blank cells by colour. `colours`/`chars`/`confidence` are row-major as the cells are seen (before
+ * the board is turned upright; the premium layout is the same in every quarter turn). `pair` is, per cell, the
  * probability share of "empty or blank" among the readings the classifier considered. Returns new arrays.
  */
 export function settleBlanks(
-  board: RgbImage,
+  /** Each cell's colour (`photoColours`), cells as seen. */
+  colours: readonly Lab[],
   chars: readonly string[],
   confidence: readonly number[],
   pair: readonly number[],
   /** Per cell, the model's most likely letter, its share, and the blank's share (see `CellReading`). */
   letters?: { letter: readonly string[]; letterShare: readonly number[]; blankShare: readonly number[] },
-  /** Each cell's colour on `board` (`cellColours`), when the caller has them. */
-  colours: readonly Lab[] = cellColours(board),
 ): SettledCells {
   const outChars = [...chars];
   const outConfidence = [...confidence];
@@ -119,42 +118,61 @@ function isCentre(i: number): boolean {
   return i === standardLayout.start[0] * 15 + standardLayout.start[1];
 }
 
-/**
- * Every cell's colour on the straightened board (`cells`: only those, the others taken from `previous`, the
- * colours of an earlier frame whose pixels those cells still show).
- */
-export function cellColours(board: RgbImage, cells?: Iterable<number>, previous?: readonly Lab[]): Lab[] {
-  const histogram = new Uint32Array(3 * 256);
-  if (!cells || !previous)
-    return Array.from({ length: 225 }, (_, i) => cellColour(board, Math.floor(i / 15), i % 15, histogram));
-  const out = previous.slice();
-  for (const i of cells) out[i] = cellColour(board, Math.floor(i / 15), i % 15, histogram);
-  return out;
+/** Every cell's colour on a straightened board (warp.ts: the grid from MARGIN to MARGIN + 15 cells). */
+export function boardColours(board: RgbImage): Lab[] {
+  const [a, b] = [MARGIN, MARGIN + 15 * CELL];
+  return photoColours(
+    board,
+    gridHomography([
+      [a, a],
+      [b, a],
+      [b, b],
+      [a, b],
+    ]),
+  );
 }
 
-/** The median colour (CIE Lab) of a cell's middle, away from grid lines and tile edges. */
-function cellColour(board: RgbImage, row: number, col: number, histogram: Uint32Array): Lab {
-  const inset = Math.round(CELL * 0.25);
-  const x0 = MARGIN + col * CELL + inset;
-  const y0 = MARGIN + row * CELL + inset;
-  const side = CELL - 2 * inset;
-  histogram.fill(0);
-  for (let y = y0; y < y0 + side; y++) {
-    for (let x = x0; x < x0 + side; x++) {
-      const p = (y * board.width + x) * 3;
-      for (let k = 0; k < 3; k++) histogram[k * 256 + board.data[p + k]!]!++;
+/** Samples a side of a cell's middle, when its colour is taken from the photo (`photoColours`). */
+const COLOUR_SAMPLES = 12;
+
+/**
+ * Every cell's colour (CIE Lab), taken from the photo itself: the median of a grid of samples over the cell's middle
+ * (its inner half, away from grid lines and tile edges), each mapped onto the photo through the grid's homography
+ * `h` (grid coordinates 0–15 to photo pixels, cells as seen). `cells`: only those, the others from `previous`.
+ */
+export function photoColours(
+  photo: RgbImage,
+  h: Float64Array,
+  cells?: Iterable<number>,
+  previous?: readonly Lab[],
+): Lab[] {
+  const n = COLOUR_SAMPLES * COLOUR_SAMPLES;
+  const channel = [new Uint8Array(n), new Uint8Array(n), new Uint8Array(n)];
+  const { width, height, data } = photo;
+  const colour = (i: number): Lab => {
+    const [row, col] = [Math.floor(i / 15), i % 15];
+    let k = 0;
+    for (let j = 0; j < COLOUR_SAMPLES; j++) {
+      const v = row + 0.25 + (0.5 * (j + 0.5)) / COLOUR_SAMPLES;
+      for (let m = 0; m < COLOUR_SAMPLES; m++) {
+        const u = col + 0.25 + (0.5 * (m + 0.5)) / COLOUR_SAMPLES;
+        const w = h[6]! * u + h[7]! * v + h[8]!;
+        const x = Math.min(width - 1, Math.max(0, Math.round((h[0]! * u + h[1]! * v + h[2]!) / w)));
+        const y = Math.min(height - 1, Math.max(0, Math.round((h[3]! * u + h[4]! * v + h[5]!) / w)));
+        const p = (y * width + x) * 3;
+        channel[0]![k] = data[p]!;
+        channel[1]![k] = data[p + 1]!;
+        channel[2]![k] = data[p + 2]!;
+        k++;
+      }
     }
-  }
-  const half = (side * side) / 2;
-  const [r, g, b] = [0, 1, 2].map((k) => {
-    let seen = 0;
-    for (let v = 0; v < 256; v++) {
-      seen += histogram[k * 256 + v]!;
-      if (seen >= half) return v;
-    }
-    return 255;
-  }) as [number, number, number];
-  return toLab(r, g, b);
+    const [r, g, b] = channel.map((c) => c.sort()[n >> 1]!) as [number, number, number];
+    return toLab(r, g, b);
+  };
+  if (!cells || !previous) return Array.from({ length: 225 }, (_, i) => colour(i));
+  const out = previous.slice();
+  for (const i of cells) out[i] = colour(i);
+  return out;
 }
 
 function median(values: number[]): number {
