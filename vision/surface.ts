@@ -118,6 +118,19 @@ function isCentre(i: number): boolean {
   return i === standardLayout.start[0] * 15 + standardLayout.start[1];
 }
 
+/** The median of byte values, by counting (`counts`: 256 counters to use). */
+function byteMedian(values: Uint8Array, counts: Uint16Array): number {
+  counts.fill(0);
+  for (const v of values) counts[v]!++;
+  const half = values.length >> 1;
+  let seen = 0;
+  for (let v = 0; v < 256; v++) {
+    seen += counts[v]!;
+    if (seen > half) return v;
+  }
+  return 255;
+}
+
 /** Every cell's colour on a straightened board (warp.ts: the grid from MARGIN to MARGIN + 15 cells). */
 export function boardColours(board: RgbImage): Lab[] {
   const [a, b] = [MARGIN, MARGIN + 15 * CELL];
@@ -148,6 +161,7 @@ export function photoColours(
 ): Lab[] {
   const n = COLOUR_SAMPLES * COLOUR_SAMPLES;
   const channel = [new Uint8Array(n), new Uint8Array(n), new Uint8Array(n)];
+  const counts = new Uint16Array(256);
   const { width, height, data } = photo;
   const colour = (i: number): Lab => {
     const [row, col] = [Math.floor(i / 15), i % 15];
@@ -166,7 +180,7 @@ export function photoColours(
         k++;
       }
     }
-    const [r, g, b] = channel.map((c) => c.sort()[n >> 1]!) as [number, number, number];
+    const [r, g, b] = channel.map((c) => byteMedian(c, counts)) as [number, number, number];
     return toLab(r, g, b);
   };
   if (!cells || !previous) return Array.from({ length: 225 }, (_, i) => colour(i));
