@@ -112,9 +112,9 @@ describe('a doubled End turn', () => {
     const snap = await snapshot(id);
     expect(snap.turns.map((t) => t.kind)).toEqual(['play']);
     expect(snap.version).toBe(1);
-    // Read with certainty, and recorded so.
-    expect(snap.turns[0]?.decided).toEqual({ how: 'read' });
-    expect(server.service.store.getGame(id)!.events[0]?.decision).toEqual({ how: 'read' });
+    // Decided by the camera (its N at 8F is unsure: the word decides it), and recorded so.
+    expect(snap.turns[0]?.decided).toMatchObject({ how: 'context', squares: [{ row: 7, col: 5, tile: 'N' }] });
+    expect(server.service.store.getGame(id)!.events[0]?.decision).toEqual(snap.turns[0]?.decided);
   });
 
   it('records one turn when the same frame is sent twice at once without a version', async () => {
