@@ -113,7 +113,10 @@ describe('a doubled End turn', () => {
     expect(snap.turns.map((t) => t.kind)).toEqual(['play']);
     expect(snap.version).toBe(1);
     // Decided by the camera (its N at 8F is unsure: the word decides it), and recorded so.
-    expect(snap.turns[0]?.decided).toMatchObject({ how: 'context', squares: [{ row: 7, col: 5, tile: 'N' }] });
+    expect(snap.turns[0]?.decided).toMatchObject({
+      how: 'context',
+      squares: [{ row: 7, col: 5, tile: 'N' }],
+    });
     expect(server.service.store.getGame(id)!.events[0]?.decision).toEqual(snap.turns[0]?.decided);
   });
 
