@@ -142,8 +142,11 @@ export function readCells(
   model.classes.forEach((name, index) => {
     if (name.length === 2 && /\d/.test(name[1]!)) byTurn.set(name, index);
   });
+  // The same sums in the same order, without a string or a map in the loop.
+  const turnIndex = Int32Array.from(byTurn.values());
+  const turnOf = Uint8Array.from([...byTurn.keys()].map((name) => Number(name[1])));
   for (let i = 0; i < n; i++)
-    for (const [name, index] of byTurn) turnMass[Number(name[1])]! += probs[i * k + index]!;
+    for (let t = 0; t < turnIndex.length; t++) turnMass[turnOf[t]!]! += probs[i * k + turnIndex[t]!]!;
   const turns = turnMass.indexOf(Math.max(...turnMass)) as 0 | 1 | 2 | 3;
   const letters = [...new Set([...byTurn.keys()].map((name) => name[0]!))].filter(
     (l) => !allowed || allowed.has(l),

@@ -54,24 +54,33 @@ export function patchBoard(
     const y1 = Math.min(WARPED, MARGIN + (r + 1) * CELL + pad);
     for (let y = y0; y < y1; y++) {
       const v = (y - MARGIN) / CELL;
-      for (let x = x0; x < x1; x++) {
-        const u = (x - MARGIN) / CELL;
-        const w = h[6]! * u + h[7]! * v + h[8]!;
-        const sx = Math.min(sw - 1, Math.max(0, (h[0]! * u + h[1]! * v + h[2]!) / w));
-        const sy = Math.min(sh - 1, Math.max(0, (h[3]! * u + h[4]! * v + h[5]!) / w));
-        const ix = Math.min(sw - 2, Math.floor(sx));
-        const iy = Math.min(sh - 2, Math.floor(sy));
+      // Along a row the homography's three terms are linear in x: start values and steps.
+      const u0 = (x0 - MARGIN) / CELL;
+      const du = 1 / CELL;
+      let nx = h[0]! * u0 + h[1]! * v + h[2]!;
+      let ny = h[3]! * u0 + h[4]! * v + h[5]!;
+      let nw = h[6]! * u0 + h[7]! * v + h[8]!;
+      const [sx1, sy1, sw1] = [h[0]! * du, h[3]! * du, h[6]! * du];
+      let o = (y * WARPED + x0) * 3;
+      for (let x = x0; x < x1; x++, nx += sx1, ny += sy1, nw += sw1, o += 3) {
+        let sx = nx / nw;
+        let sy = ny / nw;
+        sx = sx < 0 ? 0 : sx > sw - 1 ? sw - 1 : sx;
+        sy = sy < 0 ? 0 : sy > sh - 1 ? sh - 1 : sy;
+        const ix = sx >= sw - 1 ? sw - 2 : sx | 0;
+        const iy = sy >= sh - 1 ? sh - 2 : sy | 0;
         const fx = sx - ix;
         const fy = sy - iy;
         const p00 = (iy * sw + ix) * 3;
-        const p01 = p00 + 3;
         const p10 = p00 + sw * 3;
-        const p11 = p10 + 3;
-        const o = (y * WARPED + x) * 3;
         for (let k = 0; k < 3; k++) {
-          const top = src[p00 + k]! + (src[p01 + k]! - src[p00 + k]!) * fx;
-          const bottom = src[p10 + k]! + (src[p11 + k]! - src[p10 + k]!) * fx;
-          data[o + k] = Math.round(top + (bottom - top) * fy);
+          const a = src[p00 + k]!;
+          const b = src[p00 + 3 + k]!;
+          const c = src[p10 + k]!;
+          const d = src[p10 + 3 + k]!;
+          const top = a + (b - a) * fx;
+          const bottom = c + (d - c) * fx;
+          data[o + k] = (top + (bottom - top) * fy + 0.5) | 0;
         }
       }
     }
