@@ -68,7 +68,7 @@ export class Camera {
     const photo = await decodeImage(bytes);
     const decoded = performance.now();
     // A frame of another size is another view (a phone turned, another resolution): searched for afresh.
-    const same = last && photo.width === last.photo.width && photo.height === last.photo.height;
+    const same = last && photo.width === last.size.width && photo.height === last.size.height;
     if (last && same && this.reference && this.sinceFull < (this.options.fullEvery ?? 30)) {
       const samples = sampleSquares(photo, last.corners);
       const changed = changedSquares(this.reference, samples);
@@ -117,7 +117,7 @@ export class Camera {
       { photo, since, decoded },
     );
     this.state = next;
-    this.reference = sampleSquares(next.photo, next.corners);
+    this.reference = sampleSquares(photo, next.corners);
     this.sinceFull = 0;
     return { ...next.reading, path: hint ? 'hint' : 'search', cellsRead: 225 };
   }

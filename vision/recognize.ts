@@ -62,7 +62,8 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
  * its decoded pixels, the model's probabilities per cell (after the second look), and the reading itself.
  */
 export interface FrameState {
-  readonly photo: DecodedImage;
+  /** The decoded photo's size (its pixels are not kept). */
+  readonly size: { readonly width: number; readonly height: number };
   readonly corners: Corners;
   readonly probs: Float32Array;
   /** The straightened board the cells were read from. */
@@ -126,7 +127,7 @@ export async function readFrame(
     classify: ms(t2, t3),
     total: ms(t0, t3),
   });
-  return { photo, corners, probs, warped, seen, reading };
+  return { size: { width: photo.width, height: photo.height }, corners, probs, warped, seen, reading };
 }
 
 /** The grid's corners in the decoded photo: the ones given, or found (from the hint first). */
