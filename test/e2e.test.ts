@@ -90,9 +90,10 @@ describe.skipIf(!present)('the scoreboard in a browser', () => {
     mkdirSync(join(root, 'test/output'), { recursive: true });
     await page.screenshot({ path: join(root, 'test/output/scoreboard.png') });
 
-    // The W on 8D was an M: the scorekeeper clicks the square and types the letter.
-    page.once('dialog', (dialog) => void dialog.accept('M'));
+    // The W on 8D was an M: the scorekeeper clicks the square and types the letter in the page's dialog.
     await page.click('.board [data-square="8D"]');
+    await page.fill('dialog.ask[open] input[name=tile]', 'M');
+    await page.click('dialog.ask[open] [data-choice=submit]');
     await page.waitForFunction(() => document.querySelector('.scores .score')?.textContent === '42');
     expect(await page.locator('.scores .score').allTextContents()).toEqual(['42', '8']);
     expect(await page.locator('.board [data-square="8D"]').first().textContent()).toBe('M');
@@ -148,9 +149,10 @@ describe.skipIf(!present)('Scrabble Me in a browser', () => {
     expect(await overlay.locator('.player .score').allTextContents()).toEqual(['21', '16', '14']);
     expect(await overlay.locator('.me-boards .board').count()).toBe(3);
     expect((await client.snapshot()).players.map((p) => p.score)).toEqual([21, 16, 14]);
-    // The X of Cy's TAX was a Z: the scorekeeper clicks it on board 1 and types the letter.
-    page.once('dialog', (dialog) => void dialog.accept('Z'));
+    // The X of Cy's TAX was a Z: the scorekeeper clicks it on board 1 and types the letter in the page's dialog.
     await page.click('.me-board[data-board="0"] > .board [data-square="9H"]');
+    await page.fill('dialog.ask[open] input[name=tile]', 'Z');
+    await page.click('dialog.ask[open] [data-choice=submit]');
     await page.waitForFunction(() => document.querySelectorAll('.scores .score')[2]?.textContent === '16');
     expect(await page.locator('.scores .score').allTextContents()).toEqual(['21', '16', '16']);
     expect(await page.locator('.rounds .round').nth(1).textContent()).toContain('Cy TAZ 12');

@@ -5,6 +5,7 @@
  */
 import type { ActionInput, GameSnapshot, MeActionInput, Snapshot } from '../server/protocol/index.ts';
 import { connect } from './connection.ts';
+import { askFields, askText, choose, confirmDialog } from './dialog.ts';
 import { meView } from './me.ts';
 import {
   actionButton,
@@ -14,6 +15,7 @@ import {
   movesView,
   onSquareClick,
   scoresView,
+  setLetters,
   unseenView,
 } from './render.ts';
 
@@ -27,6 +29,14 @@ let latest: Snapshot | undefined;
 let onlyContext = false;
 /** The latest picture from each camera (by seat), for the scorekeeper to see what the cameras see. */
 const cameras = new Map<number, HTMLImageElement>();
+/** What went wrong with the scorekeeper's last action, shown by the controls; cleared by the next that succeeds. */
+const message = el('p', { class: 'action-error', role: 'alert', id: 'action-message' });
+message.hidden = true;
+
+function showError(text: string | undefined): void {
+  message.textContent = text ?? '';
+  message.hidden = !text;
+}
 
 function cameraView(names: readonly string[]): HTMLElement {
   const box = el('div', { class: 'cameras' });
@@ -43,16 +53,25 @@ function cameraView(names: readonly string[]): HTMLElement {
  * click on a page that had not caught up, is refused by the server and changes nothing.
  */
 async function act(action: ActionInput | MeActionInput): Promise<void> {
-  const res = await fetch(`/api/games/${game}/actions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ ...action, ...(latest ? { version: latest.version } : {}) }),
-  });
-  const body = await res.json();
+  let res: Response;
+  let body: { snapshot?: Snapshot; error?: { code?: string; message?: string } };
+  try {
+    res = await fetch(`/api/games/${game}/actions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ ...action, ...(latest ? { version: latest.version } : {}) }),
+    });
+    body = await res.json();
+  } catch {
+    return showError('The server could not be reached: nothing was recorded. Try again.');
+  }
   // The reply carries the game as it is now: shown at once, so the next click is made against it.
-  if (res.ok) return void render(body.snapshot as Snapshot);
+  if (res.ok) {
+    showError(undefined);
+    return void render(body.snapshot as Snapshot);
+  }
   if (body.error?.code === 'stale') status.textContent = 'the game had moved on: nothing was recorded twice';
-  else alert(body.error?.message ?? 'the action failed');
+  else showError(body.error?.message ?? 'the action failed');
 }
 
 /** The camera streams the server pulls, and why one stopped: the scorekeeper must see a camera that went away. */
@@ -68,29 +87,111 @@ function sourcesView(s: Snapshot): HTMLElement[] {
   );
 }
 
+/** What the end of the game does with the letters left on the racks: the rule, when the snapshot names it. */
+function endRackNote(s: GameSnapshot): string {
+  const rule = (s as GameSnapshot & { endRack?: string }).endRack;
+  if (rule === 'seeds')
+    return 'Each player loses the value of the letters left on their rack; a player who went out (empty rack) gains their sum.';
+  if (rule === 'double')
+    return 'A player who went out (empty rack) gains twice the value of the letters left on the other racks.';
+  return "The letters left on the racks are scored by the game's end-of-game rule. Leave a rack empty for a player who went out.";
+}
+
 function controls(s: GameSnapshot) {
   const box = el('div', { class: 'controls' });
-  const button = (label: string, action: () => ActionInput | undefined) =>
+  const button = (label: string, action: () => ActionInput | undefined | Promise<ActionInput | undefined>) =>
     actionButton(box, label, action, (a) => void act(a));
+  const rackSize = s.variant === 'nine-tile' ? 9 : 7;
+  const letters = setLetters(s.lang);
+  const undo = () =>
+    button('Undo', async () =>
+      (await confirmDialog({
+        title: 'Undo the last move?',
+        text: 'The last thing recorded is taken back, and every total after it re-derives.',
+        yes: 'Undo the last move',
+        no: 'Keep it',
+      }))
+        ? { type: 'undo' }
+        : undefined,
+    );
+  // Once the game has ended, only what still makes sense: take the end back (the GCG file is by the moves).
+  if (s.ended) {
+    undo();
+    return box;
+  }
   button('End turn', () => ({ type: 'end-turn' }));
   button('Pass', () => ({ type: 'pass' }));
-  button('Exchange', () => {
-    const n = Number(prompt('How many tiles were exchanged?', '7'));
-    return Number.isInteger(n) && n > 0 ? { type: 'exchange', count: n } : undefined;
+  button('Exchange', async () => {
+    const count = await askText({
+      title: 'Exchange tiles',
+      text: `${s.players[s.toMove]?.name ?? 'The player to move'} exchanges tiles with the bag.`,
+      field: {
+        label: `How many tiles were exchanged? (1 to ${rackSize})`,
+        type: 'number',
+        inputmode: 'numeric',
+        min: 1,
+        max: rackSize,
+        value: String(rackSize),
+        name: 'count',
+      },
+      submit: 'Record the exchange',
+      check: (raw) => {
+        const n = Number(raw.trim());
+        return raw.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= rackSize
+          ? { value: n }
+          : { error: `Type a whole number from 1 to ${rackSize}.` };
+      },
+    });
+    return count === undefined ? undefined : { type: 'exchange', count };
   });
-  button('Challenge', () => {
-    const who = prompt(`Who challenged? ${s.players.map((p, i) => `${i + 1}=${p.name}`).join(', ')}`);
-    if (!who) return undefined;
-    return {
-      type: 'challenge',
-      player: Number(who) - 1,
-      acceptable: confirm('Is the play acceptable (OK) or a phony (Cancel)?'),
-    };
+  button('Challenge', async () => {
+    const last = [...s.turns].reverse().find((t) => t.kind === 'play');
+    const player = await choose({
+      title: 'Who challenged?',
+      text: last ? `The play challenged: ${s.players[last.player]?.name ?? '?'}'s last play.` : undefined,
+      choices: s.players.flatMap((p, i) =>
+        i === last?.player ? [] : [{ label: p.name, value: i, name: `player-${i}` }],
+      ),
+    });
+    if (player === undefined) return undefined;
+    const acceptable = await choose({
+      title: 'Is the play acceptable?',
+      text: `${s.players[player]?.name ?? '?'} challenged.`,
+      choices: [
+        { label: 'The play is acceptable', value: true, name: 'acceptable' },
+        { label: 'The play is a phony', value: false, name: 'phony' },
+      ],
+    });
+    return acceptable === undefined ? undefined : { type: 'challenge', player, acceptable };
   });
-  button('Undo', () => ({ type: 'undo' }));
-  button('End game', () => {
-    const racks = s.players.map((p) => prompt(`Letters left on ${p.name}'s rack (empty if none)`, '') ?? '');
-    return { type: 'end', racks: racks.map((r) => r.trim().toUpperCase()) };
+  undo();
+  button('End game', async () => {
+    const racks = await askFields({
+      title: 'End the game',
+      text: 'The letters left on each rack (? for a blank); leave it empty if none.',
+      className: 'racks',
+      fields: s.players.map((p, i) => ({
+        label: `${p.name}'s rack`,
+        maxlength: rackSize,
+        placeholder: 'empty',
+        name: `rack-${i}`,
+      })),
+      note: endRackNote(s),
+      submit: 'End the game',
+      check: (values) => {
+        const racks = values.map((v) => v.replace(/\s+/g, '').toUpperCase());
+        for (const [i, rack] of racks.entries()) {
+          if (rack.length > rackSize) return { error: `A rack holds at most ${rackSize} tiles.`, field: i };
+          const wrong = [...rack].find(
+            (t) => t !== '?' && (letters ? !letters.includes(t) : !/^\p{L}$/u.test(t)),
+          );
+          if (wrong)
+            return { error: `'${wrong}' is not a tile of this set: letters, or ? for a blank.`, field: i };
+        }
+        return { value: racks };
+      },
+    });
+    return racks === undefined ? undefined : { type: 'end', racks };
   });
   return box;
 }
@@ -101,8 +202,8 @@ function pendingView(s: GameSnapshot) {
   box.append(el('h2', {}, 'Waiting for confirmation'), el('p', { class: 'reasons' }, p.reasons.join('; ')));
   const board = boardView(p.board, [], p.squares);
   if (token) {
-    onSquareClick(board, (row, col, sq) => {
-      const tile = askTile(`What is on ${sq.dataset.square}? (a letter, ? for a blank, . for empty)`);
+    onSquareClick(board, async (row, col, sq) => {
+      const tile = await askTile(`What is on ${sq.dataset.square}?`, true, setLetters(s.lang));
       if (tile) void act({ type: 'correct', row, col, tile });
     });
   }
@@ -115,13 +216,24 @@ function pendingView(s: GameSnapshot) {
   return box;
 }
 
+/** Puts the error message by the controls, and focus back on the control that had it before the re-render. */
+function afterRender(focused: string | undefined): void {
+  if (!token) return;
+  const box = root.querySelector('.controls');
+  if (box) box.after(message);
+  else root.querySelector('.side')?.append(message);
+  if (focused) root.querySelector<HTMLElement>(`[data-action="${CSS.escape(focused)}"]`)?.focus();
+}
+
 function render(s: Snapshot) {
   latest = s;
+  const active = document.activeElement;
+  const focused = active instanceof HTMLElement && root.contains(active) ? active.dataset.action : undefined;
   root.classList.toggle('me', s.variant === 'scrabble-me');
   if (s.variant === 'scrabble-me') {
     root.replaceChildren(...meView(s, token ? (a) => void act(a) : undefined));
     if (token) root.append(...sourcesView(s), cameraView(s.players.map((p) => p.name)));
-    return;
+    return afterRender(focused);
   }
   // The scorekeeper sees which squares of the moves the game's context decided (dashed), to look at them.
   const resolved = token
@@ -129,13 +241,25 @@ function render(s: Snapshot) {
     : [];
   const board = boardView(s.board, s.lastMove, token ? s.disturbed : [], resolved);
   if (token) {
-    onSquareClick(board, (row, col, sq) => {
+    const letters = setLetters(s.lang);
+    onSquareClick(board, async (row, col, sq) => {
       if (!sq.classList.contains('tile')) return;
       if (sq.classList.contains('blank')) {
-        const letter = prompt(`Which letter is the blank on ${sq.dataset.square}?`);
-        if (letter && /^\p{L}$/u.test(letter)) void act({ type: 'name-blank', row, col, letter });
+        const letter = await askText({
+          title: `Name the blank on ${sq.dataset.square}`,
+          text: 'The letter the blank stands for: its score stays 0.',
+          field: { label: 'One letter', maxlength: 1, name: 'letter', value: sq.textContent ?? '' },
+          submit: 'Name the blank',
+          check: (raw) => {
+            const upper = raw.trim().toUpperCase();
+            return /^\p{L}$/u.test(upper) && (!letters || letters.includes(upper))
+              ? { value: upper }
+              : { error: 'Type one letter of the tile set.' };
+          },
+        });
+        if (letter) void act({ type: 'name-blank', row, col, letter });
       } else {
-        const tile = askTile(`Correct ${sq.dataset.square} to which letter? (? for a blank)`, false);
+        const tile = await askTile(`Correct ${sq.dataset.square} to which letter?`, false, letters);
         if (tile) void act({ type: 'correct', row, col, tile });
       }
     });
@@ -166,6 +290,7 @@ function render(s: Snapshot) {
     );
   if (token) side.append(controls(s), ...sourcesView(s), cameraView([]));
   root.replaceChildren(board, side, ...(s.pending ? [pendingView(s)] : []));
+  afterRender(focused);
 }
 
 if (!game) root.textContent = 'No game given: open this page from the game list.';

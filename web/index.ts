@@ -5,6 +5,8 @@ import { el } from './render.ts';
 const form = document.getElementById('new-game') as HTMLFormElement;
 const links = document.getElementById('links')!;
 const list = document.getElementById('games')!;
+/** Why the game could not be created, under the form; cleared by the next attempt. */
+const createError = document.getElementById('create-error')!;
 
 interface Listed {
   id: string;
@@ -33,6 +35,8 @@ function gameLinks({ id, players, variant }: Listed, token?: string) {
 
 form.onsubmit = async (e) => {
   e.preventDefault();
+  createError.hidden = true;
+  createError.textContent = '';
   const data = new FormData(form);
   const players = String(data.get('players'))
     .split('\n')
@@ -55,9 +59,18 @@ form.onsubmit = async (e) => {
         ? { podium: String(data.get('podium')).replace(/\s+/g, '') }
         : {}),
     } satisfies GameConfigInput),
-  });
-  const body = await res.json();
-  if (!res.ok) return void alert(body.error?.message ?? 'could not create the game');
+  }).catch(() => undefined);
+  if (!res) {
+    createError.textContent = 'The game was not created: the server could not be reached.';
+    createError.hidden = false;
+    return;
+  }
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    createError.textContent = `The game was not created: ${body.error?.message ?? 'the server refused it'}.`;
+    createError.hidden = false;
+    return;
+  }
   links.replaceChildren(
     el('p', {}, 'Keep the scorekeeper link: it is the only way to change this game.'),
     gameLinks({ id: body.id, players, variant: String(data.get('variant')) }, body.token),

@@ -5,7 +5,8 @@
  * fixing a tile: a held reading's square, or a tile of a round already scored.
  */
 import type { MeActionInput, MeSnapshot } from '../server/protocol/index.ts';
-import { actionButton, askTile, boardView, el, onSquareClick } from './render.ts';
+import { askText, choose, confirmDialog } from './dialog.ts';
+import { actionButton, askTile, boardView, el, onSquareClick, setLetters } from './render.ts';
 
 /** Sends a scorekeeper's action: only what the protocol declares for a Scrabble Me game. */
 type Act = (action: MeActionInput) => void;
@@ -45,10 +46,12 @@ export function meView(s: MeSnapshot, act?: Act): HTMLElement[] {
     const view = boardView(b.board, b.lastWord, [], resolved);
     // The scorekeeper fixes a tile the camera misread in a round already scored: the totals follow.
     if (act) {
-      onSquareClick(view, (row, col, sq) => {
+      onSquareClick(view, async (row, col, sq) => {
         if (!sq.classList.contains('tile')) return;
-        const tile = askTile(
-          `Board ${i + 1}, ${sq.dataset.square}: which letter is it? (? a blank, . no tile)`,
+        const tile = await askTile(
+          `Board ${i + 1}, ${sq.dataset.square}: which letter is it?`,
+          true,
+          setLetters(s.lang),
         );
         if (tile) act({ type: 'correct', board: i, row, col, tile });
       });
@@ -104,8 +107,8 @@ function pendingBoard(s: MeSnapshot, board: number, act?: Act): HTMLElement {
   const view = boardView(p.board, [], p.squares);
   box.append(view, el('img', { src: p.photo, alt: 'the photo behind this reading', class: 'photo' }));
   if (act) {
-    onSquareClick(view, (row, col, sq) => {
-      const tile = askTile(`What is on ${sq.dataset.square}? (a letter, ? for a blank, . for empty)`);
+    onSquareClick(view, async (row, col, sq) => {
+      const tile = await askTile(`What is on ${sq.dataset.square}?`, true, setLetters(s.lang));
       if (tile) act({ type: 'correct', board, row, col, tile });
     });
     const ok = el('button', { type: 'button', 'data-action': 'confirm' }, 'Confirm this board');
@@ -117,47 +120,113 @@ function pendingBoard(s: MeSnapshot, board: number, act?: Act): HTMLElement {
 
 function controls(s: MeSnapshot, act: Act): HTMLElement {
   const box = el('div', { class: 'controls' });
-  const seats = s.players.map((p, i) => `${i + 1}=${p.name}`).join(', ');
-  const ask = (question: string) => {
-    const n = Number(prompt(`${question} ${seats}`));
-    return Number.isInteger(n) && n >= 1 && n <= s.players.length ? n - 1 : undefined;
-  };
-  const button = (label: string, action: () => MeActionInput | undefined) =>
-    actionButton(box, label, action, act);
-  s.players.forEach((p, i) => {
-    button(`End turn at ${p.name}'s seat`, () => ({ type: 'end-turn', camera: i }));
-  });
-  button('Challenge', () => {
-    const player = ask('Whose word is challenged?');
-    const challenger = player === undefined ? undefined : ask('Who challenged?');
-    if (player === undefined || challenger === undefined) return undefined;
-    return {
-      type: 'challenge',
-      player,
-      challenger,
-      acceptable: confirm('Is the word acceptable (OK) or not (Cancel)?'),
-    };
-  });
-  button('Swap boards', () => {
-    const player = s.swaps[0] ?? ask('Who played the blank?');
-    const other = player === undefined ? undefined : ask(`${s.players[player]?.name} swaps with whom?`);
-    return player === undefined || other === undefined ? undefined : { type: 'swap', player, with: other };
-  });
-  button('Refill', () => {
-    const text = prompt('Each tile taken, in turn: "bag", or the podium letter (e.g. bag, bag, E, bag)');
-    const picks = text
-      ?.split(/[\s,]+/)
-      .filter(Boolean)
-      .map((p) => (p.toLowerCase() === 'bag' ? 'bag' : p.toUpperCase()));
-    return picks?.length ? { type: 'refill', picks } : undefined;
-  });
-  button('Podium', () => {
-    const letters = prompt('Letters put on the podium from the bag');
-    return letters === null
-      ? undefined
-      : { type: 'podium', letters: letters.replace(/\s+/g, '').toUpperCase() };
-  });
-  button('No bonus word', () => ({ type: 'no-bonus' }));
-  button('Undo', () => (confirm('Take back the last thing recorded?') ? { type: 'undo' } : undefined));
+  const name = (p: number) => s.players[p]?.name ?? '?';
+  /** Asks which player, one button per seat (`except` left out). */
+  const ask = (title: string, text?: string, except?: number) =>
+    choose({
+      title,
+      text,
+      choices: s.players.flatMap((p, i) =>
+        i === except ? [] : [{ label: p.name, value: i, name: `player-${i}` }],
+      ),
+    });
+  const button = (
+    label: string,
+    action: () => MeActionInput | undefined | Promise<MeActionInput | undefined>,
+  ) => actionButton(box, label, action, act);
+  const letters = setLetters(s.lang);
+  const tile = (t: string) => t === '?' || (letters ? letters.includes(t) : /^\p{L}$/u.test(t));
+  const phase = s.phase;
+  // Only the actions of the table's phase: building (or the bonus word), challenges and swaps after the scoring,
+  // the refill, the podium; once the game has ended, only Undo.
+  if (phase === 'build' || phase === 'bonus')
+    s.players.forEach((p, i) => {
+      button(`End turn at ${p.name}'s seat`, () => ({ type: 'end-turn', camera: i }));
+    });
+  if (phase === 'scored' || phase === 'refill')
+    button('Challenge', async () => {
+      const words = s.rounds.at(-1)?.words.filter((w) => !w.withdrawn) ?? [];
+      const player = await choose({
+        title: 'Whose word is challenged?',
+        choices: (words.length ? words.map((w) => w.player) : s.players.map((_, i) => i)).map((i) => ({
+          label: words.length ? `${name(i)}: ${words.find((w) => w.player === i)?.word ?? ''}` : name(i),
+          value: i,
+          name: `player-${i}`,
+        })),
+      });
+      if (player === undefined) return undefined;
+      const challenger = await ask('Who challenged?', `${name(player)}'s word is challenged.`, player);
+      if (challenger === undefined) return undefined;
+      const acceptable = await choose({
+        title: 'Is the word acceptable?',
+        text: `${name(challenger)} challenged ${name(player)}'s word.`,
+        choices: [
+          { label: 'The word is acceptable', value: true, name: 'acceptable' },
+          { label: 'The word is not acceptable', value: false, name: 'phony' },
+        ],
+      });
+      return acceptable === undefined ? undefined : { type: 'challenge', player, challenger, acceptable };
+    });
+  if (phase === 'scored')
+    button('Swap boards', async () => {
+      const player = s.swaps[0] ?? (await ask('Who played the blank?'));
+      if (player === undefined) return undefined;
+      const other = await ask(`${name(player)} swaps boards with whom?`, undefined, player);
+      return other === undefined ? undefined : { type: 'swap', player, with: other };
+    });
+  if (phase === 'refill')
+    button('Refill', async () => {
+      const podium = s.podium.map((t) => (t === '?' ? 'blank (?)' : t)).join(' ') || 'empty';
+      const picks = await askText({
+        title: 'Refill the racks',
+        text: `Next to pick: ${s.picks.map(name).join(', ')}. Podium: ${podium}.`,
+        field: {
+          label: 'Each tile taken, in turn: bag, or the podium letter',
+          placeholder: 'bag, bag, E, bag',
+          name: 'picks',
+        },
+        submit: 'Record the picks',
+        check: (raw) => {
+          const picks = raw
+            .split(/[\s,]+/)
+            .filter(Boolean)
+            .map((p) => (p.toLowerCase() === 'bag' ? 'bag' : p.toUpperCase()));
+          if (picks.length === 0) return { error: 'Give at least one pick: bag, or a letter of the podium.' };
+          if (picks.length > s.picks.length)
+            return { error: `Only ${s.picks.length} tile${s.picks.length === 1 ? '' : 's'} to pick.` };
+          const wrong = picks.find((p) => p !== 'bag' && !s.podium.includes(p));
+          return wrong
+            ? { error: `${wrong} is not on the podium: bag, or a podium letter.` }
+            : { value: picks };
+        },
+      });
+      return picks === undefined ? undefined : { type: 'refill', picks };
+    });
+  if (phase === 'podium')
+    button('Podium', async () => {
+      const letters = await askText({
+        title: 'Refill the podium',
+        text: `The tiles put on the podium from the bag (bag: ${s.bag}).`,
+        field: { label: 'Letters (? for a blank)', name: 'letters' },
+        submit: 'Record the podium',
+        check: (raw) => {
+          const text = raw.replace(/[\s,]+/g, '').toUpperCase();
+          const wrong = [...text].find((t) => !tile(t));
+          return wrong ? { error: `'${wrong}' is not a tile of this set.` } : { value: text };
+        },
+      });
+      return letters === undefined ? undefined : { type: 'podium', letters };
+    });
+  if (phase === 'bonus') button('No bonus word', () => ({ type: 'no-bonus' }));
+  button('Undo', async () =>
+    (await confirmDialog({
+      title: 'Undo the last thing recorded?',
+      text: 'It is taken back (a round, a challenge, a swap, a pick…), and the totals re-derive.',
+      yes: 'Undo the last move',
+      no: 'Keep it',
+    }))
+      ? { type: 'undo' }
+      : undefined,
+  );
   return box;
 }

@@ -1,7 +1,8 @@
 /** DOM rendering of a snapshot: the board with premium squares, scores, move list, unseen tiles, pending reading. */
 
-import { standardLayout } from '../server/engine/index.ts';
+import { standardLayout, type TileSet, tileSets } from '../server/engine/index.ts';
 import type { GameSnapshot, WordView } from '../server/protocol/index.ts';
+import { askText } from './dialog.ts';
 
 const PREMIUM = standardLayout.rows;
 const COLS = 'ABCDEFGHIJKLMNO';
@@ -152,25 +153,47 @@ export function onSquareClick(
 }
 
 /**
- * Asks a person what is on a square: a letter (upper case), `?` a blank, and `.` no tile when `empty` allows it.
- * Undefined when they cancel or answer something else.
+ * Asks a person, in a dialog, what is on a square: a letter (upper case), `?` a blank, and `.` no tile when `empty`
+ * allows it; `letters`, the game's tile set, when known. Undefined when they cancel.
  */
-export function askTile(question: string, empty = true): string | undefined {
-  const tile = prompt(question);
-  if (!tile || !(empty ? /^[\p{L}?.]$/u : /^[\p{L}?]$/u).test(tile)) return undefined;
-  return tile === '.' || tile === '?' ? tile : tile.toUpperCase();
+export function askTile(
+  question: string,
+  empty = true,
+  letters?: readonly string[],
+): Promise<string | undefined> {
+  const extra = empty ? ', ? for a blank, . for no tile' : ' or ? for a blank';
+  return askText({
+    title: question,
+    field: { label: `One letter${extra}`, maxlength: 1, name: 'tile' },
+    submit: 'Fix the square',
+    check: (raw) => {
+      const tile = raw.trim();
+      if (tile === '?' || (empty && tile === '.')) return { value: tile };
+      const upper = tile.toUpperCase();
+      if (/^\p{L}$/u.test(tile) && (!letters || letters.includes(upper))) return { value: upper };
+      return { error: `Type one letter of the tile set${extra}.` };
+    },
+  });
 }
 
-/** A scorekeeper's button in `box`: `action` builds the action (or undefined to do nothing), `act` sends it. */
+/** The letters of the game's tile set (`lang`), upper case; undefined for a set this page does not know. */
+export function setLetters(lang: string): readonly string[] | undefined {
+  return (tileSets as Record<string, TileSet | undefined>)[lang]?.letters.map(([l]) => l.toUpperCase());
+}
+
+/**
+ * A scorekeeper's button in `box`: `action` builds the action, perhaps after a dialog (undefined: do nothing), `act`
+ * sends it.
+ */
 export function actionButton<A>(
   box: HTMLElement,
   label: string,
-  action: () => A | undefined,
+  action: () => A | undefined | Promise<A | undefined>,
   act: (action: A) => void,
 ): void {
   const b = el('button', { type: 'button', 'data-action': label.toLowerCase().replace(/\s+/g, '-') }, label);
-  b.onclick = () => {
-    const a = action();
+  b.onclick = async () => {
+    const a = await action();
     if (a) act(a);
   };
   box.append(b);
