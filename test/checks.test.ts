@@ -15,6 +15,8 @@ const demo = join(root, 'fixtures/demo_game');
 const photo = (name: string) => new Blob([readFileSync(join(demo, name))], { type: 'image/jpeg' });
 
 let server: RunningServer;
+/** The first check this file makes: let go once `checksKept` newer ones are kept. */
+let firstId = '';
 let base: string;
 
 beforeAll(async () => {
@@ -47,6 +49,7 @@ describe('POST /api/checks', () => {
   it('checks the score between two photos, keeps it for its permalink, serves its photos and card', async () => {
     const res = await check({ before: photo('1.jpg'), after: photo('2.jpg'), claimed: '7', lang: 'en' });
     expect(res.status).toBe(201);
+    firstId = res.body.id;
     const v = res.body.verification;
     expect(v).toMatchObject({ verdict: 'wrong', points: 9, claimed: 7 });
     expect(v.cause).toMatch(/the cross-word IN \(2\) was left out/);
@@ -106,8 +109,9 @@ describe('POST /api/checks', () => {
     expect((await fetch(`${base}/api/checks/nope`)).status).toBe(404);
   });
 
-  it('keeps only the newest checks, and limits how often one address checks', async () => {
-    // checksKept is 3 here: the first check of this file is gone by now.
+  it('keeps only the newest checks', async () => {
+    // checksKept is 3 here: after three more, the first check of this file is gone.
+    expect((await fetch(`${base}/api/checks/${firstId}`)).status).toBe(200);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await check({ after: photo('2.jpg'), move: '9D AN' });
@@ -115,13 +119,20 @@ describe('POST /api/checks', () => {
       ids.push(res.body.id);
     }
     for (const id of ids) expect((await fetch(`${base}/api/checks/${id}`)).status).toBe(200);
-    // 20 a minute: this file has made 15 so far; the limit answers 429 before 10 more.
-    let limited = 0;
-    for (let i = 0; i < 10 && limited === 0; i++) {
-      const res = await check({ after: photo('2.jpg'), move: 'QI' });
-      if (res.status === 429) limited++;
-    }
-    expect(limited).toBe(1);
+    expect((await fetch(`${base}/api/checks/${firstId}`)).status).toBe(404);
+    expect((await fetch(`${base}/api/checks/${firstId}/after`)).status).toBe(404);
+  });
+
+  it('keeps a large photo at the size it is read at, as a JPEG', async () => {
+    const large = await sharp(readFileSync(join(demo, '2.jpg')))
+      .resize(2600, 2600)
+      .png()
+      .toBuffer();
+    const res = await check({ after: new Blob([large], { type: 'image/png' }), move: '9D AN' });
+    expect(res.status).toBe(201);
+    const kept = Buffer.from(await (await fetch(base + res.body.photos.after)).arrayBuffer());
+    const meta = await sharp(kept).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 2000, 2000]);
   });
 });
 
@@ -170,5 +181,20 @@ describe('a live game and a record', () => {
     const bad = await fetch(`${base}/api/checks/gcg`, { method: 'POST', body: '>ann: ZZZ 99Z ZZZ +1 1\n' });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/line 1/);
+  });
+});
+
+describe('limits', () => {
+  it('limits how often one address checks (checks and GCG records alike)', async () => {
+    // 20 a minute here; this file has made fewer than 20 so far.
+    let limited = 0;
+    let tries = 0;
+    for (; tries < 25 && limited === 0; tries++) {
+      const res = await fetch(`${base}/api/checks/gcg`, { method: 'POST', body: '#player1 a A\n' });
+      if (res.status === 429) limited++;
+    }
+    expect(limited).toBe(1);
+    expect(tries).toBeGreaterThan(1);
+    expect((await check({ after: photo('2.jpg'), move: '9D AN' })).status).toBe(429);
   });
 });

@@ -181,3 +181,62 @@ describe('tilecam verify', () => {
     }
   });
 });
+
+describe('squares in doubt between two photos (readings made by hand)', () => {
+  const rows = (r: Record<number, string>) =>
+    Array.from({ length: 15 }, (_, i) => (r[i] ?? '').padEnd(15, '.'));
+  const board = (r: Record<number, string>) => boardFromText(rows(r).join('\n'));
+  /** WINDY on row 8, then AN under its W and I; `doubt` the square both photos are unsure of, with its readings. */
+  const reader = (doubt: {
+    row: number;
+    col: number;
+    options: { tile: string; p: number }[];
+  }): PhotoReader => {
+    const reads = [board({ 7: '...WINDY' }), board({ 7: '...WINDY', 8: '...AN' })].map(
+      (b): Read => ({ board: b, unsure: [{ row: doubt.row, col: doubt.col }], alternatives: [doubt] }),
+    );
+    return async (bytes) => reads[bytes[0]!]!;
+  };
+  const run = (doubt: Parameters<typeof reader>[0], claimed: number | null) =>
+    verifyPhotos(new Uint8Array([0]), new Uint8Array([1]), { lang: 'en', claimed }, reader(doubt));
+
+  it('names an old tile read two ways in both photos, with what each reading scores', async () => {
+    // The W of WINDY (8D, in the cross-word WA): W 4 or M 3.
+    const v = await run(
+      {
+        row: 7,
+        col: 3,
+        options: [
+          { tile: 'W', p: 0.5 },
+          { tile: 'M', p: 0.45 },
+        ],
+      },
+      null,
+    );
+    expect(v.verdict).toBe('unsure');
+    expect(v.unsure).toHaveLength(1);
+    expect(v.unsure[0]).toMatchObject({ square: '8D', photo: 'before' });
+    expect(v.unsure[0]!.readings.map((r) => [r.tile, r.points])).toEqual([
+      ['W', 9],
+      ['M', 8],
+    ]);
+  });
+
+  it('settles the score when every reading of the doubtful square scores the same', async () => {
+    // The I of WINDY (8E, in IN): I 1 or L 1.
+    const v = await run(
+      {
+        row: 7,
+        col: 4,
+        options: [
+          { tile: 'I', p: 0.5 },
+          { tile: 'L', p: 0.45 },
+        ],
+      },
+      9,
+    );
+    expect(v).toMatchObject({ verdict: 'right', points: 9 });
+    expect(v.unsure[0]!.readings.map((r) => r.points)).toEqual([9, 9]);
+    expect(v.message).toContain('the same score either way');
+  });
+});

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { Camera } from './camera.ts';
+import { type CellModel, readCells } from './classify.ts';
 import { recognize } from './recognize.ts';
 import { gridHomography } from './warp.ts';
 
@@ -70,5 +71,36 @@ describe('a steady camera', () => {
     const paths = [];
     for (let i = 0; i < 4; i++) paths.push((await camera.read(moved)).path);
     expect(paths).toEqual(['still', 'still', 'still', 'hint']);
+  });
+});
+
+describe('what a steady camera must not reuse', () => {
+  it('searches a frame of another size afresh (another view), without the last grid', async () => {
+    const camera = new Camera({ letters });
+    await camera.read(frame);
+    const smaller = await sharp(frame).resize(800).jpeg().toBuffer();
+    const read = await camera.read(smaller);
+    expect(read).toMatchObject({ path: 'search', cellsRead: 225 });
+    expect(read.board).toEqual((await recognize(smaller, { letters })).board);
+  });
+
+  it('reads every square again when the letters now face another way', () => {
+    const classes = ['.', '?', '#', 'A0', 'A1', 'A2', 'A3'];
+    const model = { classes, size: 32, margin: 0.2 } as unknown as CellModel;
+    const facing = (turn: number) => {
+      const probs = new Float32Array(225 * classes.length);
+      for (let i = 0; i < 225; i++) probs[i * classes.length + 3 + turn] = 0.9;
+      return probs;
+    };
+    const before = readCells(model, facing(0));
+    expect(before.turns).toBe(0);
+    // Only square 0 read again, but the vote now says the letters face a quarter turn on: nothing is kept.
+    const after = readCells(model, facing(1), undefined, undefined, new Set([0]), before);
+    expect(after.turns).toBe(1);
+    expect(after.chars.every((c) => c === 'A')).toBe(true);
+    expect(after.confidence.every((p) => p > 0.5)).toBe(true);
+    // Facing the same way, the squares not read again are the last reading's.
+    const same = readCells(model, facing(0), undefined, undefined, new Set([0]), before);
+    expect(same.options[5]).toBe(before.options[5]);
   });
 });

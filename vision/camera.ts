@@ -51,17 +51,6 @@ export class Camera {
 
   constructor(private readonly options: CameraOptions = {}) {}
 
-  /** The grid's corners of the last frame read (in the photo's pixels), if any. */
-  get corners(): Corners | undefined {
-    return this.state?.reading.corners;
-  }
-
-  /** Forgets the last frame: the next one is searched for the board. */
-  reset(): void {
-    this.state = undefined;
-    this.reference = undefined;
-  }
-
   async read(bytes: Uint8Array): Promise<CameraReading> {
     const since = performance.now();
     const last = this.state;

@@ -152,6 +152,9 @@ export function readCells(
     (l) => !allowed || allowed.has(l),
   );
   const keep = previous && previous.turns === turns && !bias ? previous : undefined;
+  // A previous reading that cannot be reused (the letters now face another way, or a bias applies): every cell is
+  // read from its probabilities, which are all there.
+  const some = previous && !keep ? undefined : only;
   const empty = model.classes.indexOf('.');
   const blank = model.classes.indexOf('?');
   const hand = model.classes.indexOf('#');
@@ -164,7 +167,7 @@ export function readCells(
   const options: (readonly Alternative[])[] = [];
   const scoreRows: number[][] = [];
   for (let i = 0; i < n; i++) {
-    if (only && !only.has(i) && keep) {
+    if (some && !some.has(i) && keep) {
       chars.push(keep.chars[i]!);
       confidence.push(keep.confidence[i]!);
       pair.push(keep.pair[i]!);
@@ -175,7 +178,7 @@ export function readCells(
       scoreRows.push(keep.scores.cells[i]!);
       continue;
     }
-    if (only && !only.has(i)) {
+    if (some && !some.has(i)) {
       chars.push('.');
       confidence.push(0);
       pair.push(0);

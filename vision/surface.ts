@@ -131,7 +131,7 @@ function byteMedian(values: Uint8Array, counts: Uint16Array): number {
   return 255;
 }
 
-/** Every cell's colour on a straightened board (warp.ts: the grid from MARGIN to MARGIN + 15 cells). */
+/** Every cell's colour on a straightened board (warp.ts: the grid from MARGIN to MARGIN + 15 cells): for tests. */
 export function boardColours(board: RgbImage): Lab[] {
   const [a, b] = [MARGIN, MARGIN + 15 * CELL];
   return photoColours(
@@ -151,14 +151,9 @@ const COLOUR_SAMPLES = 12;
 /**
  * Every cell's colour (CIE Lab), taken from the photo itself: the median of a grid of samples over the cell's middle
  * (its inner half, away from grid lines and tile edges), each mapped onto the photo through the grid's homography
- * `h` (grid coordinates 0–15 to photo pixels, cells as seen). `cells`: only those, the others from `previous`.
+ * `h` (grid coordinates 0–15 to photo pixels, cells as seen).
  */
-export function photoColours(
-  photo: RgbImage,
-  h: Float64Array,
-  cells?: Iterable<number>,
-  previous?: readonly Lab[],
-): Lab[] {
+export function photoColours(photo: RgbImage, h: Float64Array): Lab[] {
   const n = COLOUR_SAMPLES * COLOUR_SAMPLES;
   const channel = [new Uint8Array(n), new Uint8Array(n), new Uint8Array(n)];
   const counts = new Uint16Array(256);
@@ -183,10 +178,7 @@ export function photoColours(
     const [r, g, b] = channel.map((c) => byteMedian(c, counts)) as [number, number, number];
     return toLab(r, g, b);
   };
-  if (!cells || !previous) return Array.from({ length: 225 }, (_, i) => colour(i));
-  const out = previous.slice();
-  for (const i of cells) out[i] = colour(i);
-  return out;
+  return Array.from({ length: 225 }, (_, i) => colour(i));
 }
 
 function median(values: number[]): number {

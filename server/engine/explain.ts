@@ -63,6 +63,7 @@ export interface Cause {
     | 'premium-missed'
     | 'multiplier-twice'
     | 'cross-word-missed'
+    | 'main-word-missed'
     | 'word-counted-twice'
     | 'blank-as-letter'
     | 'bingo-missed'
@@ -211,7 +212,7 @@ export function diagnose(explanation: Explanation, claimed: number, rules: GameR
   // Leaving out the main word is rarer than a cross-word: weighed after them.
   if (mainWord && words.length > 1)
     offer(
-      'cross-word-missed',
+      'main-word-missed',
       right - mainWord.score,
       `the main word ${mainWord.word} (${mainWord.score}) was left out`,
     );
@@ -261,6 +262,7 @@ const LIKELIHOOD: readonly Cause['code'][] = [
   'premium-under-old-tile',
   'cross-word-missed',
   'blank-as-letter',
+  'main-word-missed',
   'bingo-missed',
   'bingo-added',
   'multiplier-on-cross-word',
@@ -375,6 +377,14 @@ export function parseAnnounced(
   for (const ch of wordText) {
     if (ch === '(') {
       if (inParens) return bad(`'${wordText}': unbalanced parentheses`);
+      // A word typed all in lowercase (a phone's keyboard) is the word, not a row of blanks; mixed case marks blanks.
+      if (
+        letters.every((l) => l === EMPTY || l === l.toLowerCase()) &&
+        letters.some((l) => l !== l.toUpperCase())
+      )
+        letters.forEach((l, k) => {
+          letters[k] = l.toUpperCase();
+        });
       inParens = true;
       anyMark = true;
     } else if (ch === ')') {
@@ -412,7 +422,15 @@ export function explainAnnounced(
   after: Board,
   announced: Announced,
   rules: GameRules,
-): Result<{ explanation: Explanation; before: Board }, AnnouncedFailure> {
+): Result<
+  {
+    explanation: Explanation;
+    before: Board;
+    /** When the announced points chose between readings of which tiles were new: the others. */
+    otherwise: readonly Explanation[];
+  },
+  AnnouncedFailure
+> {
   const { position, word } = announced;
   const [dr, dc] = position.direction === 'across' ? [0, 1] : [1, 0];
   const squares: Square[] = [...word].map((_, k) => ({
@@ -443,7 +461,11 @@ export function explainAnnounced(
   // Which squares of the word are new: as marked, or every subset that could be.
   const candidates: boolean[][] = announced.marked
     ? [announced.marked.map((m) => !m)]
-    : subsets(squares.length).filter((isNew) => isNew.some(Boolean));
+    : subsets(squares.length).filter((isNew) => {
+        // At least one tile, at most a rack's worth.
+        const placed = isNew.filter(Boolean).length;
+        return placed > 0 && placed <= rules.rackSize;
+      });
   const options: { explanation: Explanation; before: Board }[] = [];
   let lastProblem = '';
   for (const isNew of candidates) {
@@ -485,14 +507,21 @@ export function explainAnnounced(
       reason: 'illegal',
       message: `${word} at ${formatPosition(position)}: ${lastProblem}`,
     };
-  if (options.length === 1) return { ok: true, ...options[0]! };
+  if (options.length === 1) return { ok: true, ...options[0]!, otherwise: [] };
   const byPoints =
     announced.points === null ? [] : options.filter((o) => o.explanation.points === announced.points);
-  if (byPoints.length === 1) return { ok: true, ...byPoints[0]! };
+  // The announced points pick the reading: the result says what the others would have scored.
+  if (byPoints.length === 1)
+    return {
+      ok: true,
+      ...byPoints[0]!,
+      otherwise: options.filter((o) => o !== byPoints[0]).map((o) => o.explanation),
+    };
   return {
     ok: false,
     reason: 'ambiguous',
     message: `the photo cannot tell which tiles of ${word} were already on the board; mark them, e.g. "(${word[0]})${word.slice(1)}": ${options
+      .slice(0, 5)
       .map(
         (o) => `${o.explanation.move.tiles.map((t) => t.tile).join('')} new scores ${o.explanation.points}`,
       )

@@ -60,7 +60,7 @@ export function checkRoutes(checks: CheckService): express.Router {
       const files = (req.files ?? {}) as Record<string, Express.Multer.File[] | undefined>;
       const file = (name: string): Upload | undefined => {
         const f = files[name]?.[0];
-        return f ? { bytes: f.buffer, type: f.mimetype } : undefined;
+        return f ? { bytes: f.buffer } : undefined;
       };
       const before = file('before');
       const after = file('after');
@@ -71,13 +71,22 @@ export function checkRoutes(checks: CheckService): express.Router {
       res.status(201).json(view);
     },
   );
-  router.post('/api/checks/gcg', express.raw({ type: () => true, limit: '1mb' }), (req, res) => {
-    const body = req.body as Buffer;
-    if (!Buffer.isBuffer(body) || body.length === 0)
-      throw new ServiceError('bad-request', 'send the GCG file as the request body');
-    const lang = typeof req.query.lang === 'string' ? req.query.lang : undefined;
-    res.json(checks.gcg(body, lang));
-  });
+  router.post(
+    '/api/checks/gcg',
+    async (req, _res, next) => {
+      // Rescoring a record is work on the main thread: limited like checks.
+      await checks.admit(req.socket.remoteAddress ?? 'unknown');
+      next();
+    },
+    express.raw({ type: () => true, limit: '1mb' }),
+    (req, res) => {
+      const body = req.body as Buffer;
+      if (!Buffer.isBuffer(body) || body.length === 0)
+        throw new ServiceError('bad-request', 'send the GCG file as the request body');
+      const lang = typeof req.query.lang === 'string' ? req.query.lang : undefined;
+      res.json(checks.gcg(body, lang));
+    },
+  );
   router.get('/api/checks/:id', (req, res) => {
     res.json(checks.get(req.params.id!));
   });

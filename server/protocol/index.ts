@@ -222,13 +222,14 @@ export interface UnsureSquare {
   readonly readings: readonly {
     readonly tile: string;
     readonly p: number;
-    /** The move's score with this reading; null when it would make no legal move. */
+    /** The move's score with this reading; null when it would make no legal move (or, for an announced move, the
+     *  board would not show it). */
     readonly points: number | null;
   }[];
 }
 
 /**
- * A score checked (`tilecam verify`, `POST /api/verify`, a live game's move): the move, every point explained, and
+ * A score checked (`tilecam verify`, `POST /api/checks`, a live game's move): the move, every point explained, and
  * the verdict on the claimed score. `unsure`: the photos cannot settle it (`message` says why; `unsure` lists the
  * squares in doubt, when that is the reason).
  */

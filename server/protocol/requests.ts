@@ -266,7 +266,6 @@ export const clientMessageSchema = z.discriminatedUnion(
 );
 export type ClientMessage = z.output<typeof clientMessageSchema>;
 
-/** Validates `value` against a declaration: the value, or the first problem in words. */
 /** `POST /api/checks`: the form fields beside the photos (`before`, `after`). */
 export const checkFieldsSchema = z
   .object(
@@ -292,6 +291,7 @@ export const checkFieldsSchema = z
   .strict();
 export type CheckFields = z.output<typeof checkFieldsSchema>;
 
+/** Validates `value` against a declaration: the value, or the first problem in words. */
 export function parseWith<S extends z.ZodType>(
   schema: S,
   value: unknown,

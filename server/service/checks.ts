@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { decodeGcg, explainTurn, formatBoard, isTileSetId, readGcg, replayGcg } from '../engine/index.ts';
 import { readingLexicon } from '../lexicon/index.ts';
 import {
@@ -21,16 +21,19 @@ import { ServiceError } from './errors.ts';
 import { type GameService, limit } from './service.ts';
 import { type PhotoReader, readPhoto, verdictOf, verifyAnnouncedPhoto, verifyPhotos } from './verify.ts';
 
+/** An uploaded photo (its type is the one its bytes show, whatever the client declared). */
 export interface Upload {
   readonly bytes: Uint8Array;
-  /** The type the client declared; the stored type is the one the bytes show. */
-  readonly type: string;
 }
+
+/** A kept check as the store gives it back, without its photos' bytes. */
+type KeptCheck = NonNullable<ReturnType<GameStore['getCheck']>>;
 
 const IMAGE_FORMATS: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
 export class CheckService {
   private readonly limiter: RateLimiterMemory;
+  private readonly cards = new Map<string, Buffer>();
 
   constructor(
     private readonly store: GameStore,
@@ -86,15 +89,21 @@ export class CheckService {
   }
 
   photo(id: string, which: 'before' | 'after'): StoredImage {
-    const image = this.stored(id)[which];
+    this.stored(id);
+    const image = this.store.getCheckPhoto(id, which);
     if (!image)
       throw new ServiceError('not-found', `this check has no photo ${which} (a move was announced)`);
     return image;
   }
 
   async card(id: string): Promise<Buffer> {
-    const check = this.stored(id);
-    return renderCard(check.verification);
+    const cached = this.cards.get(id);
+    if (cached) return cached;
+    const png = await renderCard(this.stored(id).verification);
+    // A check never changes: its card is drawn once (the last few kept).
+    this.cards.set(id, png);
+    if (this.cards.size > 32) this.cards.delete(this.cards.keys().next().value!);
+    return png;
   }
 
   /** Turn `turn` of a live game explained. */
@@ -144,14 +153,14 @@ export class CheckService {
     return { players: [...report.players], turns: report.turns, mismatches: [...report.mismatches], first };
   }
 
-  private stored(id: string): StoredCheck {
+  private stored(id: string): KeptCheck {
     const check = /^[\w-]{1,32}$/.test(id) ? this.store.getCheck(id) : undefined;
     if (!check) throw new ServiceError('not-found', `no check '${id}'`);
     return check;
   }
 }
 
-function view(check: StoredCheck): CheckView {
+function view(check: KeptCheck): CheckView {
   const base = `/api/checks/${check.id}`;
   return {
     id: check.id,
@@ -163,16 +172,31 @@ function view(check: StoredCheck): CheckView {
   };
 }
 
-/** The upload as a stored image: its type the one its bytes show (JPEG, PNG or WebP), anything else refused. */
+/** A photo kept with its check is at most this many pixels a side and about this many bytes (a phone's 12 MP photo
+ *  is kept as a 2000-px JPEG: the size the camera reads it at). */
+const KEPT_SIDE = 2000;
+const KEPT_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The upload as a stored image: its type the one its bytes show (JPEG, PNG or WebP), anything else refused; a photo
+ * larger than `KEPT_SIDE` or `KEPT_BYTES` is kept as a JPEG of that size (it was read whole).
+ */
 async function imageOf(upload: Upload, which: string): Promise<StoredImage> {
-  let format: string | undefined;
+  let meta: Metadata | undefined;
   try {
-    format = (await sharp(upload.bytes).metadata()).format;
+    meta = await sharp(upload.bytes).metadata();
   } catch {
-    format = undefined;
+    meta = undefined;
   }
-  const type = format ? IMAGE_FORMATS[format] : undefined;
-  if (!type)
+  const type = meta?.format ? IMAGE_FORMATS[meta.format] : undefined;
+  if (!meta || !type)
     throw new ServiceError('unsupported-media', `the photo ${which} is not a JPEG, PNG or WebP image`);
-  return { type, bytes: upload.bytes };
+  if (Math.max(meta.width ?? 0, meta.height ?? 0) <= KEPT_SIDE && upload.bytes.byteLength <= KEPT_BYTES)
+    return { type, bytes: upload.bytes };
+  const bytes = await sharp(upload.bytes)
+    .rotate()
+    .resize({ width: KEPT_SIDE, height: KEPT_SIDE, fit: 'inside', withoutEnlargement: true })
+    .jpeg({ quality: 88 })
+    .toBuffer();
+  return { type: 'image/jpeg', bytes };
 }

@@ -182,7 +182,7 @@ describe('Scrabble Me: the same decisions on each player’s board', () => {
 
   it('decides a doubtful letter by the lexicon, and says so', async () => {
     const id = newMeGame();
-    // The W of WINDY in doubt with an M: WINDY is a word, MINDY is not.
+    // The W of WINDY read more likely an M: WINDY is a word, MINDY is not, and the word decides.
     const doubtful: BoardReading = {
       ...reading(false),
       unsure: [{ row: 7, col: 3 }],
@@ -191,8 +191,8 @@ describe('Scrabble Me: the same decisions on each player’s board', () => {
           row: 7,
           col: 3,
           options: [
-            { tile: 'W', p: 0.55 },
-            { tile: 'M', p: 0.4 },
+            { tile: 'M', p: 0.5 },
+            { tile: 'W', p: 0.45 },
           ],
         },
       ],

@@ -113,6 +113,7 @@ export class MeSession implements Session {
         throw new Error(`stored game ${stored.id} does not replay at event ${e.seq}: ${step.message}`);
       session.state = step.state;
       if (e.event.type === 'round' || e.event.type === 'correction') session.turns.clear();
+      if (e.event.type === 'correction') session.decided.clear();
     }
     session.rounds = meRounds(session.state);
     return session;
@@ -250,6 +251,8 @@ export class MeSession implements Session {
             const last = this.handWaits.get(camera);
             if (!last || last.timer !== timer) return;
             this.handWaits.delete(camera);
+            // The board's turn ended another way meanwhile (confirmed, the game over): nothing to hold.
+            if (this.state.phase === 'ended' || this.turns.has(last.board)) return;
             this.hold(last.board, last.read, ['hand in view'], last.doubts, last.bytes);
           }),
         HAND_WAIT_MS,
@@ -346,6 +349,8 @@ export class MeSession implements Session {
       decision,
     });
     this.turns.set(board, read);
+    // A camera still waiting out a hand over this board has nothing left to end.
+    for (const [camera, wait] of [...this.handWaits]) if (wait.board === board) this.stopWaiting(camera);
     this.decided.set(board, decision);
     // The round as the engine will see it (a scored round with nothing left to refill has moved on).
     const round = roundFromReadings(afterChallenges(this.state), this.turns);
@@ -490,7 +495,11 @@ export class MeSession implements Session {
     if (events.some((e) => e.type === 'round' || e.type === 'correction')) {
       this.turns.clear();
       this.held.clear();
+      // An End turn still waiting out a hand belonged to the round now scored or corrected.
+      for (const camera of [...this.handWaits.keys()]) this.stopWaiting(camera);
     }
+    // A correction changes tiles under the readings' decisions: they no longer describe the boards.
+    if (events.some((e) => e.type === 'correction')) this.decided.clear();
     this.notify();
     return { status: 'committed', event: events.at(-1)!, ...(board === undefined ? {} : { board }) };
   }

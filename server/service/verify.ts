@@ -64,7 +64,8 @@ export function verdictOf(
     unsure: [],
     boards,
   };
-  const what = `${explanation.words[0]?.word ?? explanation.move.tiles.map((t) => t.tile).join('')} at ${explanation.move.position} scores ${explanation.points}`;
+  const main = explanation.words.find((w) => w.main) ?? explanation.words[0];
+  const what = `${main?.word ?? explanation.move.tiles.map((t) => t.tile).join('')} at ${explanation.move.position} scores ${explanation.points}`;
   if (claimed === null) return { ...base, verdict: 'right', cause: null, causes: [], message: `${what}.` };
   if (claimed === explanation.points)
     return {
@@ -230,14 +231,17 @@ export async function verifyPhotos(
     );
   }
   for (const i of beforeDoubts) {
-    if (!inWords.has(i) && !seen.doubts.some((d) => d.row * size + d.col === i)) continue;
+    // Only a square of a word the move formed matters; one the photo after doubts too is listed once, as its.
+    if (!inWords.has(i) || seen.doubts.some((d) => d.row * size + d.col === i)) continue;
     const square = { row: Math.floor(i / size), col: i % size };
     unsure.push(
       unsureSquare(square, 'before', optionsAt(before, i, size), (tile) => {
         const board = { size, cells: committed.slice() };
         board.cells[i] = tile;
         const after = { size, cells: seen.board.cells.slice() };
-        // A tile already there stays; an empty square there makes the tile after part of the move.
+        // A tile already there is the same tile after the move; an empty square there makes the tile after part
+        // of the move.
+        if (tile !== EMPTY && after.cells[i] !== EMPTY) after.cells[i] = tile;
         return scoreOf(board, after, rules);
       }),
     );
@@ -250,6 +254,11 @@ export async function verifyPhotos(
           .join(', '),
       )
       .join('; ')}`;
+    // Every reading of every doubtful square makes the same score: the doubt does not matter to it.
+    if (unsure.every((u) => u.readings.every((r) => r.points === explanation.points))) {
+      const settled = verdictOf(explanation, claimed, rules, boards);
+      return { ...settled, unsure, message: `${settled.message} (${unclear}: the same score either way.)` };
+    }
     // The claim is a look at the tiles too: when the likeliest readings make exactly the claimed score and no other
     // reading does, the claim stands, and the verdict says what it rests on.
     const agreeing = unsure.flatMap((u) => u.readings.slice(1).filter((r) => r.points === claimed));
@@ -289,8 +298,14 @@ export async function verifyAnnouncedPhoto(
   );
   const doubts = after.unsure.filter((s) => squares.has(s.row * size + s.col));
   if (doubts.length > 0) {
+    // What the announced move would score with each reading of the square (null: the board would not show it).
     const unsure = doubts.map((d) =>
-      unsureSquare(d, 'after', optionsAt(after, d.row * size + d.col, size), () => null),
+      unsureSquare(d, 'after', optionsAt(after, d.row * size + d.col, size), (tile) => {
+        const board = { size, cells: after.board.cells.slice() };
+        board.cells[d.row * size + d.col] = tile;
+        const other = explainAnnounced(board, { ...parsed.announced, points: claimed }, rules);
+        return other.ok ? other.explanation.points : null;
+      }),
     );
     return unsettled(
       `${doubts.map(squareName).join(', ')} ${doubts.length > 1 ? 'are' : 'is'} unclear in the photo: the board may not show ${parsed.announced.word}`,
@@ -298,10 +313,18 @@ export async function verifyAnnouncedPhoto(
       { unsure, boards, explanation: result.explanation },
     );
   }
-  return verdictOf(result.explanation, claimed, rules, {
+  const verdict = verdictOf(result.explanation, claimed, rules, {
     before: formatBoard(result.before),
     after: boards.after,
   });
+  if (result.otherwise.length === 0) return verdict;
+  // The photo could not tell which tiles were new; the claimed points chose: say so, and what the others score.
+  return {
+    ...verdict,
+    message: `${verdict.message} It rests on the claim: the photo cannot tell which tiles were already on the board (${result.otherwise
+      .map((o) => `with ${o.move.tiles.map((t) => t.tile).join('')} new it scores ${o.points}`)
+      .join('; ')}).`,
+  };
 }
 
 /** Whether a hand seems to be over some square of the photo. */

@@ -14,6 +14,7 @@ import type {
   StoredEvent,
   StoredGame,
   StoredHeld,
+  StoredImage,
 } from './types.ts';
 
 /** Default cap on one game's photos: a long game of phone photos with every reading held is well under it. */
@@ -84,17 +85,17 @@ export class SqliteStore implements GameStore {
     });
   }
 
-  getCheck(id: string): StoredCheck | undefined {
-    const row = this.db.prepare('SELECT * FROM checks WHERE id = ?').get(id) as
+  getCheck(id: string): ReturnType<GameStore['getCheck']> {
+    const row = this.db
+      .prepare('SELECT id, created_at, lang, verification, before_type, after_type FROM checks WHERE id = ?')
+      .get(id) as
       | {
           id: string;
           created_at: string;
           lang: 'en' | 'de';
           verification: string;
           before_type: string | null;
-          before: Buffer | null;
           after_type: string;
-          after: Buffer;
         }
       | undefined;
     if (!row) return undefined;
@@ -103,9 +104,19 @@ export class SqliteStore implements GameStore {
       createdAt: row.created_at,
       lang: row.lang,
       verification: JSON.parse(row.verification),
-      before: row.before && row.before_type ? { type: row.before_type, bytes: row.before } : null,
-      after: { type: row.after_type, bytes: row.after },
+      before: row.before_type ? { type: row.before_type } : null,
+      after: { type: row.after_type },
     };
+  }
+
+  getCheckPhoto(id: string, which: 'before' | 'after'): StoredImage | undefined {
+    // Two fixed statements: the column is never built from input.
+    const sql =
+      which === 'before'
+        ? 'SELECT before_type AS type, before AS bytes FROM checks WHERE id = ?'
+        : 'SELECT after_type AS type, after AS bytes FROM checks WHERE id = ?';
+    const row = this.db.prepare(sql).get(id) as { type: string | null; bytes: Buffer | null } | undefined;
+    return row?.type && row.bytes ? { type: row.type, bytes: row.bytes } : undefined;
   }
 
   createGame(game: { id: string; tokenHash: string; config: GameConfig }): void {

@@ -105,7 +105,14 @@ export interface GameStore {
   deletePhotos(gameId: string, prefix: string, keep?: ReadonlySet<string>): void;
   /** Keeps a score check (`POST /api/checks`) with its photos; the oldest beyond `keep` checks are let go. */
   saveCheck(check: StoredCheck, keep: number): void;
-  getCheck(id: string): StoredCheck | undefined;
+  /** A kept check without its photos' bytes (`before`/`after` say only whether there is one, and its type). */
+  getCheck(id: string):
+    | (Omit<StoredCheck, 'before' | 'after'> & {
+        readonly before: { readonly type: string } | null;
+        readonly after: { readonly type: string };
+      })
+    | undefined;
+  getCheckPhoto(id: string, which: 'before' | 'after'): StoredImage | undefined;
   /** Runs `work` as one transaction: every write in it is stored, or (it throws) none. */
   transaction<T>(work: () => T): T;
   close(): void;
