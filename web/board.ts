@@ -10,12 +10,17 @@ import { meView } from './me.ts';
 import {
   actionButton,
   askTile,
+  boardFrame,
   boardView,
   el,
+  headlineView,
+  legendView,
+  movesHead,
   movesView,
   onSquareClick,
   scoresView,
   setLetters,
+  tileValues,
   unseenView,
 } from './render.ts';
 
@@ -25,6 +30,25 @@ const token = new URLSearchParams(location.hash.slice(1)).get('token');
 const root = document.getElementById('app')!;
 const status = document.getElementById('status')!;
 let latest: Snapshot | undefined;
+/**
+ * The plays the page showed last and where the last of them lies: a play that lands after it is animated in (not on
+ * the first render, nor when only a total changes or a play is taken back).
+ */
+let shown: { plays: number; squares: string } | undefined;
+
+/**
+ * The scoreboard's theme: dark by default (a TV in a room), `?theme=light`, or `?theme=auto` to follow the
+ * system's `prefers-color-scheme`.
+ */
+function applyTheme(): void {
+  const wanted = params.get('theme');
+  const light = () =>
+    wanted === 'light' || (wanted === 'auto' && matchMedia('(prefers-color-scheme: light)').matches);
+  const set = () => document.body.classList.toggle('light', light());
+  set();
+  if (wanted === 'auto') matchMedia('(prefers-color-scheme: light)').addEventListener('change', set);
+}
+applyTheme();
 /** The scorekeeper's filter of the move list: only the moves some of whose squares the context decided. */
 let onlyContext = false;
 /** The latest picture from each camera (by seat), for the scorekeeper to see what the cameras see. */
@@ -230,6 +254,9 @@ function render(s: Snapshot) {
   const active = document.activeElement;
   const focused = active instanceof HTMLElement && root.contains(active) ? active.dataset.action : undefined;
   root.classList.toggle('me', s.variant === 'scrabble-me');
+  root.classList.toggle('room', s.variant !== 'scrabble-me');
+  document.body.classList.toggle('room', s.variant !== 'scrabble-me');
+  document.body.classList.toggle('keeper', Boolean(token));
   if (s.variant === 'scrabble-me') {
     root.replaceChildren(...meView(s, token ? (a) => void act(a) : undefined));
     if (token) root.append(...sourcesView(s), cameraView(s.players.map((p) => p.name)));
@@ -239,7 +266,15 @@ function render(s: Snapshot) {
   const resolved = token
     ? s.turns.flatMap((t) => (t.decided?.how === 'context' ? (t.decided.squares ?? []) : []))
     : [];
-  const board = boardView(s.board, s.lastMove, token ? s.disturbed : [], resolved);
+  const board = boardView(s.board, s.lastMove, token ? s.disturbed : [], resolved, tileValues(s.lang));
+  // The tiles of a move that has just landed fade and grow in (not when the page first opens, nor on an undo).
+  const now = {
+    plays: s.turns.filter((t) => t.kind === 'play').length,
+    squares: s.lastMove.map((q) => `${q.row},${q.col}`).join(' '),
+  };
+  if (shown && now.plays > shown.plays && now.squares !== shown.squares)
+    for (const sq of board.querySelectorAll('.sq.last')) sq.classList.add('fresh');
+  shown = now;
   if (token) {
     const letters = setLetters(s.lang);
     onSquareClick(board, async (row, col, sq) => {
@@ -273,11 +308,15 @@ function render(s: Snapshot) {
     render(s);
   };
   filter.append(only, ' only moves decided by context');
+  const head = el('div', { class: 'room-head' });
+  head.append(scoresView(s), headlineView(s));
+  const movesBox = el('div', { class: 'moves-box' });
+  movesBox.append(movesHead(), movesView(s, onlyContext));
   side.append(
-    scoresView(s),
     ...(token ? [filter] : []),
-    movesView(s, onlyContext),
+    movesBox,
     unseenView(s),
+    legendView(),
     el('a', { href: `/api/games/${game}/gcg`, class: 'gcg' }, 'Download the game as GCG'),
   );
   if (token && s.disturbed.length > 0)
@@ -289,7 +328,11 @@ function render(s: Snapshot) {
       ),
     );
   if (token) side.append(controls(s), ...sourcesView(s), cameraView([]));
-  root.replaceChildren(board, side, ...(s.pending ? [pendingView(s)] : []));
+  const boardArea = el('div', { class: 'board-area' });
+  boardArea.append(boardFrame(board));
+  root.replaceChildren(head, boardArea, side, ...(s.pending ? [pendingView(s)] : []));
+  // The newest move in view: the list scrolls inside its box on a wide screen.
+  movesBox.scrollTop = movesBox.scrollHeight;
   afterRender(focused);
 }
 

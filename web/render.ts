@@ -25,6 +25,8 @@ export function boardView(
   doubt: readonly { row: number; col: number }[] = [],
   /** Squares the camera was unsure of and the game's context decided: a person may want to look. */
   resolved: readonly { row: number; col: number }[] = [],
+  /** Letter values of the game's tile set (`tileValues`): each tile but a blank carries its value, `data-value`. */
+  values?: ReadonlyMap<string, number>,
 ) {
   const table = el('div', { class: 'board', role: 'grid' });
   const has = (list: readonly { row: number; col: number }[], r: number, c: number) =>
@@ -38,6 +40,8 @@ export function boardView(
         cell.classList.add('tile');
         if (ch === '?' || ch !== ch.toUpperCase()) cell.classList.add('blank');
         cell.textContent = ch === '?' ? '' : ch.toUpperCase();
+        const value = cell.classList.contains('blank') ? undefined : values?.get(ch);
+        if (value !== undefined) cell.dataset.value = String(value);
       }
       if (has(highlight, r, c)) cell.classList.add('last');
       if (has(doubt, r, c)) cell.classList.add('doubt');
@@ -48,25 +52,93 @@ export function boardView(
   return table;
 }
 
+/** Each letter's value in the game's tile set (`lang`), for the tiles' corners; empty for a set not known here. */
+export function tileValues(lang: string): ReadonlyMap<string, number> {
+  const set = (tileSets as Record<string, TileSet | undefined>)[lang];
+  return new Map(set?.letters.map(([l, , v]) => [l.toUpperCase(), v]) ?? []);
+}
+
+/** A board with its coordinates around it: A–O across the top and bottom, 1–15 down both sides. */
+export function boardFrame(board: HTMLElement): HTMLElement {
+  const frame = el('div', { class: 'board-frame' });
+  const across = (side: string) => {
+    const box = el('div', { class: `coords across ${side}`, 'aria-hidden': 'true' });
+    for (const c of COLS) box.append(el('span', {}, c));
+    return box;
+  };
+  const down = (side: string) => {
+    const box = el('div', { class: `coords down ${side}`, 'aria-hidden': 'true' });
+    for (let r = 1; r <= 15; r++) box.append(el('span', {}, String(r)));
+    return box;
+  };
+  frame.append(across('top'), down('left'), board, down('right'), across('bottom'));
+  return frame;
+}
+
+/** What the colours of the board mean. */
+export function legendView(): HTMLElement {
+  const list = el('ul', { class: 'premium-legend', 'aria-label': 'premium squares' });
+  for (const [cls, short, long] of [
+    ['pT', 'TW', 'triple word'],
+    ['pD', 'DW', 'double word'],
+    ['pt', 'TL', 'triple letter'],
+    ['pd', 'DL', 'double letter'],
+    ['last', '', 'last move'],
+  ] as const) {
+    const li = el('li', {});
+    li.append(el('span', { class: `swatch ${cls}` }, short), ` ${long}`);
+    list.append(li);
+  }
+  return list;
+}
+
+/** The winner(s), the spread over the best of the rest, and why the game ended. */
+function endedView(s: GameSnapshot & { ended: NonNullable<GameSnapshot['ended']> }): HTMLElement {
+  const { winners, reason } = s.ended;
+  const names = winners.map((w) => s.players[w]?.name ?? '?');
+  const rest = s.players.filter((_, i) => !winners.includes(i)).map((p) => p.score);
+  const top = winners.length ? (s.players[winners[0]!]?.score ?? 0) : 0;
+  const spread = rest.length ? top - Math.max(...rest) : 0;
+  const title =
+    names.length === 0
+      ? 'Game over'
+      : names.length === 1
+        ? `${names[0]} wins`
+        : `A tie: ${names.join(' and ')}`;
+  const banner = el('div', { class: 'ended', role: 'status' });
+  const finals = [...s.players.map((p) => p.score)].sort((a, b) => b - a).join(' – ');
+  banner.append(
+    el('span', { class: 'ended-title' }, title),
+    el(
+      'span',
+      { class: 'ended-detail' },
+      `${spread > 0 ? `by ${spread} · ` : ''}${finals} · game over (${reason})`,
+    ),
+  );
+  return banner;
+}
+
 export function scoresView(s: GameSnapshot) {
   const box = el('div', { class: 'scores' });
+  const players = el('div', { class: 'players', 'data-count': String(s.players.length) });
   s.players.forEach((p, i) => {
+    const toMove = i === s.toMove && !s.ended;
+    const won = s.ended?.winners.includes(i) ?? false;
     const row = el('div', {
-      class: `player${i === s.toMove && !s.ended ? ' to-move' : ''}`,
+      class: `player${toMove ? ' to-move' : ''}${won ? ' winner' : ''}`,
       'data-player': String(i),
     });
-    row.append(el('span', { class: 'name' }, p.name), el('span', { class: 'score' }, String(p.score)));
-    box.append(row);
-  });
-  if (s.ended) {
-    box.append(
-      el(
-        'div',
-        { class: 'ended' },
-        `Game over (${s.ended.reason}): ${s.ended.winners.map((w) => s.players[w]!.name).join(' and ')} won`,
-      ),
+    if (toMove) row.setAttribute('aria-current', 'true');
+    row.append(
+      el('span', { class: 'name', title: p.name }, p.name),
+      el('span', { class: 'score' }, String(p.score)),
     );
-  }
+    if (toMove) row.append(el('span', { class: 'mark' }, 'to play'));
+    else if (won) row.append(el('span', { class: 'mark' }, 'winner'));
+    players.append(row);
+  });
+  box.append(players);
+  if (s.ended) box.append(endedView(s as GameSnapshot & { ended: NonNullable<GameSnapshot['ended']> }));
   return box;
 }
 
@@ -76,6 +148,88 @@ function premiums(w: WordView): string {
   if (w.wordMultiplier > 1) parts.push(`×${w.wordMultiplier}`);
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
+
+/** The turns the headline tells of (not the end-of-game rack adjustments). */
+const HEADLINED = new Set(['play', 'pass', 'exchange', 'withdraw', 'lost-turn', 'challenge-bonus']);
+
+/** The last move as a headline: its main word, position and points, and every word's score with its premiums. */
+export function headlineView(s: GameSnapshot): HTMLElement {
+  const box = el('section', { class: 'headline', 'aria-live': 'polite', 'aria-label': 'last move' });
+  const t = [...s.turns].reverse().find((turn) => HEADLINED.has(turn.kind));
+  if (!t) {
+    box.append(
+      el('p', { class: 'head-line' }, 'No move yet'),
+      el('p', { class: 'head-who' }, `${s.players[s.toMove]?.name ?? '?'} plays first`),
+    );
+    return box;
+  }
+  const who = s.players[t.player]?.name ?? '?';
+  if (t.kind === 'play' && t.words?.length) {
+    const main = t.words[0]!;
+    const line = el('p', { class: 'head-line' });
+    line.append(
+      el('span', { class: 'head-word' }, main.word),
+      el('span', { class: 'head-pos' }, t.position ?? ''),
+      el('span', { class: 'head-points' }, `${t.points} pts`),
+    );
+    box.append(line, el('p', { class: 'head-who' }, `${who}${t.bingo ? ' · bingo!' : ''}`));
+    const parts = el('ul', { class: 'breakdown' });
+    for (const w of t.words) {
+      const li = el('li', { class: w.unknown ? 'unknown' : '' });
+      const mult = [
+        ...w.premiums.map((p) => `${p.tile.toUpperCase()} ${p.letterMultiplier === 3 ? 'TL' : 'DL'}`),
+        ...(w.wordMultiplier > 1 ? [w.wordMultiplier === 3 ? 'TW' : 'DW'] : []),
+      ];
+      li.append(el('span', { class: 'w' }, `${w.word}${w.unknown ? '*' : ''}`));
+      if (mult.length) li.append(el('span', { class: 'm' }, mult.join(' ')));
+      li.append(el('span', { class: 'p' }, String(w.score)));
+      if (w.unknown) li.title = "not in the game's word list";
+      parts.append(li);
+    }
+    if (t.bingo) {
+      const li = el('li', { class: 'bingo' });
+      li.append(el('span', { class: 'w' }, 'bingo'), el('span', { class: 'p' }, `+${t.bingo}`));
+      parts.append(li);
+    }
+    box.append(parts);
+    return box;
+  }
+  const text: Record<string, string> = {
+    pass: `${who} passed`,
+    exchange: `${who} exchanged`,
+    withdraw: `${who}'s play withdrawn (${t.points})`,
+    'lost-turn': `${who} loses the turn`,
+    'challenge-bonus': `${who} +${t.points} (challenge)`,
+  };
+  box.append(el('p', { class: 'head-line' }, text[t.kind] ?? t.kind));
+  return box;
+}
+
+/** The column names of the move list. */
+export function movesHead(): HTMLElement {
+  const head = el('div', { class: 'moves-head', 'aria-hidden': 'true' });
+  for (const [cls, name] of [
+    ['num', '#'],
+    ['who', 'Player'],
+    ['what', 'Move'],
+    ['points', 'Pts'],
+    ['total', 'Total'],
+  ])
+    head.append(el('span', { class: cls! }, name));
+  return head;
+}
+
+/** How the move list names a turn that is not a play. */
+const TURN_NAMES: Record<string, string> = {
+  pass: 'pass',
+  exchange: 'exchange',
+  withdraw: 'play withdrawn',
+  'lost-turn': 'loses the turn',
+  'challenge-bonus': 'challenge bonus',
+  'end-rack': 'the racks left (end of game)',
+  'rack-penalty': 'tiles left on the rack',
+  'time-penalty': 'overtime penalty',
+};
 
 /** The move list; with `onlyContext`, only the moves some of whose squares the game's context decided. */
 export function movesView(s: GameSnapshot, onlyContext = false) {
@@ -91,7 +245,7 @@ export function movesView(s: GameSnapshot, onlyContext = false) {
         )
         .join('; ')}`;
     const who = s.players[t.player]?.name ?? '?';
-    let what: string = t.kind;
+    let what: string = TURN_NAMES[t.kind] ?? t.kind;
     if (t.words) {
       what = `${t.position} ${t.words
         .map((w) => `${w.word}${w.unknown ? '*' : ''} ${w.score}${premiums(w)}`)
@@ -113,7 +267,8 @@ export function movesView(s: GameSnapshot, onlyContext = false) {
           )
         : el('span', { class: 'what' }, what);
     li.append(
-      el('span', { class: 'who' }, who),
+      el('span', { class: 'num' }, String(index + 1)),
+      el('span', { class: 'who', title: who }, who),
       explained,
       el('span', { class: 'points' }, `${t.points >= 0 ? '+' : ''}${t.points}`),
       el('span', { class: 'total' }, String(t.cumulative)),
@@ -123,18 +278,36 @@ export function movesView(s: GameSnapshot, onlyContext = false) {
   return list;
 }
 
+/**
+ * The tile tracker: every tile of the set as a cell of a grid, those seen on the board struck through, and the
+ * counts of the unseen tiles (vowels, consonants, blanks, the bag).
+ */
 export function unseenView(s: GameSnapshot) {
   const box = el('div', { class: 'unseen' });
-  const tiles = Object.entries(s.unseen.tiles)
-    .map(([l, n]) => l.repeat(n))
-    .join(' ');
+  const set = (tileSets as Record<string, TileSet | undefined>)[s.lang];
+  const grid = el('div', { class: 'letters', 'aria-label': 'tiles: those played struck through' });
+  const groups: [string, number][] = set
+    ? [...set.letters.map(([l, n]): [string, number] => [l.toUpperCase(), n]), ['?', set.blanks]]
+    : Object.entries(s.unseen.tiles);
+  for (const [letter, count] of groups) {
+    const left = s.unseen.tiles[letter] ?? s.unseen.tiles[letter.toLowerCase()] ?? 0;
+    const group = el('span', {
+      class: `group${left === 0 ? ' gone' : ''}`,
+      title: `${letter}: ${left} of ${count} unseen`,
+    });
+    for (let i = 0; i < count; i++)
+      group.append(
+        el('span', { class: i < count - left ? 'tt played' : 'tt' }, letter === '?' ? '?' : letter),
+      );
+    grid.append(group);
+  }
   box.append(
     el(
       'div',
       { class: 'counts' },
       `${s.unseen.total} unseen · ${s.unseen.vowels} vowels · ${s.unseen.consonants} consonants · ${s.unseen.blanks} blanks · bag ${s.unseen.bag}`,
     ),
-    el('div', { class: 'letters' }, tiles),
+    grid,
   );
   return box;
 }
