@@ -3,7 +3,7 @@
  * playing the rendered demo game (fixtures/demo_game: Ann 8D WINDY 32, Ben 9D AN 9, Ann H5 JOE(Y) 14).
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -367,5 +367,28 @@ describe('blanks', () => {
       json: { type: 'name-blank', row: 7, col: 6, letter: 'd' },
     });
     expect((named.body.snapshot as GameSnapshot).board[7]).toBe('...WINdY.......');
+  });
+});
+
+describe('GET /api/health', () => {
+  it('names the LAN addresses of a server listening on all interfaces, none for one on loopback only', async () => {
+    const res = await api('/api/health');
+    expect(res.status).toBe(200);
+    // This server listens on 127.0.0.1 only: no address a phone could reach.
+    expect(res.body).toMatchObject({ ok: true, name: 'tilecam', lan: [] });
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-lan-'));
+    const open = await startServer({ port: 0, db: join(dir, 'games.db') });
+    try {
+      const body = (await (await fetch(`http://127.0.0.1:${open.port}/api/health`)).json()) as {
+        lan: string[];
+      };
+      const ips = Object.values(networkInterfaces())
+        .flat()
+        .filter((a) => a && a.family === 'IPv4' && !a.internal);
+      expect(body.lan).toHaveLength(ips.length);
+      for (const url of body.lan) expect(url).toMatch(new RegExp(`^http://[\\d.]+:${open.port}$`));
+    } finally {
+      await open.close();
+    }
   });
 });

@@ -4,6 +4,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -44,7 +45,12 @@ export interface RunningServer {
 const FRAME_LIMIT = 10 * 1024 * 1024;
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 
-export function createApp(service: GameService, scripts: Map<string, string>): express.Express {
+export function createApp(
+  service: GameService,
+  scripts: Map<string, string>,
+  /** The interface the server listens on: the LAN addresses are offered only when it listens on all of them. */
+  { host = '0.0.0.0' }: { host?: string } = {},
+): express.Express {
   const app = express();
   app.disable('x-powered-by');
   const webDir = fileURLToPath(new URL('../../web/', import.meta.url));
@@ -55,8 +61,17 @@ export function createApp(service: GameService, scripts: Map<string, string>): e
   });
   app.use(express.static(webDir, { index: 'index.html', extensions: ['html'] }));
 
-  app.get('/api/health', (_req, res) => {
-    res.json({ ok: true, name: 'tilecam', tileSets: tileSetIds });
+  app.get('/api/health', (req, res) => {
+    // Where a phone on the same network reaches this server (for the pages' links and QR codes).
+    const everywhere = host === '0.0.0.0' || host === '::';
+    const lan = everywhere
+      ? Object.values(networkInterfaces())
+          .flat()
+          .flatMap((a) =>
+            a && a.family === 'IPv4' && !a.internal ? [`http://${a.address}:${req.socket.localPort}`] : [],
+          )
+      : [];
+    res.json({ ok: true, name: 'tilecam', tileSets: tileSetIds, lan });
   });
   app.get('/api/games', (req, res) => {
     res.json(service.list(parseListQuery(req.query)));
@@ -207,7 +222,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     limits,
     ...(options.sources ? { sources: options.sources } : {}),
   });
-  const app = createApp(service, await bundleWeb());
+  const app = createApp(service, await bundleWeb(), { host: options.host ?? '0.0.0.0' });
   const server = createServer(app);
   // A client that sends its headers slowly, or a socket that fails, must not hold or crash anything.
   server.headersTimeout = 20_000;
