@@ -17,6 +17,7 @@ import type { CaptureTiming } from '../service/session.ts';
 import { parseGameConfig, parseListQuery, parseSourceRequest, parseVersion } from '../service/validate.ts';
 import { SqliteStore } from '../store/sqlite.ts';
 import { checkRoutes } from './checks.ts';
+import { fieldRoutes } from './fields.ts';
 import { bundleWeb } from './web-bundle.ts';
 import { attachWebSocket } from './ws.ts';
 
@@ -147,6 +148,7 @@ export function createApp(
     });
   });
   app.use(checkRoutes(new CheckService(service.store, service)));
+  app.use(fieldRoutes(service));
   app.use('/api', (_req, _res, next) => next(new ServiceError('not-found', 'no such endpoint')));
   app.use((_req, _res, next) => next(new ServiceError('not-found', 'no such page')));
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {

@@ -1,0 +1,62 @@
+/**
+ * A game's broadcast fields over HTTP, for stream overlays and OBS text sources: each field as plain text
+ * (`/api/games/ID/fields/score.txt`), all of them as JSON (`/api/games/ID/fields`), and a server-sent-events stream
+ * that sends them on connect and after every change (`/api/games/ID/events`, event `fields`). No token: they show
+ * what the scoreboard shows.
+ */
+import express from 'express';
+import type { Snapshot } from '../protocol/index.ts';
+import { ServiceError } from '../service/errors.ts';
+import { type FieldName, fieldNames, fieldsOf } from '../service/fields.ts';
+import type { GameService } from '../service/service.ts';
+
+/** A comment line every this often keeps proxies from closing a quiet stream. */
+const KEEPALIVE_MS = 15_000;
+
+export function fieldRoutes(service: GameService): express.Router {
+  const router = express.Router();
+  router.get('/api/games/:id/fields', (req, res) => {
+    res.set('Cache-Control', 'no-store').json(fieldsOf(service.get(req.params.id!).snapshot()));
+  });
+  router.get('/api/games/:id/fields/:file', (req, res) => {
+    const m = /^([a-z]+)\.txt$/.exec(req.params.file!);
+    const name = m?.[1] as FieldName | undefined;
+    if (!name || !fieldNames.includes(name))
+      throw new ServiceError(
+        'not-found',
+        `no field '${req.params.file}': one of ${fieldNames.map((f) => `${f}.txt`).join(', ')}`,
+      );
+    const fields = fieldsOf(service.get(req.params.id!).snapshot());
+    res.type('text/plain; charset=utf-8').set('Cache-Control', 'no-store').send(`${fields[name]}\n`);
+  });
+  router.get('/api/games/:id/events', (req, res) => {
+    const session = service.get(req.params.id!);
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    let stop = () => {};
+    const send = (snapshot: Snapshot) => {
+      // A listener that does not read is let go rather than buffered for without end.
+      if (res.writableLength > service.limits.viewerBufferBytes) {
+        stop();
+        res.end();
+        return;
+      }
+      res.write(`id: ${snapshot.version}\nevent: fields\ndata: ${JSON.stringify(fieldsOf(snapshot))}\n\n`);
+    };
+    send(session.snapshot());
+    const unsubscribe = session.subscribe(send);
+    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+    keepalive.unref();
+    stop = () => {
+      unsubscribe();
+      clearInterval(keepalive);
+    };
+    res.on('close', stop);
+    res.on('error', stop);
+  });
+  return router;
+}
