@@ -67,3 +67,29 @@ describe('tilecam replay', () => {
     expect(r.stdout).toMatch(/4 lines; Ann Example 41, Ben Example 0; every turn agrees/);
   });
 });
+
+describe('tilecam serve', () => {
+  it('says clearly when its port is taken, and exits 1', async () => {
+    const { createServer } = await import('node:net');
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'tilecam-serve-'));
+      const r = await tilecam(
+        'serve',
+        '--port',
+        String(port),
+        '--host',
+        '127.0.0.1',
+        '--db',
+        join(dir, 'g.db'),
+        '--json',
+      );
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.stdout).error.message).toMatch(new RegExp(`port ${port} is taken.*--port 0`));
+    } finally {
+      blocker.close();
+    }
+  });
+});

@@ -2,6 +2,7 @@
  * `tilecam serve [--port 3000] [--host 0.0.0.0] [--db FILE] [--sources lan] [--limit NAME=VALUE …]`: starts the
  * service and prints where to find it.
  */
+import { networkInterfaces } from 'node:os';
 import { parseArgs } from 'node:util';
 import {
   defaultLimits,
@@ -61,16 +62,34 @@ export async function serveCommand(args: string[]): Promise<number> {
     return reportError(json, (err as Error).message);
   }
   const { startServer } = await import('../http/app.ts');
-  const server = await startServer(options);
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(options);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      return reportError(
+        json,
+        `port ${options.port} is taken (another tilecam, or another program): choose another with --port N, or --port 0 for any free one`,
+      );
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      return reportError(json, `--host ${options.host} is not an address of this machine`);
+    if (code === 'EACCES')
+      return reportError(json, `port ${options.port} needs privileges: choose one above 1023 with --port N`);
+    throw err;
+  }
   const base = `http://localhost:${server.port}`;
-  if (json) process.stdout.write(`${JSON.stringify({ port: server.port, url: `${base}/` })}\n`);
+  const everywhere = options.host === '0.0.0.0' || options.host === '::';
+  const lan = everywhere ? lanAddresses().map((a) => `http://${a}:${server.port}/`) : [];
+  if (json) process.stdout.write(`${JSON.stringify({ port: server.port, url: `${base}/`, lan })}\n`);
   else {
     process.stdout.write(`tilecam is running: ${base}/\n`);
+    if (lan.length > 0) process.stdout.write(`  on this network (a phone at the table): ${lan.join('  ')}\n`);
     process.stdout.write(
       `  scoreboard and scorekeeper: ${base}/   API: ${base}/api/games   WebSocket: ws://localhost:${server.port}/ws?game=ID\n`,
     );
     process.stdout.write(
-      options.host === '0.0.0.0' || options.host === '::'
+      everywhere
         ? `  listening on every interface: anyone on this network can watch (--host 127.0.0.1 for this machine only)\n`
         : `  listening on ${options.host} only\n`,
     );
@@ -82,4 +101,11 @@ export async function serveCommand(args: string[]): Promise<number> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return new Promise<number>(() => {});
+}
+
+/** This machine's IPv4 addresses on its networks (not loopback). */
+export function lanAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flat()
+    .flatMap((a) => (a && a.family === 'IPv4' && !a.internal ? [a.address] : []));
 }

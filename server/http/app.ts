@@ -234,10 +234,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     else socket.destroy();
   });
   const ws = attachWebSocket(server, service, options.heartbeatMs ?? 5000);
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(options.port ?? 3000, options.host ?? '0.0.0.0', () => done());
-  });
+  try {
+    await new Promise<void>((done, fail) => {
+      server.once('error', fail);
+      server.listen(options.port ?? 3000, options.host ?? '0.0.0.0', () => done());
+    });
+  } catch (err) {
+    // Nothing listens (a port taken, an address not this machine's): nothing is left open.
+    service.stopAll();
+    ws.close();
+    store.close();
+    throw err;
+  }
   const { port } = server.address() as AddressInfo;
   return {
     port,
