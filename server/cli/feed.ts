@@ -120,6 +120,18 @@ export async function demoCommand(args: string[]): Promise<number> {
       process.stdout.write('  the scorekeeper checked the squares in doubt and confirmed\n');
     }
   }
-  process.stdout.write('demo game played; the server keeps running (Ctrl-C to stop)\n');
+  // The end of the game: the players stop and count what is left on their racks (the rule book's end).
+  await pause(4000);
+  const ended = await fetch(`${base}/api/games/${id}/actions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'end', racks: ['AEIRST', 'QU'] }),
+  });
+  process.stdout.write(
+    ended.ok
+      ? '  the game ended: racks AEIRST and QU counted\n'
+      : `  the game could not end: ${await ended.text()}\n`,
+  );
+  process.stdout.write('demo game played to its end; the server keeps running (Ctrl-C to stop)\n');
   return new Promise<number>(() => {});
 }
