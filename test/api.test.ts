@@ -157,9 +157,9 @@ describe('games over HTTP', () => {
     expect(snap.board[7]).toBe('...MINDY.......');
     const gcg = await (await fetch(`${base}/api/games/${id}/gcg`)).text();
     expect(gcg.split('\n').filter((l) => l.startsWith('>'))).toEqual([
-      '>Ann:  8D MINDY +28 28',
-      '>Ben:  9D AN +8 8',
-      '>Ann:  H5 JOE. +14 42',
+      '>Ann: MINDY 8D MINDY +28 28',
+      '>Ben: AN 9D AN +8 8',
+      '>Ann: JOE H5 JOE. +14 42',
     ]);
   });
 

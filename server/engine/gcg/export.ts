@@ -1,7 +1,8 @@
 /**
  * A game's event history as a GCG document (then `writeGcg` for text): one line per score-sheet line, plays in
  * GCG notation with `.` for letters already on the board. A lost turn is written as a pass, as GCG has no line
- * for it. Racks are not known to tilecam and are left empty.
+ * for it. A play's rack is the one recorded with it (a game read from GCG), or else the tiles it played (blanks as
+ * `?`), as other GCG writers do when the rack is unknown: readers such as Macondo's and Quackle's expect one.
  */
 import type { GameState } from '../game.ts';
 import type { GcgDocument, GcgEntry, GcgLine } from './read.ts';
@@ -39,7 +40,12 @@ export function gcgFromGame(state: GameState): GcgDocument {
         const word = main
           ? main.letters.map((l) => (placed.has(`${l.row},${l.col}`) ? l.tile : '.')).join('')
           : turn.move!.placements.map((p) => p.tile).join('');
-        entry = { ...base, kind: 'play', position: turn.move!.position, word };
+        const event = state.events[turn.event];
+        const recorded = event && 'rack' in event && typeof event.rack === 'string' ? event.rack : undefined;
+        const rack =
+          recorded ||
+          turn.move!.placements.map((p) => (p.tile === p.tile.toUpperCase() ? p.tile : '?')).join('');
+        entry = { ...base, kind: 'play', rack, position: turn.move!.position, word };
         break;
       }
       case 'exchange':
