@@ -23,6 +23,7 @@ import {
   tileValues,
   unseenView,
 } from './render.ts';
+import { gameShareLinks, sharePanel } from './share.ts';
 
 const params = new URLSearchParams(location.search);
 const game = params.get('game') ?? '';
@@ -56,6 +57,25 @@ const cameras = new Map<number, HTMLImageElement>();
 /** What went wrong with the scorekeeper's last action, shown by the controls; cleared by the next that succeeds. */
 const message = el('p', { class: 'action-error', role: 'alert', id: 'action-message' });
 message.hidden = true;
+
+/**
+ * The scorekeeper's "Share" panel (the game's links with QR codes: a phone at the table scans its camera link),
+ * folded away under the controls; made once, kept across renders (its address and open state stay).
+ */
+let share: HTMLDetailsElement | undefined;
+function shareView(s: Snapshot): HTMLDetailsElement {
+  if (!share) {
+    share = el('details', { class: 'share-details' }) as HTMLDetailsElement;
+    share.append(
+      el('summary', {}, 'Share: links and QR codes for the table, the TV and the stream'),
+      sharePanel(
+        gameShareLinks({ id: game, players: s.players.map((p) => p.name), variant: s.variant }, token ?? ''),
+        '',
+      ),
+    );
+  }
+  return share;
+}
 
 function showError(text: string | undefined): void {
   message.textContent = text ?? '';
@@ -259,7 +279,7 @@ function render(s: Snapshot) {
   document.body.classList.toggle('keeper', Boolean(token));
   if (s.variant === 'scrabble-me') {
     root.replaceChildren(...meView(s, token ? (a) => void act(a) : undefined));
-    if (token) root.append(...sourcesView(s), cameraView(s.players.map((p) => p.name)));
+    if (token) root.append(...sourcesView(s), cameraView(s.players.map((p) => p.name)), shareView(s));
     return afterRender(focused);
   }
   // The scorekeeper sees which squares of the moves the game's context decided (dashed), to look at them.
@@ -327,7 +347,7 @@ function render(s: Snapshot) {
         `The camera sees a change at ${s.disturbed.map((q) => `${q.row + 1}${'ABCDEFGHIJKLMNO'[q.col]}`).join(', ')}: has the board been knocked? Look, and fix the square if a tile moved.`,
       ),
     );
-  if (token) side.append(controls(s), ...sourcesView(s), cameraView([]));
+  if (token) side.append(controls(s), ...sourcesView(s), cameraView([]), shareView(s));
   const boardArea = el('div', { class: 'board-area' });
   boardArea.append(boardFrame(board));
   root.replaceChildren(head, boardArea, side, ...(s.pending ? [pendingView(s)] : []));

@@ -1,12 +1,18 @@
-/** The start page: create a game (keeping its scorekeeper link) and list the games on this server. */
+/**
+ * The start page: create a game and share its links (QR codes for the phones at the table), keep each created
+ * game's scorekeeper link on this computer ("Your games on this computer"), and list the games on this server.
+ */
 import type { GameConfigInput } from '../server/protocol/index.ts';
 import { el } from './render.ts';
+import { copyText, gameShareLinks, sharePanel } from './share.ts';
 
 const form = document.getElementById('new-game') as HTMLFormElement;
 const links = document.getElementById('links')!;
 const list = document.getElementById('games')!;
 /** Why the game could not be created, under the form; cleared by the next attempt. */
 const createError = document.getElementById('create-error')!;
+const mine = document.getElementById('my-games')!;
+const mineList = document.getElementById('my-games-list')!;
 
 interface Listed {
   id: string;
@@ -14,21 +20,14 @@ interface Listed {
   variant?: string;
 }
 
-function gameLinks({ id, players, variant }: Listed, token?: string) {
+/** A listed game's public links (the scorekeeper's and the cameras' need the token: see "Your games"). */
+function gameLinks({ id }: Listed) {
   const box = el('p', { class: 'links' });
   const a = (href: string, text: string) => {
     const link = el('a', { href }, text);
     box.append(link, ' ');
   };
   a(`/board.html?game=${id}`, 'scoreboard');
-  if (token) {
-    a(`/board.html?game=${id}#token=${token}`, 'scorekeeper');
-    // Scrabble Me: a camera at every seat; otherwise one camera over the board.
-    if (variant === 'scrabble-me')
-      for (const [i, p] of players.entries())
-        a(`/camera.html?game=${id}&seat=${i + 1}#token=${token}`, `${p}'s camera`);
-    else a(`/camera.html?game=${id}#token=${token}`, 'camera');
-  }
   a(`/overlay.html?game=${id}&fields=scores,last`, 'OBS overlay');
   return box;
 }
@@ -71,12 +70,126 @@ form.onsubmit = async (e) => {
     createError.hidden = false;
     return;
   }
-  links.replaceChildren(
-    el('p', {}, 'Keep the scorekeeper link: it is the only way to change this game.'),
-    gameLinks({ id: body.id, players, variant: String(data.get('variant')) }, body.token),
-  );
+  const game: Listed = { id: body.id, players, variant: String(data.get('variant')) };
+  remember({
+    ...game,
+    created: new Date().toISOString(),
+    link: `${location.origin}/board.html?game=${encodeURIComponent(body.id)}#token=${encodeURIComponent(body.token)}`,
+  });
+  showShare(game, body.token, true);
   void refresh();
 };
+
+/** The share panel of a game under the form: its links with Copy and QR codes. */
+function showShare(game: Listed, token: string, created: boolean): void {
+  links.replaceChildren(
+    el(
+      'p',
+      { class: 'keep-note' },
+      created
+        ? 'Keep the scorekeeper link: it is the only way to change this game. This computer keeps it too, under "Your games on this computer".'
+        : `${game.players.join(' v ')}: the links of this game.`,
+    ),
+    sharePanel(gameShareLinks(game, token), created ? 'Share the game' : `Share ${game.players.join(' v ')}`),
+  );
+}
+
+/** A game created on this computer, kept in its browser so that the scorekeeper link can be found again. */
+interface Kept extends Listed {
+  created: string;
+  /** The scorekeeper's link, with the token. */
+  link: string;
+}
+
+const KEPT = 'tilecam.games';
+
+function kept(): Kept[] {
+  try {
+    const list: unknown = JSON.parse(localStorage.getItem(KEPT) ?? '[]');
+    return Array.isArray(list)
+      ? list.filter(
+          (g): g is Kept =>
+            typeof g?.id === 'string' && typeof g.link === 'string' && Array.isArray(g.players),
+        )
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+function keep(list: Kept[]): void {
+  try {
+    localStorage.setItem(KEPT, JSON.stringify(list));
+  } catch {
+    // Storage refused (a private window): the link on the page is all there is.
+  }
+  showKept();
+}
+
+function remember(game: Kept): void {
+  keep([game, ...kept().filter((g) => g.id !== game.id)]);
+}
+
+function when(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime())
+    ? ''
+    : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** "Your games on this computer": each with Open, Copy, Share and Forget. */
+function showKept(): void {
+  const games = kept();
+  mine.hidden = games.length === 0;
+  mineList.replaceChildren(
+    ...games.map((g) => {
+      const li = el('li', { class: 'kept', 'data-game': g.id });
+      const head = el('div', { class: 'kept-head' });
+      head.append(el('strong', {}, g.players.join(' v ')));
+      const created = when(g.created);
+      if (created) head.append(el('span', { class: 'kept-when' }, ` created ${created}`));
+      const input = el('input', {
+        class: 'share-url',
+        readonly: '',
+        value: g.link,
+        'aria-label': `The scorekeeper link of ${g.players.join(' v ')}`,
+        spellcheck: 'false',
+      }) as HTMLInputElement;
+      input.onfocus = () => input.select();
+      const actions = el('div', { class: 'share-actions' });
+      const said = el('span', { class: 'share-said', role: 'status' });
+      const copy = el('button', { type: 'button', class: 'share-button share-copy' }, 'Copy');
+      copy.onclick = () => void copyText(input, said);
+      const share = el('button', { type: 'button', class: 'share-button kept-share' }, 'Share');
+      share.onclick = () => {
+        const token = new URLSearchParams(new URL(g.link).hash.slice(1)).get('token');
+        if (!token) return;
+        showShare(g, token, false);
+        links.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      };
+      const forget = el(
+        'button',
+        {
+          type: 'button',
+          class: 'share-button kept-forget',
+          title: 'Forget the link on this computer (the game stays)',
+        },
+        'Forget',
+      );
+      forget.onclick = () => keep(kept().filter((k) => k.id !== g.id));
+      actions.append(
+        el('a', { href: g.link, class: 'share-open kept-open' }, 'Open'),
+        copy,
+        share,
+        forget,
+        said,
+      );
+      li.append(head, input, actions);
+      return li;
+    }),
+  );
+}
+showKept();
 
 async function refresh() {
   const { games } = (await (await fetch('/api/games')).json()) as { games: Listed[] };

@@ -18,6 +18,8 @@ describe('the service', () => {
   it('answers the health check with the tile sets it knows', async () => {
     const res = await fetch(`http://127.0.0.1:${server.port}/api/health`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, name: 'tilecam', tileSets: ['en', 'de', 'fr', 'nl', 'pl'] });
+    const body = (await res.json()) as { lan: unknown };
+    expect(body).toMatchObject({ ok: true, name: 'tilecam', tileSets: ['en', 'de', 'fr', 'nl', 'pl'] });
+    expect(Array.isArray(body.lan)).toBe(true);
   });
 });
