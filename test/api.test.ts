@@ -170,6 +170,8 @@ describe('games over HTTP', () => {
     expect(held.body.status).toBe('needs-confirmation');
     let snap = (await api(`/api/games/${id}`)).body as unknown as GameSnapshot;
     expect(snap.pending?.reasons[0]).toMatch(/not in one row or column/);
+    // Where the board is in the held photo, for showing its squares zoomed.
+    expect(snap.pending?.look?.corners).toHaveLength(4);
     expect(snap.players.map((p) => p.score)).toEqual([0, 0]);
     const photo = await fetch(base + snap.pending!.photo);
     expect(photo.status).toBe(200);

@@ -58,6 +58,21 @@ export interface PendingView {
   readonly squares: readonly { readonly row: number; readonly col: number }[];
   /** URL of the photo behind it. */
   readonly photo: string;
+  /**
+   * Where the board is in that photo and what the camera saw on the squares in doubt, for showing each of them
+   * zoomed with its likeliest readings: the grid's corners in the photo's pixels (upright board: top-left,
+   * top-right, bottom-right, bottom-left), and per unsure square its readings with the model's shares.
+   */
+  readonly look?: Look;
+}
+
+export interface Look {
+  readonly corners: readonly (readonly [number, number])[];
+  readonly squares: readonly {
+    readonly row: number;
+    readonly col: number;
+    readonly options: readonly { readonly tile: string; readonly p: number }[];
+  }[];
 }
 
 /** A camera stream the server pulls into the game (a phone's MJPEG app), as the scorekeeper's page shows it. */

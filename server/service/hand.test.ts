@@ -107,6 +107,17 @@ describe('a hand over the board at End turn', () => {
       status: 'needs-confirmation',
       reasons: ['hand in view'],
     });
+    // The held reading says where the board is in its photo and what the camera saw on the squares in doubt.
+    const look = snap(id).pending?.look;
+    expect(look?.corners).toEqual(reading(true).corners);
+    expect(look?.squares.map((q) => [q.row, q.col, q.options[0]?.tile])).toEqual([
+      [7, 6, '#'],
+      [7, 7, '#'],
+    ]);
+    // Kept across a restart, with the reading.
+    const reloaded = new GameService(store, dir);
+    expect((reloaded.get(id).snapshot() as GameSnapshot).pending?.look).toEqual(look);
+    reloaded.stopAll();
   });
 });
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { Camera, type Corners } from '../../vision/index.ts';
 import { type Board, formatBoard, parseBoard, type Square } from '../engine/index.ts';
-import type { PendingView, SourceView } from '../protocol/index.ts';
+import type { Look, PendingView, SourceView } from '../protocol/index.ts';
 import type { GameStore, StoredHeld } from '../store/types.ts';
 import { ServiceError } from './errors.ts';
 import { lettersOf, makeThumbnail, readFrame, type Thumbnail } from './frames.ts';
@@ -53,6 +53,8 @@ export class Viewers<S> {
 export class FrameIntake {
   private readonly frames = new Map<number, Uint8Array>();
   private readonly cameras = new Map<number, Camera>();
+  /** What each frame read showed (the grid, the unsure squares' readings), for a reading held from it. */
+  private readonly looks = new WeakMap<Uint8Array, Look>();
   private readonly thumbnailListeners = new Set<(thumb: Thumbnail) => void>();
   private readonly turnFrames = new TurnFrames();
 
@@ -90,12 +92,21 @@ export class FrameIntake {
       const read = await readFrame(bytes, this.lang, camera);
       // Only a frame that shows a board is kept (a picture that is no image, or too big, is not).
       this.frames.set(seat, bytes);
+      this.looks.set(bytes, {
+        corners: read.reading.corners.map(([x, y]) => [x, y] as [number, number]),
+        squares: read.reading.alternatives.map((a) => ({ row: a.row, col: a.col, options: a.options })),
+      });
       await this.thumbnail(bytes, read.reading.corners, seat);
       return read;
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'no-board') await this.thumbnail(bytes, null, seat);
       throw err;
     }
+  }
+
+  /** What the frame `bytes` showed when it was read, if it was. */
+  lookOf(bytes: Uint8Array): Look | undefined {
+    return this.looks.get(bytes);
   }
 
   /** The frame, with nothing recorded since (`version`), has just ended a turn of this seat. */
@@ -123,6 +134,8 @@ export interface Held {
   readonly squares: readonly Square[];
   /** Path of its photo, if one was kept. */
   readonly photo: string | undefined;
+  /** Where the board is in the photo and the readings of its unsure squares. */
+  readonly look?: Look | undefined;
 }
 
 /**
@@ -145,7 +158,13 @@ export class HeldReadings {
       const read = parseBoard(h.reading);
       if (!read.ok)
         throw new Error(`game ${gameId}: the reading held for board ${h.board + 1}: ${read.message}`);
-      this.held.set(h.board, { board: read.board, reasons: h.reasons, squares: h.squares, photo: h.photo });
+      this.held.set(h.board, {
+        board: read.board,
+        reasons: h.reasons,
+        squares: h.squares,
+        photo: h.photo,
+        look: h.look,
+      });
       this.photos = Math.max(this.photos, Number(/-(\d+)\.jpg$/.exec(h.photo ?? '')?.[1] ?? 0));
     }
     // A photo of a held reading that is no longer held (a crash between the two writes) is referred to by nothing.
@@ -171,6 +190,8 @@ export class HeldReadings {
     reasons: readonly string[],
     squares: readonly Square[],
     photo?: Uint8Array | 'held',
+    /** What the photo showed (a new frame's); a reading held again from the held photo keeps its look. */
+    look?: Look,
   ): boolean {
     const before = this.held.get(board);
     if (before && before.board.cells.join('') === read.cells.join('')) return false;
@@ -178,7 +199,8 @@ export class HeldReadings {
       photo instanceof Uint8Array
         ? this.store.savePhoto(this.gameId, `${this.prefix(board)}${++this.photos}.jpg`, photo)
         : before?.photo;
-    this.set(board, { board: read, reasons, squares, photo: path });
+    const seen = photo instanceof Uint8Array ? look : before?.look;
+    this.set(board, { board: read, reasons, squares, photo: path, ...(seen ? { look: seen } : {}) });
     if (before?.photo && before.photo !== path) this.store.deletePhoto(this.gameId, before.photo);
     return true;
   }
@@ -237,6 +259,7 @@ export class HeldReadings {
             reasons: held.reasons,
             squares: held.squares,
             ...(held.photo ? { photo: held.photo } : {}),
+            ...(held.look ? { look: held.look } : {}),
           }
         : null,
     );
@@ -251,6 +274,7 @@ export class HeldReadings {
           reasons: held.reasons,
           squares: held.squares,
           photo: photoUrl(this.gameId, held.photo),
+          ...(held.look && held.photo ? { look: held.look } : {}),
         }
       : null;
   }

@@ -387,7 +387,17 @@ export class MeSession implements Session {
     photo?: Uint8Array | 'held',
   ): MeFrameResult {
     // The same reading held again keeps its first photo.
-    if (this.held.hold(board, read, reasons, squares, photo)) this.notify();
+    if (
+      this.held.hold(
+        board,
+        read,
+        reasons,
+        squares,
+        photo,
+        photo instanceof Uint8Array ? this.intake.lookOf(photo) : undefined,
+      )
+    )
+      this.notify();
     return { status: 'needs-confirmation', board, reasons: [...this.held.get(board)!.reasons] };
   }
 

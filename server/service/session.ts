@@ -371,7 +371,8 @@ export class GameSession implements Session {
     photo?: Uint8Array | 'held',
   ): FrameResult {
     // The same reading held again (a still board under auto capture) keeps its first photo.
-    if (this.held.hold(BOARD, board, reasons, squares, photo)) this.notify();
+    const look = photo instanceof Uint8Array ? this.intake.lookOf(photo) : undefined;
+    if (this.held.hold(BOARD, board, reasons, squares, photo, look)) this.notify();
     return { status: 'needs-confirmation', reasons: [...this.held.get(BOARD)!.reasons] };
   }
 

@@ -3,7 +3,7 @@
  * its append-only event list; photos live on disk beside the database and are referred to by path.
  */
 import type { GameEvent, MeEvent } from '../engine/index.ts';
-import type { Decision, GameConfig, Verification } from '../protocol/index.ts';
+import type { Decision, GameConfig, Look, Verification } from '../protocol/index.ts';
 
 /** A game's configuration, as the protocol declares it. */
 export type { GameConfig } from '../protocol/index.ts';
@@ -26,6 +26,8 @@ export interface StoredHeld {
   readonly squares: readonly { readonly row: number; readonly col: number }[];
   /** Path of its photo, relative to the data folder, if one was kept. */
   readonly photo?: string;
+  /** Where the board is in the photo and the readings of its unsure squares. */
+  readonly look?: Look;
 }
 
 /**
