@@ -14,6 +14,7 @@ import {
   boardView,
   el,
   headlineView,
+  heldSquaresView,
   legendView,
   movesHead,
   movesView,
@@ -240,23 +241,53 @@ function controls(s: GameSnapshot) {
   return box;
 }
 
+/**
+ * The reading held for the scorekeeper: an alert with the reasons, each square in doubt zoomed from the photo with
+ * its likeliest readings to pick (or another letter), "Confirm this board", and the reading itself to fix by a click.
+ */
 function pendingView(s: GameSnapshot) {
   const p = s.pending!;
-  const box = el('section', { class: 'pending' });
-  box.append(el('h2', {}, 'Waiting for confirmation'), el('p', { class: 'reasons' }, p.reasons.join('; ')));
-  const board = boardView(p.board, [], p.squares);
-  if (token) {
-    onSquareClick(board, async (row, col, sq) => {
-      const tile = await askTile(`What is on ${sq.dataset.square}?`, true, setLetters(s.lang));
-      if (tile) void act({ type: 'correct', row, col, tile });
-    });
+  const box = el('section', { class: 'pending held', 'aria-labelledby': 'held-title' });
+  const count = p.squares.length;
+  box.append(
+    el(
+      'h2',
+      { id: 'held-title' },
+      token ? 'A reading waits for you' : 'Waiting for the scorekeeper to confirm the board',
+    ),
+    el('p', { class: 'reasons', role: 'alert' }, `Held: ${p.reasons.join('; ')}.`),
+  );
+  const letters = setLetters(s.lang);
+  const fix = async (row: number, col: number, name: string) => {
+    const tile = await askTile(`What is on ${name}?`, true, letters);
+    if (tile) void act({ type: 'correct', row, col, tile });
+  };
+  if (count > 0) {
+    box.append(
+      el(
+        'p',
+        { class: 'held-hint' },
+        count === 1
+          ? 'The camera is unsure of one square: pick what is on it.'
+          : `The camera is unsure of ${count} squares: pick what is on each.`,
+      ),
+      heldSquaresView(
+        p,
+        token ? (row, col, tile) => void act({ type: 'correct', row, col, tile }) : undefined,
+        token ? (row, col, name) => void fix(row, col, name) : undefined,
+      ),
+    );
   }
-  box.append(board, el('img', { src: p.photo, alt: 'the photo behind this reading', class: 'photo' }));
   if (token) {
     const ok = el('button', { type: 'button', 'data-action': 'confirm' }, 'Confirm this board');
     ok.onclick = () => void act({ type: 'confirm', board: [...p.board] });
     box.append(ok);
   }
+  const board = boardView(p.board, [], p.squares);
+  if (token) onSquareClick(board, (row, col, sq) => void fix(row, col, sq.dataset.square ?? ''));
+  const reading = el('div', { class: 'held-reading' });
+  reading.append(board, el('img', { src: p.photo, alt: 'the photo behind this reading', class: 'photo' }));
+  box.append(reading);
   return box;
 }
 
@@ -269,12 +300,18 @@ function afterRender(focused: string | undefined): void {
   if (focused) root.querySelector<HTMLElement>(`[data-action="${CSS.escape(focused)}"]`)?.focus();
 }
 
+/** The page's own title, before a held reading marks it. */
+const baseTitle = document.title;
+
 function render(s: Snapshot) {
   latest = s;
+  const waiting = s.variant === 'scrabble-me' ? s.boards.some((b) => b.pending) : Boolean(s.pending);
+  document.title = waiting ? `● ${baseTitle}` : baseTitle;
   const active = document.activeElement;
   const focused = active instanceof HTMLElement && root.contains(active) ? active.dataset.action : undefined;
   root.classList.toggle('me', s.variant === 'scrabble-me');
   root.classList.toggle('room', s.variant !== 'scrabble-me');
+  root.classList.remove('held');
   document.body.classList.toggle('room', s.variant !== 'scrabble-me');
   document.body.classList.toggle('keeper', Boolean(token));
   if (s.variant === 'scrabble-me') {
@@ -350,7 +387,11 @@ function render(s: Snapshot) {
   if (token) side.append(controls(s), ...sourcesView(s), cameraView([]), shareView(s));
   const boardArea = el('div', { class: 'board-area' });
   boardArea.append(boardFrame(board));
-  root.replaceChildren(head, boardArea, side, ...(s.pending ? [pendingView(s)] : []));
+  // The scorekeeper sees a held reading first, above the board; the room's screen keeps it below.
+  const held = s.pending ? pendingView(s) : undefined;
+  root.classList.toggle('held', Boolean(held && token));
+  if (held && token) root.replaceChildren(held, head, boardArea, side);
+  else root.replaceChildren(head, boardArea, side, ...(held ? [held] : []));
   // The newest move in view: the list scrolls inside its box on a wide screen.
   movesBox.scrollTop = movesBox.scrollHeight;
   afterRender(focused);

@@ -1,7 +1,7 @@
 /** DOM rendering of a snapshot: the board with premium squares, scores, move list, unseen tiles, pending reading. */
 
-import { standardLayout, type TileSet, tileSets } from '../server/engine/index.ts';
-import type { GameSnapshot, WordView } from '../server/protocol/index.ts';
+import { squareName, standardLayout, type TileSet, tileSets } from '../server/engine/index.ts';
+import type { GameSnapshot, Look, PendingView, WordView } from '../server/protocol/index.ts';
 import { askText } from './dialog.ts';
 
 const PREMIUM = standardLayout.rows;
@@ -370,4 +370,195 @@ export function actionButton<A>(
     if (a) act(a);
   };
   box.append(b);
+}
+
+/**
+ * The homography from grid coordinates (0–15 on each axis, x along a row) to the photo's pixels, from the grid's
+ * four corners there (top-left, top-right, bottom-right, bottom-left): the 8×8 system solved by Gauss–Jordan
+ * elimination with partial pivoting. Undefined when the corners are degenerate.
+ */
+export function gridToPhoto(
+  corners: Look['corners'],
+): ((x: number, y: number) => [number, number]) | undefined {
+  if (corners.length !== 4) return undefined;
+  const grid = [
+    [0, 0],
+    [15, 0],
+    [15, 15],
+    [0, 15],
+  ] as const;
+  const a: number[][] = [];
+  for (let k = 0; k < 4; k++) {
+    const [u, v] = grid[k]!;
+    const [x, y] = corners[k]!;
+    a.push([u, v, 1, 0, 0, 0, -u * x, -v * x, x]);
+    a.push([0, 0, 0, u, v, 1, -u * y, -v * y, y]);
+  }
+  for (let col = 0; col < 8; col++) {
+    let pivot = col;
+    for (let row = col + 1; row < 8; row++)
+      if (Math.abs(a[row]![col]!) > Math.abs(a[pivot]![col]!)) pivot = row;
+    [a[col], a[pivot]] = [a[pivot]!, a[col]!];
+    if (Math.abs(a[col]![col]!) < 1e-12) return undefined;
+    for (let row = 0; row < 8; row++) {
+      if (row === col) continue;
+      const f = a[row]![col]! / a[col]![col]!;
+      for (let k = col; k < 9; k++) a[row]![k]! -= f * a[col]![k]!;
+    }
+  }
+  const h = a.map((row, k) => row[8]! / row[k]!);
+  return (x, y) => {
+    const w = h[6]! * x + h[7]! * y + 1;
+    return [(h[0]! * x + h[1]! * y + h[2]!) / w, (h[3]! * x + h[4]! * y + h[5]!) / w];
+  };
+}
+
+/** The held photos, loaded once by address: a snapshot re-renders the panel often, the photo stays. */
+const photos = new Map<string, HTMLImageElement>();
+function photo(src: string): HTMLImageElement {
+  let img = photos.get(src);
+  if (!img) {
+    img = new Image();
+    img.decoding = 'async';
+    img.src = src;
+    photos.set(src, img);
+  }
+  return img;
+}
+
+/** The size of a square's zoomed crop, in CSS pixels. */
+const CROP = 120;
+
+/**
+ * Draws the square (`row`, `col`) of the held photo zoomed into `canvas`, with half a square of its neighbours
+ * around it and the square outlined, once the photo is loaded.
+ */
+function drawCrop(
+  canvas: HTMLCanvasElement,
+  img: HTMLImageElement,
+  map: (x: number, y: number) => [number, number],
+  row: number,
+  col: number,
+): void {
+  const draw = () => {
+    const ctx = canvas.getContext('2d');
+    if (!ctx || !img.naturalWidth) return;
+    const ring = [
+      [col - 0.5, row - 0.5],
+      [col + 1.5, row - 0.5],
+      [col + 1.5, row + 1.5],
+      [col - 0.5, row + 1.5],
+    ].map(([x, y]) => map(x!, y!));
+    const xs = ring.map((p) => p[0]);
+    const ys = ring.map((p) => p[1]);
+    const [x0, y0] = [Math.min(...xs), Math.min(...ys)];
+    const [w, h] = [Math.max(...xs) - x0, Math.max(...ys) - y0];
+    if (!(w > 0 && h > 0)) return;
+    const size = canvas.width;
+    const scale = size / Math.max(w, h);
+    // Centred: a bounding box that is not square leaves a margin on the short side.
+    const [dx, dy] = [(size - w * scale) / 2, (size - h * scale) / 2];
+    ctx.fillStyle = '#000';
+    ctx.fillRect(0, 0, size, size);
+    ctx.imageSmoothingQuality = 'high';
+    ctx.drawImage(img, x0, y0, w, h, dx, dy, w * scale, h * scale);
+    const at = (x: number, y: number): [number, number] => {
+      const [px, py] = map(x, y);
+      return [dx + (px - x0) * scale, dy + (py - y0) * scale];
+    };
+    ctx.beginPath();
+    for (const [x, y] of [
+      [col, row],
+      [col + 1, row],
+      [col + 1, row + 1],
+      [col, row + 1],
+    ] as const)
+      ctx.lineTo(...at(x, y));
+    ctx.closePath();
+    ctx.lineWidth = Math.max(2, size / 40);
+    ctx.strokeStyle = '#000';
+    ctx.stroke();
+    ctx.lineWidth = Math.max(1, size / 80);
+    ctx.strokeStyle = '#ffc94d';
+    ctx.stroke();
+  };
+  if (img.complete && img.naturalWidth) draw();
+  else img.addEventListener('load', draw, { once: true });
+}
+
+/** How a reading reads on its button: the letter, "empty" for no tile, "blank" for a blank. */
+function readingLabel(tile: string): string {
+  return tile === '.' ? 'empty' : tile === '?' ? 'blank' : tile;
+}
+
+/**
+ * The squares in doubt of a held reading, each zoomed from the held photo (when the snapshot says where the board
+ * is in it) with its likeliest readings as buttons (`pick`) and "other letter…" (`other`); without `look`, only
+ * the squares' names. No buttons without `pick` (a viewer's page).
+ */
+export function heldSquaresView(
+  p: PendingView,
+  pick?: (row: number, col: number, tile: string) => void,
+  other?: (row: number, col: number, name: string) => void,
+): HTMLElement {
+  const list = el('ul', { class: 'held-squares' });
+  const map = p.look ? gridToPhoto(p.look.corners) : undefined;
+  const img = map ? photo(p.photo) : undefined;
+  for (const { row, col } of p.squares) {
+    const name = squareName({ row, col });
+    const item = el('li', { class: 'held-square', 'data-held': name });
+    const now = p.board[row]?.[col] ?? '.';
+    const head = el('p', { class: 'held-name' });
+    head.append(el('strong', {}, name), ` read as ${readingLabel(now === '#' ? '.' : now)}`);
+    if (map && img) {
+      const canvas = el('canvas', {
+        class: 'held-crop',
+        role: 'img',
+        'aria-label': `the square ${name} in the photo, with its neighbours`,
+      }) as HTMLCanvasElement;
+      const ratio = Math.min(3, Math.max(1, Math.round(globalThis.devicePixelRatio || 1)));
+      canvas.width = canvas.height = CROP * ratio;
+      drawCrop(canvas, img, map, row, col);
+      item.append(canvas);
+    }
+    const seen = p.look?.squares.find((q) => q.row === row && q.col === col)?.options ?? [];
+    // A hand over the square takes a share of the model's belief: said, as it is no reading to pick.
+    const hand = seen.find((o) => o.tile === '#');
+    if (hand && hand.p >= 0.2)
+      head.append(el('span', { class: 'held-hand' }, `a hand over it (${Math.round(hand.p * 100)}%)`));
+    item.append(head);
+    if (pick) {
+      const options = seen.filter((o) => o.tile !== '#');
+      const buttons = el('div', { class: 'held-options' });
+      for (const o of options) {
+        const percent = o.p * 100 < 1 ? '<1%' : `${Math.round(o.p * 100)}%`;
+        const b = el('button', {
+          type: 'button',
+          class: 'held-option',
+          'data-action': `read-${name}-${o.tile}`,
+          'data-tile': o.tile,
+          'aria-label': `${name}: ${readingLabel(o.tile)} (${percent})`,
+        });
+        b.append(
+          el('span', { class: 'held-tile' }, readingLabel(o.tile)),
+          el('span', { class: 'held-p' }, percent),
+        );
+        if (o.tile === now) b.classList.add('current');
+        b.onclick = () => pick(row, col, o.tile);
+        buttons.append(b);
+      }
+      if (other) {
+        const b = el(
+          'button',
+          { type: 'button', class: 'held-other', 'data-action': `other-${name}` },
+          'other letter…',
+        );
+        b.onclick = () => other(row, col, name);
+        buttons.append(b);
+      }
+      item.append(buttons);
+    }
+    list.append(item);
+  }
+  return list;
 }
