@@ -6,11 +6,10 @@
  * record is rescored to its first wrong score, and a play in the scoreboard's move list opens its explanation.
  * Saves web/screenshots/check-desktop.png and check-phone.png.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   boardFromText,
@@ -20,8 +19,9 @@ import {
   makeRules,
   squareName,
 } from '../server/engine/index.ts';
-import { type RunningServer, startServer } from '../server/http/app.ts';
+import type { RunningServer } from '../server/http/app.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
+import { chromiumPresent, closeWatched, startWithBrowser, stopWithBrowser, watchedPage } from './browser.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
@@ -45,32 +45,9 @@ const cross = truth.words.find((w) => !w.main)!;
 const wrongClaim = truth.points - cross.score;
 const slip = diagnose(truth, wrongClaim, makeRules())[0]!;
 
-function launch(): Promise<Browser> {
-  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-  flags.push('--disable-component-update', '--disable-sync', '--no-first-run');
-  return chromium.launch({ executablePath: CHROMIUM, args: flags });
-}
-
-/** Script errors and dialogs (alert, prompt, confirm: the page must use none) of each open page. */
-const problems = new Map<Page, string[]>();
-
-async function openPage(browser: Browser, width: number, height: number): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height } });
-  const seen: string[] = [];
-  problems.set(page, seen);
-  page.on('pageerror', (err) => seen.push(`script error: ${err.message}`));
-  page.on('dialog', (dialog) => {
-    seen.push(`a ${dialog.type()}: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  return page;
-}
-
-/** Closes a page, failing the test if it had a script error or opened a dialog. */
-async function closePage(page: Page): Promise<void> {
-  await page.close();
-  expect(problems.get(page)).toEqual([]);
-}
+/** A page that fails the test on a script error or a native dialog (alert, prompt, confirm: the page uses none). */
+const openPage = watchedPage;
+const closePage = closeWatched;
 
 /** Fills the form with the demo game's photos and `claimed`, checks, and waits for the verdict. */
 async function check(page: Page, claimed: number): Promise<void> {
@@ -117,20 +94,14 @@ const expected = {
   ],
 };
 
-describe.skipIf(!present)('the check page in a browser', () => {
+describe.skipIf(!chromiumPresent)('the check page in a browser', () => {
   let server: RunningServer;
   let browser: Browser;
   let base: string;
   beforeAll(async () => {
-    const db = join(mkdtempSync(join(tmpdir(), 'tilecam-check-page-')), 'games.db');
-    server = await startServer({ port: 0, host: '127.0.0.1', db });
-    base = `http://127.0.0.1:${server.port}`;
-    browser = await launch();
+    ({ server, browser, base } = await startWithBrowser('check-page'));
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => stopWithBrowser(browser, server));
 
   it('says a wrong claim is wrong, explains every point, and keeps it at its permalink', async () => {
     expect(expected.usedBefore.length).toBeGreaterThan(0); // the W's double letter, used by WINDY

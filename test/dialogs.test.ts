@@ -4,14 +4,14 @@
  * phony), answers are checked inline, the buttons are reached with the keyboard, the end of the game asks every
  * rack at once, and the action buttons go once the game has ended. On a phone-sized page.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../server/http/app.ts';
+import type { RunningServer } from '../server/http/app.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
+import { chromiumPresent, closeWatched, startWithBrowser, stopWithBrowser, watchedPage } from './browser.ts';
 import { playMeGame } from './me-game.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -21,12 +21,6 @@ if (!present)
 const root = fileURLToPath(new URL('..', import.meta.url));
 const demo = join(root, 'fixtures/demo_game');
 
-function launch(): Promise<Browser> {
-  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-  flags.push('--disable-component-update', '--disable-sync', '--no-first-run');
-  return chromium.launch({ executablePath: CHROMIUM, args: flags });
-}
-
 interface Snap {
   version: number;
   board: string[];
@@ -35,47 +29,28 @@ interface Snap {
   ended: { reason: string } | null;
 }
 
-/** Native dialogs (the pages must open none) and script errors, by page. */
-const problems = new Map<Page, string[]>();
-
+/** A phone-sized page at `url` (the dialogs must fit 390 px) that fails the test on a native dialog or script error. */
 async function openPage(browser: Browser, url: string): Promise<Page> {
-  // A phone: the dialogs must fit 390 px.
-  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-  const seen: string[] = [];
-  problems.set(page, seen);
-  page.on('dialog', (dialog) => {
-    seen.push(`a native ${dialog.type()}: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  page.on('pageerror', (err) => seen.push(`script error: ${err.message}`));
+  const page = await watchedPage(browser, 390, 844);
   await page.goto(url);
   return page;
 }
 
-async function closePage(page: Page): Promise<void> {
-  await page.close();
-  expect(problems.get(page)).toEqual([]);
-}
+const closePage = closeWatched;
 
 const open = 'dialog.ask[open]';
 const output = join(root, 'test/output');
 /** Waits for the open dialog titled `title` (the next step of a question opens a moment after the last closes). */
 const titled = (page: Page, title: string) => page.locator(`${open} h2`, { hasText: title }).waitFor();
 
-describe.skipIf(!present)("the scorekeeper's dialogs in a browser", () => {
+describe.skipIf(!chromiumPresent)("the scorekeeper's dialogs in a browser", () => {
   let server: RunningServer;
   let browser: Browser;
   let base: string;
   beforeAll(async () => {
-    const db = join(mkdtempSync(join(tmpdir(), 'tilecam-dialogs-')), 'games.db');
-    server = await startServer({ port: 0, host: '127.0.0.1', db });
-    base = `http://127.0.0.1:${server.port}`;
-    browser = await launch();
+    ({ server, browser, base } = await startWithBrowser('dialogs'));
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => stopWithBrowser(browser, server));
 
   it('records nothing on Escape, checks answers inline, and ends the game through the racks dialog', async () => {
     const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));

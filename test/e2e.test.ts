@@ -7,11 +7,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
+import { chromiumPresent, launch } from './browser.ts';
 import { playMeGame } from './me-game.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -20,13 +21,6 @@ if (!present)
   console.warn(`\n  NOTICE: ${CHROMIUM} is absent; the browser test is skipped (.ci/run installs it).\n`);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const demo = join(root, 'fixtures/demo_game');
-
-/** Debian's Chromium, headless, with the flags this machine needs (no sandbox as root, no background traffic). */
-function launch(extra: string[] = []): Promise<Browser> {
-  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-  flags.push('--disable-component-update', '--disable-sync', '--no-first-run');
-  return chromium.launch({ executablePath: CHROMIUM, args: [...flags, ...extra] });
-}
 
 /** A two-player game with the default settings, created straight in the service. */
 const newGame = (server: RunningServer) =>
@@ -51,7 +45,7 @@ function serverAndBrowser(flags: () => Promise<string[]> = async () => []) {
   return ctx;
 }
 
-describe.skipIf(!present)('the scoreboard in a browser', () => {
+describe.skipIf(!chromiumPresent)('the scoreboard in a browser', () => {
   const ctx = serverAndBrowser();
 
   it('shows a game played from photos, and re-derives the totals after the scorekeeper fixes a square', async () => {
@@ -116,7 +110,7 @@ describe.skipIf(!present)('the scoreboard in a browser', () => {
   }, 30_000);
 });
 
-describe.skipIf(!present)('Scrabble Me in a browser', () => {
+describe.skipIf(!chromiumPresent)('Scrabble Me in a browser', () => {
   const ctx = serverAndBrowser();
 
   it('shows three boards side by side and the totals of a game played from photos with a blank swap', async () => {
@@ -161,7 +155,7 @@ describe.skipIf(!present)('Scrabble Me in a browser', () => {
   }, 60_000);
 });
 
-describe.skipIf(!present)('the camera page in a browser', () => {
+describe.skipIf(!chromiumPresent)('the camera page in a browser', () => {
   // Chromium's fake camera plays an MJPEG file: here, the photo of the board after the first move.
   const ctx = serverAndBrowser(async () => {
     const video = join(mkdtempSync(join(tmpdir(), 'tilecam-video-')), 'board.mjpeg');

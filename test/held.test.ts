@@ -4,15 +4,15 @@
  * from the held photo, and its likeliest readings as buttons; pressing one fixes the square (the squares in doubt
  * shrink in the next snapshot). No native dialog. Saves web/screenshots/held-phone.png.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../server/http/app.ts';
+import type { RunningServer } from '../server/http/app.ts';
 import type { GameSnapshot } from '../server/protocol/index.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
+import { chromiumPresent, startWithBrowser, stopWithBrowser } from './browser.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
@@ -21,28 +21,16 @@ if (!present)
 const root = fileURLToPath(new URL('..', import.meta.url));
 const shots = join(root, 'web/screenshots');
 
-function launch(): Promise<Browser> {
-  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-  flags.push('--disable-component-update', '--disable-sync', '--no-first-run');
-  return chromium.launch({ executablePath: CHROMIUM, args: flags });
-}
-
 const name = (q: { row: number; col: number }) => `${q.row + 1}${'ABCDEFGHIJKLMNO'[q.col]}`;
 
-describe.skipIf(!present)("the scorekeeper's held reading in a browser", () => {
+describe.skipIf(!chromiumPresent)("the scorekeeper's held reading in a browser", () => {
   let server: RunningServer;
   let browser: Browser;
   let base: string;
   beforeAll(async () => {
-    const db = join(mkdtempSync(join(tmpdir(), 'tilecam-held-')), 'games.db');
-    server = await startServer({ port: 0, host: '127.0.0.1', db });
-    base = `http://127.0.0.1:${server.port}`;
-    browser = await launch();
+    ({ server, browser, base } = await startWithBrowser('held'));
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => stopWithBrowser(browser, server));
 
   it('shows the held reading at the top with each doubtful square zoomed, and fixes a square from its readings', async () => {
     const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));

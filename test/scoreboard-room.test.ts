@@ -5,14 +5,14 @@
  * fills the height (the width on the phone), the header marks whose turn it is, the move list's columns stay apart,
  * and the game-over banner names the winner and the spread. Saves web/screenshots/scoreboard-{tv,phone}.png.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../server/http/app.ts';
+import type { RunningServer } from '../server/http/app.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
+import { chromiumPresent, startWithBrowser, stopWithBrowser } from './browser.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
@@ -21,12 +21,6 @@ if (!present)
 const root = fileURLToPath(new URL('..', import.meta.url));
 const demo = join(root, 'fixtures/demo_game');
 const shots = join(root, 'web/screenshots');
-
-function launch(): Promise<Browser> {
-  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-  flags.push('--disable-component-update', '--disable-sync', '--no-first-run');
-  return chromium.launch({ executablePath: CHROMIUM, args: flags });
-}
 
 const LONG = 'Bartholomew Fitzgerald-Montgomery Junior'; // 40 characters
 
@@ -86,20 +80,14 @@ function measure(page: Page): Promise<Measure> {
   });
 }
 
-describe.skipIf(!present)('the scoreboard for a room in a browser', () => {
+describe.skipIf(!chromiumPresent)('the scoreboard for a room in a browser', () => {
   let server: RunningServer;
   let browser: Browser;
   let base: string;
   beforeAll(async () => {
-    const db = join(mkdtempSync(join(tmpdir(), 'tilecam-room-')), 'games.db');
-    server = await startServer({ port: 0, host: '127.0.0.1', db });
-    base = `http://127.0.0.1:${server.port}`;
-    browser = await launch();
+    ({ server, browser, base } = await startWithBrowser('room'));
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => stopWithBrowser(browser, server));
 
   it('fills a phone, a laptop and a TV without overflow, and shows the game over', async () => {
     expect(LONG).toHaveLength(40);

@@ -11,10 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import jsQRModule from 'jsqr';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../server/http/app.ts';
+import { chromiumPresent, launch } from './browser.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
@@ -25,12 +26,6 @@ const loaded = jsQRModule as unknown as typeof jsQRModule.default | typeof jsQRM
 const jsQR = typeof loaded === 'function' ? loaded : loaded.default;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const shots = join(root, 'web/screenshots');
-
-function launch(): Promise<Browser> {
-  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-  flags.push('--disable-component-update', '--disable-sync', '--no-first-run');
-  return chromium.launch({ executablePath: CHROMIUM, args: flags });
-}
 
 /** What a QR code on the page reads as, decoded from its screenshot. */
 async function decodeQr(page: Page, selector: string): Promise<string | undefined> {
@@ -57,7 +52,7 @@ async function expectNoOverflow(page: Page): Promise<void> {
 const urlOf = (page: Page, name: string) =>
   page.locator(`.share-link[data-link="${name}"] .share-url`).inputValue();
 
-describe.skipIf(!present)('sharing a game’s links', () => {
+describe.skipIf(!chromiumPresent)('sharing a game’s links', () => {
   let server: RunningServer;
   let browser: Browser;
   let context: BrowserContext;

@@ -1,0 +1,59 @@
+/**
+ * What every browser test shares: Debian's Chromium, headless, with the flags this machine needs (no sandbox as
+ * root, no background traffic), a real server on an ephemeral port beside it, and pages that record the native
+ * dialogs they open (the pages must open none) and their script errors.
+ */
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { type RunningServer, startServer } from '../server/http/app.ts';
+
+export const CHROMIUM = '/usr/bin/chromium';
+/** Whether Chromium is here: the browser tests are skipped, saying so, when it is not (`.ci/run` installs it). */
+export const chromiumPresent = existsSync(CHROMIUM);
+if (!chromiumPresent)
+  console.warn(`\n  NOTICE: ${CHROMIUM} is absent; the browser tests are skipped (.ci/run installs it).\n`);
+
+export function launch(extra: string[] = []): Promise<Browser> {
+  const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+  flags.push('--disable-component-update', '--disable-sync', '--no-first-run');
+  return chromium.launch({ executablePath: CHROMIUM, args: [...flags, ...extra] });
+}
+
+/** A server on a fresh SQLite file and an ephemeral loopback port, and a browser. */
+export async function startWithBrowser(
+  name: string,
+): Promise<{ server: RunningServer; browser: Browser; base: string }> {
+  const db = join(mkdtempSync(join(tmpdir(), `tilecam-${name}-`)), 'games.db');
+  const server = await startServer({ port: 0, host: '127.0.0.1', db });
+  return { server, browser: await launch(), base: `http://127.0.0.1:${server.port}` };
+}
+
+export async function stopWithBrowser(browser?: Browser, server?: RunningServer): Promise<void> {
+  await browser?.close();
+  await server?.close();
+}
+
+/** Native dialogs and script errors, by page. */
+const problems = new WeakMap<Page, string[]>();
+
+/** A new page of that size that records its native dialogs (dismissed) and script errors. */
+export async function watchedPage(browser: Browser, width: number, height: number): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height } });
+  const seen: string[] = [];
+  problems.set(page, seen);
+  page.on('dialog', (dialog) => {
+    seen.push(`a native ${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on('pageerror', (err) => seen.push(`script error: ${err.message}`));
+  return page;
+}
+
+/** Closes a page, failing the test if it opened a native dialog or had a script error. */
+export async function closeWatched(page: Page): Promise<void> {
+  await page.close();
+  expect(problems.get(page)).toEqual([]);
+}
