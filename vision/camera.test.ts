@@ -8,8 +8,8 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { Camera } from './camera.ts';
 import { type CellModel, readCells } from './classify.ts';
+import { gridHomography, project } from './homography.ts';
 import { recognize } from './recognize.ts';
-import { gridHomography } from './warp.ts';
 
 const frame = readFileSync(new URL('../fixtures/demo_game/2.jpg', import.meta.url));
 const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -18,10 +18,7 @@ const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 async function withTile(row: number, col: number): Promise<Buffer> {
   const { corners } = await recognize(frame, { letters });
   const h = gridHomography(corners);
-  const at = (u: number, v: number) => {
-    const w = h[6]! * u + h[7]! * v + h[8]!;
-    return [(h[0]! * u + h[1]! * v + h[2]!) / w, (h[3]! * u + h[4]! * v + h[5]!) / w] as const;
-  };
+  const at = (u: number, v: number) => project(h, u, v);
   const [x0, y0] = at(col + 0.1, row + 0.1);
   const [x1, y1] = at(col + 0.9, row + 0.9);
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.ceil(x1 - x0)}" height="${Math.ceil(y1 - y0)}"><rect width="100%" height="100%" fill="#f1dfb4"/><text x="50%" y="80%" font-family="DejaVu Sans" font-weight="bold" font-size="${0.8 * (y1 - y0)}" text-anchor="middle" fill="#222">K</text></svg>`;

@@ -11,9 +11,9 @@
  * pixels each square shows; only the work to get it differs.
  */
 import { decodeImage } from './decode.ts';
+import { gridHomography } from './homography.ts';
 import { type FrameState, type RecognizeOptions, readFrame } from './recognize.ts';
 import type { BoardReading, Corners } from './types.ts';
-import { gridHomography } from './warp.ts';
 
 /** How a frame was read: searched for the board, its grid found again from the last one, the same as the last
  *  frame, or some squares read again. */

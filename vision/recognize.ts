@@ -13,6 +13,7 @@ import {
   uprightGrid,
 } from './classify.ts';
 import { type DecodedImage, decodeImage, shrink } from './decode.ts';
+import { gridHomography } from './homography.ts';
 import { locateBoard, orderCorners, WORK } from './locate.ts';
 import { photoColours, settleBlanks } from './surface.ts';
 import {
@@ -23,7 +24,7 @@ import {
   scaleCorners,
   VisionError,
 } from './types.ts';
-import { cellCrops, gridHomography, patchBoard, warpBoard } from './warp.ts';
+import { cellCrops, patchBoard, warpBoard } from './warp.ts';
 
 export interface RecognizeOptions {
   /** Letters the tile set can hold; others are never reported. Default: every letter the model knows. */

@@ -8,8 +8,9 @@
  * the model's likeliest letter where the model gave that more weight than a blank, and stays unsure.
  */
 import { standardLayout } from '../server/engine/index.ts';
+import { gridHomography } from './homography.ts';
 import type { RgbImage } from './types.ts';
-import { CELL, gridHomography, MARGIN } from './warp.ts';
+import { CELL, MARGIN } from './warp.ts';
 
 /** A reading must be at least this confident to serve as a reference colour. */
 const REFERENCE_CONFIDENCE = 0.8;

@@ -3,6 +3,7 @@
  * because tiles are rarely centred on their squares.
  */
 import { type CV, type Mat, opencv, withMats } from './cv.ts';
+import { gridHomography } from './homography.ts';
 import type { Corners, Point, RgbImage } from './types.ts';
 
 /** Pixels per cell in the straightened board. */
@@ -86,39 +87,6 @@ export function patchBoard(
     }
   }
   return { width: board.width, height: board.height, data };
-}
-
-/** The homography from grid coordinates (0–15 on each axis) to the photo, from the grid's four corners. */
-export function gridHomography(corners: Corners): Float64Array {
-  const src = [
-    [0, 0],
-    [15, 0],
-    [15, 15],
-    [0, 15],
-  ] as const;
-  // The 8×8 system for h0…h7 (h8 = 1), by Gauss–Jordan elimination with partial pivoting.
-  const a: number[][] = [];
-  for (let k = 0; k < 4; k++) {
-    const [u, v] = src[k]!;
-    const [x, y] = corners[k]!;
-    a.push([u, v, 1, 0, 0, 0, -u * x, -v * x, x]);
-    a.push([0, 0, 0, u, v, 1, -u * y, -v * y, y]);
-  }
-  for (let col = 0; col < 8; col++) {
-    let pivot = col;
-    for (let row = col + 1; row < 8; row++)
-      if (Math.abs(a[row]![col]!) > Math.abs(a[pivot]![col]!)) pivot = row;
-    [a[col], a[pivot]] = [a[pivot]!, a[col]!];
-    for (let row = 0; row < 8; row++) {
-      if (row === col) continue;
-      const f = a[row]![col]! / a[col]![col]!;
-      for (let k = col; k < 9; k++) a[row]![k]! -= f * a[col]![k]!;
-    }
-  }
-  const h = new Float64Array(9);
-  for (let k = 0; k < 8; k++) h[k] = a[k]![8]! / a[k]![k]!;
-  h[8] = 1;
-  return h;
 }
 
 function mat(cv: CV, pts: readonly Point[], track: (m: Mat) => Mat): Mat {

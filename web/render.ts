@@ -2,6 +2,7 @@
 
 import { squareName, standardLayout, type TileSet, tileSets } from '../server/engine/index.ts';
 import type { GameSnapshot, Look, PendingView, WordView } from '../server/protocol/index.ts';
+import { gridHomography, project } from '../vision/homography.ts';
 import { askText } from './dialog.ts';
 
 const PREMIUM = standardLayout.rows;
@@ -372,45 +373,12 @@ export function actionButton<A>(
   box.append(b);
 }
 
-/**
- * The homography from grid coordinates (0–15 on each axis, x along a row) to the photo's pixels, from the grid's
- * four corners there (top-left, top-right, bottom-right, bottom-left): the 8×8 system solved by Gauss–Jordan
- * elimination with partial pivoting. Undefined when the corners are degenerate.
- */
+/** Grid coordinates to the held photo's pixels, from the grid's corners there; undefined when they are degenerate. */
 export function gridToPhoto(
   corners: Look['corners'],
 ): ((x: number, y: number) => [number, number]) | undefined {
-  if (corners.length !== 4) return undefined;
-  const grid = [
-    [0, 0],
-    [15, 0],
-    [15, 15],
-    [0, 15],
-  ] as const;
-  const a: number[][] = [];
-  for (let k = 0; k < 4; k++) {
-    const [u, v] = grid[k]!;
-    const [x, y] = corners[k]!;
-    a.push([u, v, 1, 0, 0, 0, -u * x, -v * x, x]);
-    a.push([0, 0, 0, u, v, 1, -u * y, -v * y, y]);
-  }
-  for (let col = 0; col < 8; col++) {
-    let pivot = col;
-    for (let row = col + 1; row < 8; row++)
-      if (Math.abs(a[row]![col]!) > Math.abs(a[pivot]![col]!)) pivot = row;
-    [a[col], a[pivot]] = [a[pivot]!, a[col]!];
-    if (Math.abs(a[col]![col]!) < 1e-12) return undefined;
-    for (let row = 0; row < 8; row++) {
-      if (row === col) continue;
-      const f = a[row]![col]! / a[col]![col]!;
-      for (let k = col; k < 9; k++) a[row]![k]! -= f * a[col]![k]!;
-    }
-  }
-  const h = a.map((row, k) => row[8]! / row[k]!);
-  return (x, y) => {
-    const w = h[6]! * x + h[7]! * y + 1;
-    return [(h[0]! * x + h[1]! * y + h[2]!) / w, (h[3]! * x + h[4]! * y + h[5]!) / w];
-  };
+  const h = gridHomography(corners);
+  return h.every(Number.isFinite) ? (x, y) => project(h, x, y) : undefined;
 }
 
 /** The held photos, loaded once by address: a snapshot re-renders the panel often, the photo stays. */
