@@ -12,14 +12,12 @@ import { readingLexicon } from '../lexicon/index.ts';
 import type { Verification } from '../protocol/index.ts';
 import { ServiceError } from '../service/errors.ts';
 import { verifyAnnouncedPhoto, verifyPhotos } from '../service/verify.ts';
+import { reportError } from './errors.ts';
 
 const EXIT = { right: 0, wrong: 1, unsure: 2 } as const;
 
-function fail(json: boolean, message: string): number {
-  if (json) process.stdout.write(`${JSON.stringify({ error: { message } })}\n`);
-  process.stderr.write(`tilecam verify: ${message}\n`);
-  return 2;
-}
+/** Bad input cannot settle a score either: exit 2, like photos that cannot. */
+const fail = (json: boolean, message: string): number => reportError(json, message, {}, 2);
 
 export async function verifyCommand(args: string[]): Promise<number> {
   const json = args.includes('--json');
