@@ -130,20 +130,18 @@ describe.skipIf(!chromiumPresent)("the scorekeeper's held reading in a browser",
       await page.waitForSelector('dialog.ask[open]', { state: 'detached' });
       expect((await snap()).version).toBe(version);
     }
-    // "Confirm this board" still sends the reading as it stands: recorded (the panel and the title's mark go), held
-    // again, or refused with the reason said inline.
-    if (after.pending) {
-      const [reply] = await Promise.all([
-        page.waitForResponse((r) => r.url().endsWith('/actions') && r.request().method() === 'POST'),
-        page.locator('[data-action=confirm]').click(),
-      ]);
-      expect(JSON.parse(reply.request().postData() ?? '{}').type).toBe('confirm');
-      if (!reply.ok()) await page.waitForSelector('#action-message:not([hidden])');
-      else if (!(await snap()).pending) {
-        await page.waitForFunction(() => !document.querySelector('.pending'));
-        expect(await page.title()).not.toMatch(/^● /);
-      }
-    }
+    // "Confirm this board" sends the reading as it stands. With the hand's squares read empty it is no legal move:
+    // the reading stays held, and the panel now says why (not the hand any more).
+    expect(after.pending).not.toBeNull();
+    const [reply] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/actions') && r.request().method() === 'POST'),
+      page.locator('[data-action=confirm]').click(),
+    ]);
+    expect(JSON.parse(reply.request().postData() ?? '{}').type).toBe('confirm');
+    expect(await reply.json()).toMatchObject({ status: 'needs-confirmation' });
+    expect((await snap()).pending?.reasons).toEqual(['the tiles placed are not in one row or column']);
+    await page.locator('.pending [role=alert]', { hasText: 'not in one row or column' }).waitFor();
+    expect(await page.title()).toMatch(/^● /);
     await page.close();
     expect(problems).toEqual([]);
   }, 90_000);

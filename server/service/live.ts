@@ -181,8 +181,9 @@ export class HeldReadings {
   }
 
   /**
-   * Holds `read` for board `board`. The same reading held again keeps its first photo and answers false (nothing
-   * new to tell); `photo` is the frame it was read from, or `held` for the photo already held.
+   * Holds `read` for board `board`. The same reading held again keeps its first photo, and answers false (nothing
+   * new to tell) unless it is held for other reasons now; `photo` is the frame it was read from, or `held` for the
+   * photo already held.
    */
   hold(
     board: number,
@@ -194,7 +195,14 @@ export class HeldReadings {
     look?: Look,
   ): boolean {
     const before = this.held.get(board);
-    if (before && before.board.cells.join('') === read.cells.join('')) return false;
+    if (before && before.board.cells.join('') === read.cells.join('')) {
+      // The same reading held again keeps its photo; if it is held for another reason now (a confirm that still
+      // is no legal move), the reason is what the scorekeeper must see.
+      const same = (a: readonly unknown[], b: readonly unknown[]) => JSON.stringify(a) === JSON.stringify(b);
+      if (same(before.reasons, reasons) && same(before.squares, squares)) return false;
+      this.set(board, { ...before, reasons, squares });
+      return true;
+    }
     const path =
       photo instanceof Uint8Array
         ? this.store.savePhoto(this.gameId, `${this.prefix(board)}${++this.photos}.jpg`, photo)
