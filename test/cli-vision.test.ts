@@ -193,10 +193,10 @@ describe('tilecam eval', () => {
     const seq = out.sequence;
     expect(seq).toMatchObject({ frames: 4, cameras: 1 });
     expect(Object.keys(seq.paths).sort()).toEqual(['changed', 'hint', 'search', 'still']);
-    expect(seq.paths.search).toBe(1);
-    expect(Object.values(seq.paths as Record<string, number>).reduce((a, b) => a + b)).toBe(4);
-    expect(seq.cellsReadMedian).toBeGreaterThanOrEqual(0);
-    expect(seq.cellsReadMedian).toBeLessThanOrEqual(225);
+    // The rendered frames differ too much from each other (each a new view): after the first search, each is read
+    // whole from the last grid.
+    expect(seq.paths).toEqual({ search: 1, hint: 3, still: 0, changed: 0 });
+    expect(seq.cellsReadMedian).toBe(225);
     expect(Object.keys(seq.msMedian).sort()).toEqual(['classify', 'decode', 'locate', 'total']);
     expect(seq.msMedian.total).toBeGreaterThan(0);
   });
