@@ -1,65 +1,149 @@
 /**
- * Learning the tile set being played, from the game's own tiles: every square the game has committed is a
- * labelled example of how this set's tiles (and this board's empty squares) look to the model. From them a
- * log-weight per reading is fitted — a per-game bias on the model's scores, the model itself unchanged — by
- * maximising the likelihood of the examples' labels (softmax over the biased log-scores), with an L2 pull to zero
- * so that a few examples move little. A font the model never saw, whose I the model reads as half L, gets I raised
- * and L lowered. Pure.
+ * Learning the tile set being played, from the game's own tiles: every square the game has committed is a labelled
+ * example of how this set's tiles (and this board's empty squares) look to the model. The examples are kept as the
+ * model's penultimate features (the 128 numbers its last layer turns into scores), and a square read later is
+ * compared with its nearest examples: their vote weighs the model's scores for each reading. A font the model never
+ * saw, whose I the model reads as half L, has its I's read by the I's this game has already committed. The model is
+ * the same file for everyone; only the examples are the game's. Pure.
+ *
+ * Empty and blank vote together ("plain"): which of the two a plain square is, the board's colours decide
+ * (surface.ts), and a blank looks too much like an empty square of its colour for the features to tell.
  */
 
-/** A square whose truth is known: the model's raw scores for each reading of `keys`, and the reading it holds. */
-export interface Example {
-  readonly scores: readonly number[];
-  readonly label: string;
+export interface MemoryOptions {
+  /** Nearest examples that vote (default 7). */
+  readonly k?: number;
+  /** Examples kept per letter, the newest (default 24). */
+  readonly perLetter?: number;
+  /** Examples kept of plain squares (empty or blank), the newest (default 96: premium squares differ in colour). */
+  readonly plain?: number;
+  /** How much a vote counts against the model's own scores (a power on the vote's share; default 1). */
+  readonly strength?: number;
 }
 
-export interface FitOptions {
-  /** Gradient steps. */
-  readonly steps?: number;
-  /** The L2 pull towards no bias, per example. */
-  readonly pull?: number;
-}
+const PLAIN = '.';
+/** The vote's prior per reading: a reading no neighbour voted for keeps some weight. */
+const PRIOR = 0.5;
+/** Fewer letters than this among the examples: too little of the set seen to vote. */
+const MIN_LETTERS = 3;
 
-const FLOOR = 1e-6;
+/** The group a reading votes in: empty and blank together, each letter alone. */
+const groupOf = (label: string) => (label === '?' ? PLAIN : label);
 
-/** The bias per reading (only readings seen in the examples, or whose weight moved, are in the map). */
-export function fitBias(
-  keys: readonly string[],
-  examples: readonly Example[],
-  { steps = 200, pull = 0.02 }: FitOptions = {},
-): Map<string, number> {
-  const k = keys.length;
-  const index = new Map(keys.map((key, i) => [key, i]));
-  const rows = examples.flatMap((e) => {
-    const y = index.get(e.label);
-    return y === undefined ? [] : [{ logs: e.scores.map((v) => Math.log(Math.max(v, FLOOR))), y }];
-  });
-  const bias = new Float64Array(k);
-  if (rows.length === 0) return new Map();
-  const rate = 1;
-  const grad = new Float64Array(k);
-  const q = new Float64Array(k);
-  for (let step = 0; step < steps; step++) {
-    grad.fill(0);
-    for (const { logs, y } of rows) {
-      let max = -Infinity;
-      for (let j = 0; j < k; j++) {
-        q[j] = logs[j]! + bias[j]!;
-        max = Math.max(max, q[j]!);
-      }
-      let sum = 0;
-      for (let j = 0; j < k; j++) {
-        q[j] = Math.exp(q[j]! - max);
-        sum += q[j]!;
-      }
-      for (let j = 0; j < k; j++) grad[j]! -= q[j]! / sum;
-      grad[y]! += 1;
-    }
-    for (let j = 0; j < k; j++) bias[j]! += rate * (grad[j]! / rows.length - pull * bias[j]!);
+/** Examples of how a set's squares look to the model, learnt from a game's committed squares. */
+export class TileMemory {
+  private readonly examples = new Map<string, Float32Array[]>();
+  private cache: { matrix: Float32Array; groups: Int32Array; names: string[] } | undefined;
+  private readonly k: number;
+  private readonly perLetter: number;
+  private readonly plain: number;
+  private readonly strength: number;
+  /** Quarter turns of the letters as seen when the examples were taken: features of turned glyphs differ. */
+  turns: 0 | 1 | 2 | 3 | undefined;
+
+  constructor({ k = 7, perLetter = 24, plain = 96, strength = 1 }: MemoryOptions = {}) {
+    this.k = k;
+    this.perLetter = perLetter;
+    this.plain = plain;
+    this.strength = strength;
   }
-  const out = new Map<string, number>();
-  keys.forEach((key, j) => {
-    if (Math.abs(bias[j]!) > 1e-3) out.set(key, bias[j]!);
-  });
-  return out;
+
+  /** Examples kept. */
+  get size(): number {
+    let n = 0;
+    for (const list of this.examples.values()) n += list.length;
+    return n;
+  }
+
+  /** Whether enough of the set has been seen for its votes to count. */
+  get ready(): boolean {
+    let letters = 0;
+    for (const key of this.examples.keys()) if (key !== PLAIN) letters++;
+    return letters >= MIN_LETTERS;
+  }
+
+  /**
+   * Keeps `feature` (copied, normalised) as an example of `label` (`.` empty, `?` blank, or a letter), letters seen
+   * facing `turns` quarter turns. Examples seen facing another way replace all kept ones.
+   */
+  add(label: string, feature: Float32Array, turns: 0 | 1 | 2 | 3): void {
+    this.cache = undefined;
+    if (this.turns !== turns) {
+      this.examples.clear();
+      this.turns = turns;
+    }
+    const group = groupOf(label);
+    let list = this.examples.get(group);
+    if (!list) {
+      list = [];
+      this.examples.set(group, list);
+    }
+    list.push(normalised(feature));
+    const cap = group === PLAIN ? this.plain : this.perLetter;
+    if (list.length > cap) list.splice(0, list.length - cap);
+  }
+
+  /**
+   * Per reading of `keys`, a factor for the model's score of that reading on a square whose features are
+   * `feature`, from its `k` nearest examples: (votes + ½) / (k + ½) to the power `strength`, 1 for a reading with no
+   * example yet. Undefined when the memory is not ready.
+   */
+  weigh(feature: Float32Array, keys: readonly string[]): Float64Array | undefined {
+    if (!this.ready) return undefined;
+    const { matrix, groups, names } = this.flat();
+    const f = normalised(feature);
+    const d = f.length;
+    const n = groups.length;
+    // The k most similar examples (cosine: the vectors are normalised), kept sorted, best first.
+    const k = Math.min(this.k, n);
+    const sims = new Float64Array(k).fill(-Infinity);
+    const which = new Int32Array(k);
+    for (let e = 0; e < n; e++) {
+      let sim = 0;
+      for (let j = 0, o = e * d; j < d; j++, o++) sim += matrix[o]! * f[j]!;
+      if (sim <= sims[k - 1]!) continue;
+      let at = k - 1;
+      while (at > 0 && sims[at - 1]! < sim) {
+        sims[at] = sims[at - 1]!;
+        which[at] = which[at - 1]!;
+        at--;
+      }
+      sims[at] = sim;
+      which[at] = groups[e]!;
+    }
+    const votes = new Float64Array(names.length);
+    for (let i = 0; i < k; i++) votes[which[i]!]! += 1;
+    const byName = new Map(names.map((name, g) => [name, votes[g]!]));
+    // A reading the game has no example of yet is not voted against: the examples cannot say how it looks.
+    return Float64Array.from(keys, (key) => {
+      const v = byName.get(groupOf(key));
+      return v === undefined ? 1 : ((v + PRIOR) / (k + PRIOR)) ** this.strength;
+    });
+  }
+
+  /** The examples as one matrix (a row each) and each row's group, made again only after an example is added. */
+  private flat(): { matrix: Float32Array; groups: Int32Array; names: string[] } {
+    if (this.cache) return this.cache;
+    const names = [...this.examples.keys()];
+    const rows = [...this.examples.values()].flat();
+    const d = rows[0]?.length ?? 0;
+    const matrix = new Float32Array(rows.length * d);
+    const groups = new Int32Array(rows.length);
+    let r = 0;
+    names.forEach((name, g) => {
+      for (const row of this.examples.get(name)!) {
+        matrix.set(row, r * d);
+        groups[r++] = g;
+      }
+    });
+    this.cache = { matrix, groups, names };
+    return this.cache;
+  }
+}
+
+function normalised(v: Float32Array): Float32Array {
+  let n = 0;
+  for (let j = 0; j < v.length; j++) n += v[j]! * v[j]!;
+  n = Math.sqrt(n) || 1;
+  return Float32Array.from(v, (x) => x / n);
 }

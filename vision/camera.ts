@@ -10,6 +10,7 @@
  * Every `fullEvery` frames one is read whole anyway. A reading is always what `recognize` would make of the
  * pixels each square shows; only the work to get it differs.
  */
+import { uprightGrid } from './classify.ts';
 import { decodeImage } from './decode.ts';
 import { gridHomography } from './homography.ts';
 import { type FrameState, type RecognizeOptions, readFrame } from './recognize.ts';
@@ -110,9 +111,55 @@ export class Camera {
     this.sinceFull = 0;
     return { ...next.reading, path: hint ? 'hint' : 'search', cellsRead: 225 };
   }
+
+  /**
+   * The game committed `board` (upright board text: 15 rows, `.` empty, a lowercase letter a blank) from this
+   * camera's last frame: its squares become examples of this set's look in the camera's memory (options.memory),
+   * except those the frame did not show (see LEARN_FLOOR). Returns how many were learnt.
+   */
+  learn(board: readonly string[]): number {
+    const memory = this.options.memory;
+    const state = this.state;
+    if (!memory || !state?.features || board.length !== 15) return 0;
+    const { seen, features } = state;
+    const size = features.length / 225;
+    // upright[i] = seen[at[i]]
+    const at = uprightGrid(
+      Array.from({ length: 225 }, (_, i) => i),
+      seen.turns,
+    );
+    const label: string[] = new Array(225);
+    at.forEach((cell, upright) => {
+      const t = board[Math.floor(upright / 15)]?.[upright % 15] ?? '';
+      label[cell] = t === '.' || t === '?' ? t : t === t.toLowerCase() ? '?' : t;
+    });
+    const keys = seen.scores.keys;
+    let learnt = 0;
+    for (let k = 0; k < 225; k++) {
+      const cell = (k * LEARN_STEP) % 225;
+      const row = seen.scores.cells[cell];
+      const j = keys.indexOf(label[cell]!);
+      if (!row || row.length === 0 || j < 0) continue;
+      const hand = seen.scores.hand[cell] ?? 0;
+      let total = hand;
+      for (const v of row) total += v;
+      if (total <= 0 || row[j]! / total < LEARN_FLOOR || hand / total >= HAND_SHARE) continue;
+      memory.add(label[cell]!, features.subarray(cell * size, (cell + 1) * size), seen.turns);
+      learnt++;
+    }
+    return learnt;
+  }
 }
 
 const PER = SAMPLES * SAMPLES;
+
+/** A square is learnt from only when the model gave what it holds at least this share (else the frame did not show
+ *  it: a hand, a tile still moving), and a hand less than `HAND_SHARE`. */
+const LEARN_FLOOR = 0.02;
+const HAND_SHARE = 0.5;
+/** Squares are learnt from in this order (a step coprime with 225), so that the plain squares kept, the newest, come
+ *  from all over the board rather than its last rows. */
+const LEARN_STEP = 97;
 
 /**
  * Grey samples of every square: `SAMPLES`² points spread over its inner part, mapped onto the photo through the

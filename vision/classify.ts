@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
+import type { TileMemory } from './adapt.ts';
 import { type Rotation, VisionError } from './types.ts';
 
 export const DEFAULT_MODEL = fileURLToPath(new URL('../models/cells.onnx', import.meta.url));
@@ -15,6 +16,8 @@ export interface CellModel {
   readonly classes: readonly string[];
   readonly size: number;
   readonly margin: number;
+  /** Length of the model's penultimate features per cell (its `features` output), 0 when it has none. */
+  readonly features: number;
 }
 
 interface Metadata {
@@ -59,15 +62,30 @@ async function open(path: string): Promise<CellModel> {
   } catch (err) {
     throw new VisionError('no-model', `cannot load the model ${path}: ${(err as Error).message}`);
   }
-  return { session, classes: meta.classes, size: meta.input.shape[2], margin: meta.input.cropMargin };
+  const out = session.outputMetadata.find((o) => o.name === 'features');
+  const features = out?.isTensor ? Number(out.shape[1]) : 0;
+  return {
+    session,
+    classes: meta.classes,
+    size: meta.input.shape[2],
+    margin: meta.input.cropMargin,
+    features: Number.isInteger(features) && features > 0 ? features : 0,
+  };
 }
 
-/** Class probabilities for every cell: `cells` is N×3×size×size, the result N×classes (softmax). */
-export async function classifyCells(model: CellModel, cells: Float32Array): Promise<Float32Array> {
+/**
+ * Class probabilities for every cell: `cells` is N×3×size×size, `probs` N×classes (softmax), and `features`
+ * N×`model.features` when the model has them.
+ */
+export async function classifyCells(
+  model: CellModel,
+  cells: Float32Array,
+): Promise<{ probs: Float32Array; features: Float32Array | undefined }> {
   const n = cells.length / (3 * model.size * model.size);
   const input = new ort.Tensor('float32', cells, [n, 3, model.size, model.size]);
   const output = await model.session.run({ cells: input });
   const logits = output.logits!.data as Float32Array;
+  const features = model.features > 0 ? (output.features?.data as Float32Array | undefined) : undefined;
   const k = model.classes.length;
   const probs = new Float32Array(logits.length);
   for (let i = 0; i < n; i++) {
@@ -81,8 +99,19 @@ export async function classifyCells(model: CellModel, cells: Float32Array): Prom
     }
     for (let j = 0; j < k; j++) probs[i * k + j]! /= sum;
   }
-  return probs;
+  return { probs, features };
 }
+
+/** The game's examples of its tile set, and every cell's features to compare with them (adapt.ts). */
+export interface MemoryLook {
+  readonly memory: TileMemory;
+  /** 225 × `size` features, row-major cells as seen. */
+  readonly features: Float32Array;
+  readonly size: number;
+}
+
+/** A square read empty with at least this share is not compared with the game's examples (most squares are). */
+const PLAINLY_EMPTY = 0.99;
 
 export interface CellReading {
   /** 15×15 characters as seen (not yet turned upright). */
@@ -96,7 +125,8 @@ export interface CellReading {
   readonly blankShare: number[];
   /** Per cell, its likeliest readings (empty, blank, a letter, or `#`: a hand over it) with their shares. */
   readonly options: readonly (readonly Alternative[])[];
-  /** The model's raw scores per cell for each reading in `keys` (before any bias), and for a hand. */
+  /** The model's raw scores per cell for each reading in `keys` (before the game's examples weigh them), and for a
+   *  hand. */
   readonly scores: {
     readonly keys: readonly string[];
     readonly cells: readonly number[][];
@@ -125,8 +155,8 @@ export function readCells(
   model: CellModel,
   probs: Float32Array,
   allowed?: ReadonlySet<string>,
-  /** Per reading (`.`, `?` or a letter), a log-weight learnt from the game's own tiles (see adapt.ts). */
-  bias?: ReadonlyMap<string, number>,
+  /** The game's own tiles, which weigh the model's scores of every cell read (see adapt.ts). */
+  look?: MemoryLook,
   /** Read only these cells (the others come out empty, with no confidence): for a look at a few. */
   only?: ReadonlySet<number>,
   /**
@@ -151,10 +181,11 @@ export function readCells(
   const letters = [...new Set([...byTurn.keys()].map((name) => name[0]!))].filter(
     (l) => !allowed || allowed.has(l),
   );
-  const keep = previous && previous.turns === turns && !bias ? previous : undefined;
-  // A previous reading that cannot be reused (the letters now face another way, or a bias applies): every cell is
-  // read from its probabilities, which are all there.
+  const keep = previous && previous.turns === turns ? previous : undefined;
+  // A previous reading that cannot be reused (the letters now face another way): every cell is read from its
+  // probabilities, which are all there.
   const some = previous && !keep ? undefined : only;
+  const keys = ['.', '?', ...letters];
   const empty = model.classes.indexOf('.');
   const blank = model.classes.indexOf('?');
   const hand = model.classes.indexOf('#');
@@ -198,22 +229,34 @@ export function readCells(
       }),
     ];
     scoreRows.push(raw.map(([, v]) => v));
-    const scores: [string, number][] = bias ? raw.map(([t, v]) => [t, v * Math.exp(bias.get(t) ?? 0)]) : raw;
-    let best = scores[0]!;
-    let bestLetter: [string, number] = ['?', 0];
+    const weights =
+      look && look.memory.turns === turns && raw[0]![1] < PLAINLY_EMPTY
+        ? look.memory.weigh(look.features.subarray(i * look.size, (i + 1) * look.size), keys)
+        : undefined;
+    const weighed: [string, number][] | undefined = weights && raw.map(([t, v], j) => [t, v * weights[j]!]);
+    // The game's examples count only where they change which reading leads: where they agree with the model, the
+    // model's own shares stand (the examples are seen through the same model: agreeing, they add no certainty).
+    const scores = weighed && leader(weighed) !== leader(raw) ? weighed : raw;
+    let best = 0;
+    let bestLetter = -1;
     let total = p(hand);
+    let rawTotal = p(hand);
     for (const [j, s] of scores.entries()) {
       total += s[1];
-      if (s[1] > best[1]) best = s;
-      if (j >= 2 && s[1] > bestLetter[1]) bestLetter = s;
+      rawTotal += raw[j]![1];
+      if (s[1] > scores[best]![1]) best = j;
+      if (j >= 2 && s[1] > (bestLetter < 0 ? 0 : scores[bestLetter]![1])) bestLetter = j;
     }
     const share = (v: number) => (total > 0 ? v / total : 0);
-    chars.push(best[0]);
-    confidence.push(share(best[1]));
-    pair.push(share(p(empty) + p(blank)));
-    letter.push(bestLetter[0]);
-    letterShare.push(share(bestLetter[1]));
-    blankShare.push(share(p(blank)));
+    const rawShare = (v: number) => (rawTotal > 0 ? v / rawTotal : 0);
+    chars.push(scores[best]![0]);
+    // A reading the examples chose against the model stays in doubt: never surer than the model alone is of it.
+    confidence.push(Math.min(share(scores[best]![1]), rawShare(raw[best]![1])));
+    // Empty or blank is the board's colours' to settle (surface.ts), from the model's own shares.
+    pair.push(rawShare(p(empty) + p(blank)));
+    letter.push(bestLetter < 0 ? '?' : scores[bestLetter]![0]);
+    letterShare.push(bestLetter < 0 ? 0 : share(scores[bestLetter]![1]));
+    blankShare.push(rawShare(p(blank)));
     options.push(
       [...scores, ['#', p(hand)] as [string, number]]
         .sort((a, b) => b[1] - a[1])
@@ -230,12 +273,19 @@ export function readCells(
     blankShare,
     options,
     scores: {
-      keys: ['.', '?', ...letters],
+      keys,
       cells: scoreRows,
       hand: hand < 0 ? [] : Array.from({ length: n }, (_, i) => probs[i * k + hand]!),
     },
     turns,
   };
+}
+
+/** The index of the first highest score. */
+function leader(scores: readonly (readonly [string, number])[]): number {
+  let best = 0;
+  for (let j = 1; j < scores.length; j++) if (scores[j]![1] > scores[best]![1]) best = j;
+  return best;
 }
 
 /** Turns a row-major 15×15 grid seen rotated `turns` quarter turns clockwise back upright. */

@@ -1,7 +1,7 @@
 /**
  * tilecam's vision: image in, BoardReading out. No game rules, no HTTP. OpenCV stays behind ./cv.ts.
  */
-export { type Example, type FitOptions, fitBias } from './adapt.ts';
+export { type MemoryOptions, TileMemory } from './adapt.ts';
 export { Camera, type CameraOptions, type CameraReading, type ReadPath } from './camera.ts';
 export { DEFAULT_MODEL, loadModel } from './classify.ts';
 export { type SheetSquare, writeDebugImages, writeSquareSheet } from './debug.ts';

@@ -3,6 +3,7 @@
  * corners are given, straighten and cut the cells, classify them in one batch (ONNX), turn the board upright.
  * No game rules here: whether the reading is a legal move is the engine's question.
  */
+import type { TileMemory } from './adapt.ts';
 import {
   type CellModel,
   type CellReading,
@@ -36,11 +37,11 @@ export interface RecognizeOptions {
   /** Path of the ONNX model (default models/cells.onnx). */
   readonly model?: string;
   /**
-   * Per reading (`.`, `?` or a letter), a log-weight learnt from tiles of this game already committed (adapt.ts):
-   * how this set's tiles look to the model.
+   * Examples of this game's tiles, from squares already committed (adapt.ts): how this set's tiles look to the
+   * model. Each square is compared with them (when the model has features).
    */
-  readonly bias?: ReadonlyMap<string, number>;
-  /** Also report the model's raw scores per square (`BoardReading.scores`), to learn such a bias from. */
+  readonly memory?: TileMemory;
+  /** Also report the model's raw scores per square (`BoardReading.scores`). */
   readonly scores?: boolean;
   /** Squares read with less confidence than this are reported unsure (default 0.8). */
   readonly threshold?: number;
@@ -67,6 +68,8 @@ export interface FrameState {
   readonly size: { readonly width: number; readonly height: number };
   readonly corners: Corners;
   readonly probs: Float32Array;
+  /** The model's features per cell (225 × `CellModel.features`, cells as seen), when it has them. */
+  readonly features: Float32Array | undefined;
   /** The straightened board the cells were read from. */
   readonly warped: RgbImage;
   /** The cells as read (before the colour check). */
@@ -98,23 +101,31 @@ export async function readFrame(
     : warpBoard(photo, corners);
   const allowed = options.letters ? new Set([...options.letters]) : undefined;
   let probs: Float32Array;
+  let features: Float32Array | undefined;
   if (reuse) {
     // Only the cells asked for are read again; the others keep what the earlier frame read.
     probs = reuse.state.probs.slice();
+    features = reuse.state.features?.slice();
     const only = reuse.cells.map((cell) => ({ cell, dx: 0, dy: 0 }));
     const fresh = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin, only));
     const k = cells.classes.length;
+    const f = cells.features;
     reuse.cells.forEach((cell, j) => {
-      probs.set(fresh.subarray(j * k, (j + 1) * k), cell * k);
+      probs.set(fresh.probs.subarray(j * k, (j + 1) * k), cell * k);
+      if (features && fresh.features) features.set(fresh.features.subarray(j * f, (j + 1) * f), cell * f);
     });
     await secondLook(cells, warped, probs, allowed, new Set(reuse.cells));
   } else {
-    probs = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin));
+    const read = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin));
+    probs = read.probs;
+    features = read.features;
     await secondLook(cells, warped, probs, allowed);
   }
+  const look =
+    options.memory && features ? { memory: options.memory, features, size: cells.features } : undefined;
   const seen = reuse
-    ? readCells(cells, probs, allowed, options.bias, new Set(reuse.cells), reuse.state.seen)
-    : readCells(cells, probs, allowed, options.bias);
+    ? readCells(cells, probs, allowed, look, new Set(reuse.cells), reuse.state.seen)
+    : readCells(cells, probs, allowed, look);
   // The blank-or-empty check compares colours across the board: all of them this frame's (the light and a camera's
   // white balance change from frame to frame), taken from the photo itself.
   const colours = photoColours(photo, gridHomography(corners));
@@ -128,7 +139,15 @@ export async function readFrame(
     classify: ms(t2, t3),
     total: ms(t0, t3),
   });
-  return { size: { width: photo.width, height: photo.height }, corners, probs, warped, seen, reading };
+  return {
+    size: { width: photo.width, height: photo.height },
+    corners,
+    probs,
+    features,
+    warped,
+    seen,
+    reading,
+  };
 }
 
 /** The grid's corners in the decoded photo: the ones given, or found (from the hint first). */
@@ -258,7 +277,7 @@ async function secondLook(
   );
   if (doubtful.length === 0) return;
   const crops = doubtful.flatMap((cell) => SHIFTS.map(([dx, dy]) => ({ cell, dx, dy })));
-  const more = await classifyCells(model, cellCrops(board, model.size, model.margin, crops));
+  const more = (await classifyCells(model, cellCrops(board, model.size, model.margin, crops))).probs;
   doubtful.forEach((cell, d) => {
     for (let j = 0; j < k; j++) {
       let sum = probs[cell * k + j]!;

@@ -1,8 +1,18 @@
 #!/usr/bin/env bash
 # `npm run train [-- --samples N --epochs E]`: installs the training packages if needed, renders synthetic cells,
-# trains on 2 CPU threads and writes models/cells.onnx and models/cells.json. A developer step, never run by
+# trains on 2 CPU threads and writes models/cells.onnx (with its features output) and models/cells.json. A developer step, never run by
 # install or tests.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bash "$here/setup.sh"
-exec /usr/bin/python3 "$here/train.py" "$@"
+/usr/bin/python3 "$here/train.py" "$@"
+# The exported model also gives each cell's penultimate features (vision/adapt.ts compares a game's squares by them).
+out="$here/../cells.onnx"
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  case "${args[i]}" in
+    --out) out="${args[i + 1]}" ;;
+    --out=*) out="${args[i]#--out=}" ;;
+  esac
+done
+cd "$here/../.." && npx tsx models/training/features.ts "$out"

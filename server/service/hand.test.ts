@@ -17,9 +17,10 @@ vi.mock('../../vision/index.ts', async (original) => {
     if (!next) throw new Error('no reading queued');
     return next;
   };
-  // A camera's frames are the queued readings too.
+  // A camera's frames are the queued readings too (it learns nothing from them: they have no features).
   const Camera = class {
     read = recognize;
+    learn = () => 0;
   };
   return { ...(await original<typeof import('../../vision/index.ts')>()), recognize, Camera };
 });

@@ -4,7 +4,7 @@
  * scorekeeper with their photos, and the camera streams shown to the scorekeeper.
  */
 import { createHash } from 'node:crypto';
-import { Camera, type Corners } from '../../vision/index.ts';
+import { Camera, type Corners, TileMemory } from '../../vision/index.ts';
 import { type Board, formatBoard, parseBoard, type Square } from '../engine/index.ts';
 import type { Look, PendingView, SourceView } from '../protocol/index.ts';
 import type { GameStore, StoredHeld } from '../store/types.ts';
@@ -85,7 +85,8 @@ export class FrameIntake {
   async read(bytes: Uint8Array, seat: number): ReturnType<typeof readFrame> {
     let camera = this.cameras.get(seat);
     if (!camera) {
-      camera = new Camera({ letters: lettersOf(this.lang) });
+      // Each camera learns the set being played from the squares the game commits (vision/adapt.ts).
+      camera = new Camera({ letters: lettersOf(this.lang), memory: new TileMemory() });
       this.cameras.set(seat, camera);
     }
     try {
@@ -102,6 +103,17 @@ export class FrameIntake {
       if (err instanceof ServiceError && err.code === 'no-board') await this.thumbnail(bytes, null, seat);
       throw err;
     }
+  }
+
+  /**
+   * The game has accepted `board` from camera `seat`'s last frame (a move read, or a held reading confirmed): the
+   * camera learns from it how this set's tiles look. Returns the squares learnt from.
+   */
+  learn(seat: number, board: Board): number {
+    const camera = this.cameras.get(seat);
+    if (!camera) return 0;
+    const rows = Array.from({ length: 15 }, (_, r) => board.cells.slice(r * 15, r * 15 + 15).join(''));
+    return camera.learn(rows);
   }
 
   /** What the frame `bytes` showed when it was read, if it was. */

@@ -349,6 +349,8 @@ export class MeSession implements Session {
       decision,
     });
     this.turns.set(board, read);
+    // The camera in front of this board learns this set's tiles from the reading accepted.
+    if (photo) this.intake.learn(holder, read);
     // A camera still waiting out a hand over this board has nothing left to end.
     for (const [camera, wait] of [...this.handWaits]) if (wait.board === board) this.stopWaiting(camera);
     this.decided.set(board, decision);

@@ -414,6 +414,8 @@ export class GameSession implements Session {
     this.seq = first + events.length;
     this.state = state;
     this.stable = undefined;
+    // The camera learns this set's tiles from a move read from it (or read and confirmed).
+    if (photo && events.some((e) => e.type === 'play')) this.intake.learn(0, state.board);
     this.notify();
     return { status: 'committed', event: events.at(-1)! };
   }
