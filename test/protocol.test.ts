@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { GameService } from '../server/service/service.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
@@ -29,11 +29,23 @@ const demo = (i: number) =>
 
 /** Plays `steps` into a new game of `config`, and the snapshot after each (the game's id written as GAME). */
 async function play(config: unknown, steps: [string, object][]) {
+  // A minute a step, on a fixed clock: the turn clock's figures are part of the snapshots.
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(Date.parse('2026-01-01T10:00:00.000Z'));
+  try {
+    return await playSteps(config, steps);
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+async function playSteps(config: unknown, steps: [string, object][]) {
   const { id } = service.create(parseGameConfig(config));
   const seen: { step: string; result: unknown; snapshot: unknown }[] = [];
   const normal = (value: unknown) => JSON.parse(JSON.stringify(value).replaceAll(id, 'GAME'));
   seen.push({ step: 'created', result: null, snapshot: normal(service.get(id).snapshot()) });
   for (const [step, action] of steps) {
+    vi.setSystemTime(Date.now() + 60_000);
     const result = await service.act(id, action);
     seen.push({ step, result: normal(result), snapshot: normal(service.get(id).snapshot()) });
   }

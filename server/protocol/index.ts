@@ -115,6 +115,24 @@ export interface GameSnapshot {
   readonly capture: 'auto' | 'button';
   readonly lang: string;
   readonly sources: readonly SourceView[];
+  /** The turn clock: each player's time used, from when each turn ended (see ClockView). */
+  readonly clock: ClockView;
+}
+
+/**
+ * Each player's time used: the time between one recorded event and the next belongs to the player whose turn it was
+ * (a challenge's time is the challenger's, as on a chess clock). A viewer adds its own clock's now − `since` to the
+ * player `toMove` while `running` (a snapshot changes only when the game does).
+ */
+export interface ClockView {
+  /** When the game was created (ISO 8601). */
+  readonly started: string;
+  /** When the last event was recorded, or the game created: the running turn's start. */
+  readonly since: string;
+  /** Milliseconds used per player, up to `since`. */
+  readonly used: readonly number[];
+  /** Whether a turn is running (the game is live). */
+  readonly running: boolean;
 }
 
 /** A word of a Scrabble Me round, as the engine derives it (main word, every word formed, score, withdrawn). */

@@ -1,19 +1,36 @@
 /**
  * A game's broadcast fields: short texts a stream's overlay shows (OBS text sources, as Woogles' broadcast fields
- * serve them): the scores, whose turn it is (or who won), the last move, the tiles unseen. Pure: a snapshot in,
- * the texts out; the HTTP routes serve them as text and as a server-sent-events stream.
+ * serve them): the scores, whose turn it is (or who won), the last move, the tiles unseen, each player's time used.
+ * Pure: a snapshot (and the time now, for the running turn) in, the texts out; the HTTP routes serve them as text
+ * and as a server-sent-events stream.
  */
 import type { GameSnapshot, MeSnapshot, Snapshot, TurnView } from '../protocol/index.ts';
 
-export const fieldNames = ['score', 'turn', 'last', 'unseen', 'board'] as const;
+export const fieldNames = ['score', 'turn', 'last', 'unseen', 'board', 'clock'] as const;
 export type FieldName = (typeof fieldNames)[number];
 export type Fields = Record<FieldName, string>;
 
-export function fieldsOf(s: Snapshot): Fields {
-  return s.variant === 'scrabble-me' ? meFields(s) : classicFields(s);
+export function fieldsOf(s: Snapshot, now = Date.now()): Fields {
+  return s.variant === 'scrabble-me' ? meFields(s) : classicFields(s, now);
 }
 
-function classicFields(s: GameSnapshot): Fields {
+/** Each player's time used as `m:ss` (`h:mm:ss` from an hour), the running turn's counted up to `now`. */
+export function clockTexts(s: GameSnapshot, now: number): string[] {
+  const running = s.clock.running ? Math.max(0, now - Date.parse(s.clock.since)) : 0;
+  return s.clock.used.map((ms, i) =>
+    duration(ms + (i === s.toMove && Number.isFinite(running) ? running : 0)),
+  );
+}
+
+export function duration(ms: number): string {
+  const total = Math.floor(Math.max(0, ms) / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const sec = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+function classicFields(s: GameSnapshot, now: number): Fields {
   const name = (i: number) => s.players[i]?.name ?? '?';
   return {
     score: s.players.map((p) => `${p.name} ${p.score}`).join(' – '),
@@ -21,6 +38,9 @@ function classicFields(s: GameSnapshot): Fields {
     last: lastMove(s.turns, name),
     unseen: `${s.unseen.total} unseen (${s.unseen.vowels} vowels, ${s.unseen.consonants} consonants, ${s.unseen.blanks} blanks) · bag ${s.unseen.bag}`,
     board: s.board.join('\n'),
+    clock: clockTexts(s, now)
+      .map((t, i) => `${name(i)} ${t}`)
+      .join(' – '),
   };
 }
 
@@ -36,6 +56,8 @@ function meFields(s: MeSnapshot): Fields {
       : '',
     unseen: `bag ${s.bag} · podium ${s.podium.join(' ')}`,
     board: s.boards.map((b, i) => `board ${i + 1}\n${b.board.join('\n')}`).join('\n\n'),
+    // Scrabble Me's rounds are built at the same time: no turn clock.
+    clock: '',
   };
 }
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { SqliteStore } from '../store/sqlite.ts';
 import { GameService } from './service.ts';
 import { GameSession } from './session.ts';
@@ -66,5 +66,62 @@ describe('tile counts', () => {
     // The scorekeeper may know better (another set): confirming commits it.
     expect((await session.act({ type: 'confirm' })).status).toBe('committed');
     expect(session.snapshot().turns).toHaveLength(2);
+  });
+});
+
+describe('the turn clock', () => {
+  it('gives each player the time up to the turns they ended, a challenge’s to the challenger, and keeps it across a restart', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const start = Date.parse('2026-11-23T10:00:00.000Z');
+      vi.setSystemTime(start);
+      const service = new GameService(store, dir);
+      const session = classicGame(service, 'button');
+      const board1 = readFileSync(new URL('../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
+        .trimEnd()
+        .split('\n');
+      // Ann takes 90 s for her move; Ben challenges it 20 s later (his time): the word stands, and under the double
+      // challenge rule he loses his turn; Ann passes 40 s on.
+      vi.setSystemTime(start + 90_000);
+      expect((await session.act({ type: 'confirm', board: board1 })).status).toBe('committed');
+      vi.setSystemTime(start + 110_000);
+      expect((await session.act({ type: 'challenge', player: 1, acceptable: true })).status).toBe(
+        'committed',
+      );
+      vi.setSystemTime(start + 150_000);
+      expect((await session.act({ type: 'pass' })).status).toBe('committed');
+      vi.setSystemTime(start + 155_000);
+      const clock = session.snapshot().clock;
+      expect(clock).toMatchObject({
+        started: '2026-11-23T10:00:00.000Z',
+        since: '2026-11-23T10:02:30.000Z',
+        used: [130_000, 20_000],
+        running: true,
+      });
+      // Rebuilt from the store, the clock is the same.
+      const again = new GameService(store, dir).get(session.id);
+      expect(again?.snapshot()).toMatchObject({ clock: { used: [130_000, 20_000], since: clock.since } });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('the clock as a broadcast field', () => {
+  it('writes each player’s time as m:ss or h:mm:ss, the running turn counted to now', async () => {
+    const { clockTexts, duration } = await import('./fields.ts');
+    expect([0, 59_999, 60_000, 3_599_000, 3_600_000, 4_000_000].map(duration)).toEqual([
+      '0:00',
+      '0:59',
+      '1:00',
+      '59:59',
+      '1:00:00',
+      '1:06:40',
+    ]);
+    const session = classicGame(new GameService(store, dir), 'button');
+    const s = session.snapshot();
+    const since = Date.parse(s.clock.since);
+    // Ann is to move: her running turn counts, Ben's time stands.
+    expect(clockTexts(s, since + 75_000)).toEqual(['1:15', '0:00']);
   });
 });

@@ -77,6 +77,8 @@ export class GameSession implements Session {
     | undefined;
   /** How each move read by the camera was decided, by event index. */
   private readonly decisions = new Map<number, Decision>();
+  /** When each event was recorded (ISO 8601) and who was to move before it, by index: the turn clock. */
+  private readonly times: { at: string; toMove: number }[] = [];
   private readonly viewers = new Viewers<GameSnapshot>(() => this.snapshot());
   private readonly intake: FrameIntake;
   private readonly held: HeldReadings;
@@ -120,6 +122,7 @@ export class GameSession implements Session {
       const step = applyEvent(session.state, e.event as GameEvent);
       if (!step.ok)
         throw new Error(`stored game ${stored.id} does not replay at event ${e.seq}: ${step.message}`);
+      session.times.push({ at: e.at, toMove: session.state.toMove });
       session.state = step.state;
       session.seq = e.seq;
       if (e.decision) session.decisions.set(e.seq - 1, e.decision);
@@ -160,6 +163,7 @@ export class GameSession implements Session {
       sources: this.sources.view(),
       decisions: this.decisions,
       ...(this.lexicon ? { lexicon: this.lexicon } : {}),
+      times: { created: this.stored.createdAt, events: this.times },
     });
   }
 
@@ -412,6 +416,13 @@ export class GameSession implements Session {
       if (event.type === 'play' && decision) this.decisions.set(first + k, decision);
     });
     this.seq = first + events.length;
+    // Who was to move before each event: the time up to it was theirs unless the event is another's turn.
+    let before = this.state;
+    for (const event of events) {
+      this.times.push({ at, toMove: before.toMove });
+      const step = applyEvent(before, event);
+      if (step.ok) before = step.state;
+    }
     this.state = state;
     this.stable = undefined;
     // The camera learns this set's tiles from a move read from it (or read and confirmed).

@@ -7,7 +7,7 @@ import {
   unseenTiles,
   winners,
 } from '../engine/index.ts';
-import type { Decision, GameSnapshot, PendingView } from '../protocol/index.ts';
+import type { ClockView, Decision, GameSnapshot, PendingView } from '../protocol/index.ts';
 
 export function snapshotOf(
   id: string,
@@ -23,6 +23,8 @@ export function snapshotOf(
     decisions?: ReadonlyMap<number, Decision>;
     disturbed?: readonly { row: number; col: number }[];
     lexicon?: Lexicon;
+    /** When the game was created and when each of its events was recorded (ISO 8601), for the turn clock. */
+    times: Parameters<typeof clockOf>[1];
   },
 ): GameSnapshot {
   const unseen = unseenTiles(state.rules.tileSet, state.board, {
@@ -76,5 +78,39 @@ export function snapshotOf(
     capture: options.capture,
     lang: options.lang,
     sources: options.sources,
+    clock: clockOf(state, options.times),
   };
+}
+
+/** The turn-ending kinds: the time up to them is the turn's player's. */
+const TURN_KINDS = new Set(['play', 'pass', 'exchange']);
+
+/**
+ * Each player's time used. The time from one event to the next is the player's whose turn it was: the player of a
+ * play, pass or exchange for the time up to it; for any other event (a challenge, a correction, the end) the player
+ * who was to move (a challenge's time is the challenger's, as on a chess clock). Times that go backwards count as
+ * none.
+ */
+export function clockOf(
+  state: GameState,
+  times: {
+    readonly created: string;
+    /** When each event was recorded and who was to move before it. */
+    readonly events: readonly { readonly at: string; readonly toMove: number }[];
+  },
+): ClockView {
+  const turnOf = new Map<number, number>();
+  for (const t of state.turns) if (TURN_KINDS.has(t.kind)) turnOf.set(t.event, t.player);
+  const used: number[] = new Array(state.players.length).fill(0);
+  let since = times.created;
+  let last = Date.parse(times.created);
+  times.events.forEach(({ at, toMove }, i) => {
+    const t = Date.parse(at);
+    if (!Number.isFinite(t)) return;
+    const player = turnOf.get(i) ?? toMove;
+    if (Number.isFinite(last) && t > last && used[player] !== undefined) used[player] += t - last;
+    last = Number.isFinite(last) ? Math.max(last, t) : t;
+    since = at;
+  });
+  return { started: times.created, since, used, running: !state.ended };
 }
