@@ -64,6 +64,16 @@ export interface PendingView {
    * top-right, bottom-right, bottom-left), and per unsure square its readings with the model's shares.
    */
   readonly look?: Look;
+  /** What the reading would score if confirmed as it stands, when it is one legal play. */
+  readonly preview?: {
+    /** GCG position of the main word: `8H` across, `H8` down. */
+    readonly position: string;
+    readonly points: number;
+    /** The total as a sentence: `QUIZ 69 + ZA 22 + bingo 50 = 141` (`69` for one word). */
+    readonly sentence: string;
+    /** One sentence per word formed: `QUIZ: Q 10 × 3 (triple letter 8D) + … = 69`. */
+    readonly words: readonly string[];
+  };
 }
 
 export interface Look {

@@ -63,9 +63,19 @@ describe('tile counts', () => {
     });
     expect(session.snapshot().pending?.squares).toEqual([{ row: 9, col: 7 }]);
     expect(session.snapshot().turns).toHaveLength(1);
-    // The scorekeeper may know better (another set): confirming commits it.
+    // What it would score, confirmed as it stands: the scorekeeper sees it before deciding.
+    const preview = session.snapshot().pending?.preview;
+    expect(preview).toBeDefined();
+    // The scorekeeper may know better (another set): confirming commits it, with the score the preview said.
     expect((await session.act({ type: 'confirm' })).status).toBe('committed');
     expect(session.snapshot().turns).toHaveLength(2);
+    expect(session.snapshot().turns[1]).toMatchObject({
+      points: preview?.points,
+      position: preview?.position,
+    });
+    expect(preview?.sentence).toBe(`${preview?.points}`);
+    expect(preview?.words).toHaveLength(1);
+    expect(preview?.words[0]).toMatch(new RegExp(`^ADZ: .* = ${preview?.points}$`));
   });
 });
 

@@ -10,6 +10,7 @@ import {
   type Board,
   describeOverdrawn,
   effectiveEvents,
+  explainMove,
   explainTurn,
   formatBoard,
   type GameEvent,
@@ -34,6 +35,7 @@ import {
   type Decision,
   type FrameResult,
   type GameSnapshot,
+  type PendingView,
   parseWith,
   type Verification,
 } from '../protocol/index.ts';
@@ -153,8 +155,9 @@ export class GameSession implements Session {
   }
 
   snapshot(): GameSnapshot {
+    const pending = this.held.view(BOARD);
     return snapshotOf(this.id, this.state, {
-      pending: this.held.view(BOARD),
+      pending: pending && { ...pending, ...this.preview() },
       disturbed: this.disturbed,
       capture: this.stored.config.capture,
       lang: this.stored.config.lang,
@@ -165,6 +168,16 @@ export class GameSession implements Session {
       ...(this.lexicon ? { lexicon: this.lexicon } : {}),
       times: { created: this.stored.createdAt, events: this.times },
     });
+  }
+
+  /** What the held reading would score, confirmed as it stands: only when it is one legal play. */
+  private preview(): { preview: NonNullable<PendingView['preview']> } | undefined {
+    const held = this.held.get(BOARD);
+    if (!held) return undefined;
+    const inferred = inferMove(this.state.board, held.board, { layout: this.state.rules.layout });
+    if (!inferred.ok || inferred.kind !== 'play') return undefined;
+    const { move, points, sentence, words } = explainMove(held.board, inferred.move, this.state.rules);
+    return { preview: { position: move.position, points, sentence, words: words.map((w) => w.sentence) } };
   }
 
   explainTurn(turn: number): { verification: Verification; player: string } {
