@@ -9,6 +9,7 @@ import {
   makeRules,
   nameBlanks,
   newGame,
+  overtimePenalties,
   placementsFromNotation,
   type RulesOptions,
   winners,
@@ -331,5 +332,17 @@ describe('naming blanks from the lexicon', () => {
     expect(
       nameBlanks(emptyBoard(), first('8D ?Z'), 'across', [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'], lexicon),
     ).toBeUndefined();
+  });
+});
+
+describe('overtimePenalties', () => {
+  it('costs the points per minute for each minute or part of one over the clock, and nothing without a clock', () => {
+    const timed = makeRules({ clockMinutes: 25 });
+    expect(timed.clock).toEqual({ minutes: 25, pointsPerMinute: 10 });
+    const limit = 25 * 60_000;
+    expect(overtimePenalties(timed, [limit, limit + 1, limit + 60_000, limit + 60_001, 0])).toEqual([
+      0, 10, 10, 20, 0,
+    ]);
+    expect(overtimePenalties(makeRules(), [limit * 3, 0])).toEqual([0, 0]);
   });
 });

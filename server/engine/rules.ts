@@ -48,6 +48,24 @@ export interface GameRules {
   readonly scorelessTurns: number;
   /** Finish Line variant: each player's target, in seat order; the game ends when one reaches theirs. */
   readonly finishLine?: readonly number[];
+  /**
+   * A game clock: each player has `minutes` for all their turns; time over it costs `pointsPerMinute` for each
+   * minute or part of one, taken at the end of the game (the tournament rule: 10 points a minute).
+   */
+  readonly clock?: { readonly minutes: number; readonly pointsPerMinute: number };
+}
+
+/** The tournament rule's overtime penalty (WESPA and NASPA): 10 points for each minute or part of one. */
+export const OVERTIME_POINTS_PER_MINUTE = 10;
+
+/** Each player's overtime penalty by the game clock, for the time they used (ms, by seat); none without a clock. */
+export function overtimePenalties(rules: GameRules, used: readonly number[]): number[] {
+  const clock = rules.clock;
+  return used.map((ms) => {
+    if (!clock) return 0;
+    const over = ms - clock.minutes * 60_000;
+    return over > 0 ? Math.ceil(over / 60_000) * clock.pointsPerMinute : 0;
+  });
 }
 
 export interface RulesOptions {
@@ -59,6 +77,8 @@ export interface RulesOptions {
   scorelessTurns?: number;
   /** Finish Line: each player's level in seat order (or one level for all). */
   levels?: FinishLineLevel | readonly FinishLineLevel[];
+  /** A game clock of this many minutes per player (the tournament overtime penalty applies). */
+  clockMinutes?: number;
 }
 
 /** Rules for a game from a few options, defaults as in the rule books (2 players, double challenge, seeds ending). */
@@ -74,6 +94,9 @@ export function makeRules(options: RulesOptions = {}): GameRules {
     endRack: options.endRack ?? 'seeds',
     // Tournament rules end a game after six consecutive scoreless turns; the UK book when all passed twice.
     scorelessTurns: options.scorelessTurns ?? (variant === 'uk' ? 2 * players : 6),
+    ...(options.clockMinutes
+      ? { clock: { minutes: options.clockMinutes, pointsPerMinute: OVERTIME_POINTS_PER_MINUTE } }
+      : {}),
   };
   if (variant !== 'finish-line') return rules;
   const table = finishLineTargets[players as 2 | 3 | 4];

@@ -143,6 +143,11 @@ export interface ClockView {
   readonly used: readonly number[];
   /** Whether a turn is running (the game is live). */
   readonly running: boolean;
+  /**
+   * The game clock, when the game has one: each player's minutes for the whole game, and the points each minute
+   * over it (or part of one) costs at the end.
+   */
+  readonly limit?: { readonly minutes: number; readonly pointsPerMinute: number };
 }
 
 /** A word of a Scrabble Me round, as the engine derives it (main word, every word formed, score, withdrawn). */

@@ -40,6 +40,13 @@ export const gameConfigSchema = z
       challengeRule: oneOf(challengeRules, 'challengeRule').default('double'),
       capture: oneOf(captureModes, 'capture').default('button'),
       lexicon: oneOf(lexicons, 'lexicon').optional(),
+      /** A game clock: minutes per player for the whole game (overtime costs 10 points a minute at the end). */
+      clockMinutes: z
+        .number({ error: 'clockMinutes must be a whole number of minutes from 1 to 180' })
+        .int({ error: 'clockMinutes must be a whole number of minutes from 1 to 180' })
+        .min(1, { error: 'clockMinutes must be a whole number of minutes from 1 to 180' })
+        .max(180, { error: 'clockMinutes must be a whole number of minutes from 1 to 180' })
+        .optional(),
     },
     { error: 'expected a JSON object' },
   )
@@ -48,6 +55,12 @@ export const gameConfigSchema = z
       ctx.addIssue({
         code: 'custom',
         message: 'Scrabble Me reads a board when its player ends the turn: capture must be button',
+      });
+    if (c.variant === 'scrabble-me' && c.clockMinutes !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'Scrabble Me builds its rounds at the same time: it has no game clock (leave out clockMinutes)',
       });
     if (c.levels !== undefined && c.levels.length !== c.players.length)
       ctx.addIssue({ code: 'custom', message: 'levels must give one Finish Line level per player' });

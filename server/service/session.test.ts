@@ -117,6 +117,47 @@ describe('the turn clock', () => {
   });
 });
 
+describe('the game clock', () => {
+  it('takes the overtime penalty at the end: 10 points for each minute or part of one over the limit', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const start = Date.parse('2026-11-23T12:00:00.000Z');
+      vi.setSystemTime(start);
+      const service = new GameService(store, dir);
+      const { id } = service.create({
+        players: ['Ann', 'Ben'],
+        lang: 'en',
+        variant: 'classic',
+        challengeRule: 'double',
+        capture: 'button',
+        clockMinutes: 1,
+      });
+      const session = service.get(id) as GameSession;
+      const board1 = readFileSync(new URL('../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
+        .trimEnd()
+        .split('\n');
+      // Ann takes 2 min 30 s for her move (1 min 30 s over: two minutes begun, 20 points); Ben 10 s for a pass.
+      vi.setSystemTime(start + 150_000);
+      await session.act({ type: 'confirm', board: board1 });
+      const scored = session.snapshot().players[0]!.score;
+      vi.setSystemTime(start + 160_000);
+      await session.act({ type: 'pass' });
+      expect(session.snapshot().clock.limit).toEqual({ minutes: 1, pointsPerMinute: 10 });
+      // Ann's clock runs 20 s more before the scorekeeper ends the game: still two minutes begun.
+      vi.setSystemTime(start + 180_000);
+      expect((await session.act({ type: 'end', racks: ['', ''] })).status).toBe('committed');
+      const end = session.snapshot();
+      expect(end.turns.filter((t) => t.kind === 'time-penalty')).toEqual([
+        expect.objectContaining({ player: 0, points: -20 }),
+      ]);
+      expect(end.players[0]!.score).toBe(scored - 20);
+      expect(end.clock).toMatchObject({ used: [170_000, 10_000], running: false });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('the clock as a broadcast field', () => {
   it('writes each player’s time as m:ss or h:mm:ss, the running turn counted to now', async () => {
     const { clockTexts, duration } = await import('./fields.ts');

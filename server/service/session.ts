@@ -22,6 +22,7 @@ import {
   nameBlanks,
   newGame,
   overdrawnBy,
+  overtimePenalties,
   type Placement,
   parseBoard,
   removeTiles,
@@ -45,7 +46,7 @@ import { ServiceError } from './errors.ts';
 import type { Thumbnail } from './frames.ts';
 import { type Interpretation, interpret, newTiles } from './interpret.ts';
 import { FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
-import { snapshotOf } from './snapshot.ts';
+import { clockOf, snapshotOf } from './snapshot.ts';
 import { verdictOf } from './verify.ts';
 
 export type { Action, FrameResult } from '../protocol/index.ts';
@@ -102,6 +103,7 @@ export class GameSession implements Session {
       variant: config.variant,
       challenge: config.challengeRule,
       ...(config.levels ? { levels: config.levels } : {}),
+      ...(config.clockMinutes ? { clockMinutes: config.clockMinutes } : {}),
     });
     const start = newGame(config.players, rules);
     if (!start.ok) throw new ServiceError('bad-request', start.message);
@@ -124,7 +126,7 @@ export class GameSession implements Session {
       const step = applyEvent(session.state, e.event as GameEvent);
       if (!step.ok)
         throw new Error(`stored game ${stored.id} does not replay at event ${e.seq}: ${step.message}`);
-      session.times.push({ at: e.at, toMove: session.state.toMove });
+      session.times.push({ at: e.at, toMove: session.state.ended ? -1 : session.state.toMove });
       session.state = step.state;
       session.seq = e.seq;
       if (e.decision) session.decisions.set(e.seq - 1, e.decision);
@@ -168,6 +170,13 @@ export class GameSession implements Session {
       ...(this.lexicon ? { lexicon: this.lexicon } : {}),
       times: { created: this.stored.createdAt, events: this.times },
     });
+  }
+
+  /** Each player's time used up to `now` (the running turn's included). */
+  private clock(now: number): { used: number[] } {
+    const clock = clockOf(this.state, { created: this.stored.createdAt, events: this.times });
+    const running = clock.running ? Math.max(0, now - Date.parse(clock.since)) : 0;
+    return { used: clock.used.map((ms, i) => ms + (i === this.state.toMove ? running : 0)) };
   }
 
   /** What the held reading would score, confirmed as it stands: only when it is one legal play. */
@@ -432,7 +441,7 @@ export class GameSession implements Session {
     // Who was to move before each event: the time up to it was theirs unless the event is another's turn.
     let before = this.state;
     for (const event of events) {
-      this.times.push({ at, toMove: before.toMove });
+      this.times.push({ at, toMove: before.ended ? -1 : before.toMove });
       const step = applyEvent(before, event);
       if (step.ok) before = step.state;
     }
@@ -464,8 +473,14 @@ export class GameSession implements Session {
         return this.commit([{ type: 'exchange', player, tiles: action.tiles ?? action.count ?? 0 }]);
       case 'challenge':
         return this.commit([{ type: 'challenge', player: action.player, acceptable: action.acceptable }]);
-      case 'end':
-        return this.commit([{ type: 'end', racks: action.racks }]);
+      case 'end': {
+        // Over the game clock: the penalties are recorded with the end, before it (its racks are settled last).
+        const { used } = this.clock(Date.now());
+        const penalties = overtimePenalties(this.state.rules, used).flatMap((points, player) =>
+          points > 0 ? [{ type: 'time-penalty' as const, player, points }] : [],
+        );
+        return this.commit([...penalties, { type: 'end', racks: action.racks }]);
+      }
       case 'confirm': {
         const board = action.board ? parseBoard(action.board) : undefined;
         if (board && !board.ok) throw new ServiceError('bad-request', board.message);

@@ -107,10 +107,18 @@ export function clockOf(
   times.events.forEach(({ at, toMove }, i) => {
     const t = Date.parse(at);
     if (!Number.isFinite(t)) return;
+    // An event recorded after the game was over (toMove −1: the racks settled) counts for no one.
     const player = turnOf.get(i) ?? toMove;
     if (Number.isFinite(last) && t > last && used[player] !== undefined) used[player] += t - last;
     last = Number.isFinite(last) ? Math.max(last, t) : t;
     since = at;
   });
-  return { started: times.created, since, used, running: !state.ended };
+  const clock = state.rules.clock;
+  return {
+    started: times.created,
+    since,
+    used,
+    running: !state.ended,
+    ...(clock ? { limit: { minutes: clock.minutes, pointsPerMinute: clock.pointsPerMinute } } : {}),
+  };
 }
