@@ -1,11 +1,12 @@
 /**
  * What every browser test shares: Debian's Chromium, headless, with the flags this machine needs (no sandbox as
  * root, no background traffic), a real server on an ephemeral port beside it, and pages that record the native
- * dialogs they open (the pages must open none) and their script errors.
+ * dialogs they open (the pages must open none) and their script errors, and the accessibility check (axe-core).
  */
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import axe from 'axe-core';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { type RunningServer, startServer } from '../server/http/app.ts';
@@ -56,4 +57,28 @@ export async function watchedPage(browser: Browser, width: number, height: numbe
 export async function closeWatched(page: Page): Promise<void> {
   await page.close();
   expect(problems.get(page)).toEqual([]);
+}
+
+/**
+ * The accessibility problems axe-core finds on the page as it is now, of the impacts given (default: serious and
+ * critical), one line each: the rule, what it asks, and up to three of the elements at fault.
+ */
+export async function axeViolations(
+  page: Page,
+  impacts: readonly string[] = ['serious', 'critical'],
+): Promise<string[]> {
+  await page.addScriptTag({ content: axe.source });
+  const violations = await page.evaluate(async () => {
+    const run = (window as unknown as { axe: typeof axe }).axe.run;
+    const result = await run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact ?? '',
+      help: v.help,
+      nodes: v.nodes.map((n) => n.target.join(' ')),
+    }));
+  });
+  return violations
+    .filter((v) => impacts.includes(v.impact))
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).join(', ')}`);
 }

@@ -139,7 +139,9 @@ describe.skipIf(!chromiumPresent)('Scrabble Me in a browser', () => {
     mkdirSync(join(root, 'test/output'), { recursive: true });
     await page.screenshot({ path: join(root, 'test/output/scrabble-me.png') });
     // The overlay shows the same totals, the round's words and the three boards.
-    await overlay.waitForFunction(() => document.querySelector('.last')?.textContent?.startsWith('Round 2'));
+    await overlay.waitForFunction(() =>
+      document.querySelector('[data-field=last]')?.textContent?.startsWith('Round 2'),
+    );
     expect(await overlay.locator('.player .score').allTextContents()).toEqual(['21', '16', '14']);
     expect(await overlay.locator('.me-boards .board').count()).toBe(3);
     expect((await client.snapshot()).players.map((p) => p.score)).toEqual([21, 16, 14]);

@@ -1,62 +1,138 @@
 /**
  * The camera page (`/camera.html?game=ID#token=…`): picks a camera with getUserMedia (browsers allow it on
- * localhost or https), sends a frame a second to the server over the WebSocket, and a frame marked as the end of the
- * turn when the player presses the button or the space bar. In a Scrabble Me game each seat has its camera:
- * `&seat=N` (1-based) says which seat this one is at.
+ * localhost or over https), sends a frame a second to the server over the WebSocket, and a frame marked as the end
+ * of the turn when the player presses the button or the space bar. A status bar says what the camera and the game
+ * say (board found, squares in doubt, whose turn, the last move); End turn stays in view. Without a camera the page
+ * says why, for as long as it is so, and takes photos instead (each one ends the turn). In a Scrabble Me game each
+ * seat has its camera: `&seat=N` (1-based) says which seat this one is at.
  */
+import type { GameSnapshot, MeSnapshot, Snapshot } from '../server/protocol/index.ts';
 import { connect } from './connection.ts';
+import { meStatus } from './me.ts';
 
 const query = new URLSearchParams(location.search);
 const game = query.get('game') ?? '';
 /** The seat this camera is at, 0-based (Scrabble Me); a classic game has one camera at seat 0. */
 const seat = Math.max(0, Math.floor(Number(query.get('seat') ?? '1')) - 1) || 0;
 const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
-const video = document.getElementById('video') as HTMLVideoElement;
-const select = document.getElementById('cameras') as HTMLSelectElement;
-const status = document.getElementById('status')!;
-const result = document.getElementById('result')!;
+const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+const video = byId<HTMLVideoElement>('video');
+const select = byId<HTMLSelectElement>('cameras');
+const status = byId('status');
+const result = byId('result');
+const endTurn = byId<HTMLButtonElement>('end-turn');
+const photo = byId<HTMLInputElement>('photo');
 const canvas = document.createElement('canvas');
 
 /** The game's version as last seen, sent with an End turn. */
 let version: number | undefined;
-const link = connect(
-  game,
-  (s) => {
-    version = s.version;
-    const totals = s.players.map((p) => `${p.name} ${p.score}`).join(' · ');
-    if (s.variant === 'scrabble-me') {
-      const board = s.players[seat]?.board ?? seat;
-      const b = s.boards[board];
-      result.textContent = b?.pending
-        ? `Board ${board + 1} waits for the scorekeeper: ${b.pending.reasons.join('; ')}`
-        : `Board ${board + 1}${b?.ended ? ': turn ended' : ''} · ${totals}`;
-      return;
-    }
-    result.textContent = s.pending ? `Waiting for the scorekeeper: ${s.pending.reasons.join('; ')}` : totals;
-  },
-  (state) => {
-    status.textContent = state;
-    status.className = state;
-  },
-  (m) => {
-    if (m.type === 'error') result.textContent = m.data.message;
-    // In a game with a camera per seat, only this seat's frames show where this camera's grid is.
-    if (m.type === 'thumbnail' && (m.data.camera ?? 0) === seat)
-      drawGrid(m.data.corners, m.data.width, m.data.height);
-  },
-  token,
-);
+/** Whether a camera is streaming into the page; without one, End turn takes a photo. */
+let cameraOn = false;
+/**
+ * What the line above End turn says now: the game's news; a press sent (until the game moves on); or an error (a
+ * while, so that it is read).
+ */
+let message: { kind: 'news' | 'sent' | 'error'; until: number } = { kind: 'news', until: 0 };
+
+function say(text: string, kind: 'news' | 'sent' | 'error'): void {
+  result.textContent = text;
+  message = { kind, until: kind === 'news' ? 0 : Date.now() + (kind === 'sent' ? 15_000 : 8000) };
+}
+
+/** One item of the status bar: its text, and its state (`ok`, `warn`, `waiting`) for its colour. */
+function setItem(id: string, text: string, state?: 'ok' | 'warn' | 'waiting'): void {
+  const item = byId(id);
+  item.querySelector('.cam-v')!.textContent = text;
+  if (state) item.dataset.state = state;
+  else delete item.dataset.state;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The last move in a few words: `WINDY 8D 32 · Ann`, `Ben passed`. */
+function lastMoveText(s: GameSnapshot): string {
+  const t = [...s.turns]
+    .reverse()
+    .find((turn) =>
+      ['play', 'pass', 'exchange', 'withdraw', 'lost-turn', 'challenge-bonus'].includes(turn.kind),
+    );
+  if (!t) return 'none yet';
+  const who = s.players[t.player]?.name ?? '?';
+  if (t.kind === 'play' && t.words?.length)
+    return `${t.words[0]!.word} ${t.position ?? ''} ${t.points} · ${who}`;
+  const said: Record<string, string> = {
+    pass: 'passed',
+    exchange: 'exchanged',
+    withdraw: 'play withdrawn',
+    'lost-turn': 'lost the turn',
+    'challenge-bonus': `+${t.points} (challenge)`,
+  };
+  return `${who} ${said[t.kind] ?? t.kind}`;
+}
+
+function showClassic(s: GameSnapshot): string {
+  const held = s.pending;
+  if (held)
+    setItem(
+      'cam-doubt',
+      held.squares.length > 0 ? `${plural(held.squares.length, 'square')}: the scorekeeper picks` : 'held',
+      'warn',
+    );
+  else setItem('cam-doubt', 'none', 'ok');
+  setItem('cam-turn', s.ended ? 'game over' : (s.players[s.toMove]?.name ?? '?'));
+  setItem('cam-last', lastMoveText(s));
+  const totals = s.players.map((p) => `${p.name} ${p.score}`).join(' · ');
+  return held ? `Waiting for the scorekeeper: ${held.reasons.join('; ')}` : totals;
+}
+
+function showMe(s: MeSnapshot): string {
+  const me = s.players[seat];
+  const index = me?.board ?? seat;
+  const b = s.boards[index];
+  byId('seat-name').textContent = me ? `${me.name}'s camera · board ${index + 1}` : 'camera';
+  const held = b?.pending;
+  if (held)
+    setItem(
+      'cam-doubt',
+      held.squares.length > 0 ? `${plural(held.squares.length, 'square')}: the scorekeeper picks` : 'held',
+      'warn',
+    );
+  else setItem('cam-doubt', 'none', 'ok');
+  const building = s.phase === 'build' || s.phase === 'bonus';
+  setItem(
+    'cam-turn',
+    building
+      ? b?.ended
+        ? 'turn ended: waiting for the others'
+        : `${me?.name ?? 'you'}: build a word`
+      : meStatus(s),
+  );
+  const word = s.rounds.at(-1)?.words.find((w) => w.player === seat);
+  setItem('cam-last', word ? `${word.word} ${word.withdrawn ? 0 : word.score}` : 'none yet');
+  const totals = s.players.map((p) => `${p.name} ${p.score}`).join(' · ');
+  return held ? `Board ${index + 1} waits for the scorekeeper: ${held.reasons.join('; ')}` : totals;
+}
+
+function showSnapshot(s: Snapshot): void {
+  const moved = s.version !== version;
+  version = s.version;
+  const news = s.variant === 'scrabble-me' ? showMe(s) : showClassic(s);
+  // A press is answered by the game moving on (or not, a while later); an error stays a while.
+  if (message.kind === 'news' || (message.kind === 'sent' && moved) || Date.now() >= message.until)
+    say(news, 'news');
+}
 
 /** The 16 + 16 grid lines the server found, drawn over the live picture (corners in the frame's pixels). */
 function drawGrid(corners: readonly (readonly [number, number])[] | null, width: number, height: number) {
-  const grid = document.getElementById('grid') as HTMLCanvasElement;
+  const grid = byId<HTMLCanvasElement>('grid');
   grid.width = video.clientWidth;
   grid.height = video.clientHeight;
   const g = grid.getContext('2d')!;
   g.clearRect(0, 0, grid.width, grid.height);
   if (!corners || !width || !height) return;
-  const sx = grid.width / width;
-  const sy = grid.height / height;
+  // The picture is drawn whole in the video's box (object-fit: contain): the same scale both ways, centred.
+  const scale = Math.min(grid.width / width, grid.height / height);
+  const [ox, oy] = [(grid.width - width * scale) / 2, (grid.height - height * scale) / 2];
   // Bilinear interpolation between the corners is close enough to the perspective for a guide.
   const at = (u: number, v: number) => {
     const [a, b, c, d] = corners as [
@@ -67,7 +143,7 @@ function drawGrid(corners: readonly (readonly [number, number])[] | null, width:
     ];
     const x = (1 - v) * ((1 - u) * a[0] + u * b[0]) + v * ((1 - u) * d[0] + u * c[0]);
     const y = (1 - v) * ((1 - u) * a[1] + u * b[1]) + v * ((1 - u) * d[1] + u * c[1]);
-    return [x * sx, y * sy] as const;
+    return [ox + x * scale, oy + y * scale] as const;
   };
   g.strokeStyle = 'rgba(0, 255, 255, 0.8)';
   g.lineWidth = 1;
@@ -84,13 +160,67 @@ function drawGrid(corners: readonly (readonly [number, number])[] | null, width:
   }
 }
 
-async function start(deviceId?: string) {
+/**
+ * Why there is no camera, in words a player can act on. Browsers give a page the camera only in a secure context:
+ * over https, or on localhost; a phone that opened the laptop's address over plain http gets none at all.
+ */
+function cameraProblem(err?: unknown): { title: string; text: string } {
+  if (!window.isSecureContext || !navigator.mediaDevices?.getUserMedia)
+    return {
+      title: 'This page cannot use a camera at this address',
+      text: `Browsers give a page the camera only over https or on localhost, and this page was opened at ${location.origin}. Open it over https, or at http://localhost:${location.port || '80'} on the computer the camera is attached to (a phone on the network: see the README, "A phone as the camera"). Or take a photo of the board below after each move: each photo ends the turn.`,
+    };
+  const name = err instanceof DOMException || err instanceof Error ? err.name : '';
+  if (name === 'NotAllowedError' || name === 'SecurityError')
+    return {
+      title: 'The camera was not allowed',
+      text: 'The browser was told not to let this page use the camera. Allow the camera for this site (the camera icon in the address bar, or the site settings), then reload the page. Or take a photo of the board below after each move.',
+    };
+  if (name === 'NotFoundError' || name === 'OverconstrainedError')
+    return {
+      title: 'No camera found',
+      text: 'This device has no camera the browser can use. Connect one and reload the page, or take a photo of the board below after each move.',
+    };
+  if (name === 'NotReadableError' || name === 'AbortError')
+    return {
+      title: 'The camera could not be started',
+      text: 'Another app (or another tab) may be using it. Close it and reload the page, or take a photo of the board below after each move.',
+    };
+  const detail = err instanceof Error ? `: ${err.message}` : '';
+  return {
+    title: 'The camera could not be started',
+    text: `The browser said${detail || ' nothing more'}. Reload the page, or take a photo of the board below after each move.`,
+  };
+}
+
+/** Shows why there is no camera, for as long as the page is open; End turn then takes a photo. */
+function showProblem(problem: { title: string; text: string }, photos = true): void {
+  cameraOn = false;
+  byId('no-camera-title').textContent = problem.title;
+  byId('no-camera-text').textContent = problem.text;
+  byId('no-camera').hidden = false;
+  byId('view').hidden = true;
+  byId('cam-pick').hidden = true;
+  byId('no-camera').querySelector('.cam-photo')!.toggleAttribute('hidden', !photos);
+  endTurn.disabled = !photos;
+  endTurn.firstChild!.textContent = photos ? 'Take a photo · End turn ' : 'End turn ';
+  setItem('cam-board', 'no camera', 'warn');
+}
+
+async function start(deviceId?: string): Promise<void> {
   const stream = await navigator.mediaDevices.getUserMedia({
     video: deviceId
       ? { deviceId: { exact: deviceId } }
       : { facingMode: 'environment', width: { ideal: 1280 } },
   });
   video.srcObject = stream;
+  cameraOn = true;
+  byId('no-camera').hidden = true;
+  byId('view').hidden = false;
+  byId('cam-pick').hidden = false;
+  endTurn.disabled = false;
+  endTurn.firstChild!.textContent = 'End turn ';
+  setItem('cam-board', 'looking…', 'waiting');
   const devices = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'videoinput');
   select.replaceChildren(
     ...devices.map(
@@ -99,27 +229,89 @@ async function start(deviceId?: string) {
   );
 }
 
-function sendFrame(endTurn: boolean) {
-  if (!video.videoWidth) return;
-  const scale = Math.min(1, 1280 / Math.max(video.videoWidth, video.videoHeight));
-  canvas.width = Math.round(video.videoWidth * scale);
-  canvas.height = Math.round(video.videoHeight * scale);
-  canvas.getContext('2d')!.drawImage(video, 0, 0, canvas.width, canvas.height);
-  const jpeg = canvas.toDataURL('image/jpeg', 0.85).split(',')[1]!;
+function sendJpeg(jpeg: string, end: boolean): void {
   // An End turn says which version of the game it ends, so a doubled press records one turn.
-  const turn = endTurn ? { endTurn: true, ...(version === undefined ? {} : { version }) } : {};
+  const turn = end ? { endTurn: true, ...(version === undefined ? {} : { version }) } : {};
   link.send({ type: 'frame', data: { token, jpeg, camera: seat, ...turn } });
 }
 
-select.onchange = () => void start(select.value);
-document.getElementById('end-turn')!.onclick = () => sendFrame(true);
-document.addEventListener('keydown', (e) => {
-  if (e.code === 'Space') {
-    e.preventDefault();
-    sendFrame(true);
+/** Draws a picture at most 1280 px a side and sends it as a JPEG. */
+function sendPicture(source: CanvasImageSource, width: number, height: number, end: boolean): void {
+  const scale = Math.min(1, 1280 / Math.max(width, height));
+  canvas.width = Math.round(width * scale);
+  canvas.height = Math.round(height * scale);
+  canvas.getContext('2d')!.drawImage(source, 0, 0, canvas.width, canvas.height);
+  sendJpeg(canvas.toDataURL('image/jpeg', 0.85).split(',')[1]!, end);
+}
+
+function sendFrame(end: boolean): void {
+  if (!video.videoWidth) return;
+  sendPicture(video, video.videoWidth, video.videoHeight, end);
+  if (end) say('End turn sent: the server reads the board…', 'sent');
+}
+
+function pressEndTurn(): void {
+  if (cameraOn) sendFrame(true);
+  else if (!endTurn.disabled) photo.click();
+}
+
+photo.onchange = async () => {
+  const file = photo.files?.[0];
+  photo.value = '';
+  if (!file) return;
+  try {
+    const bitmap = await createImageBitmap(file);
+    sendPicture(bitmap, bitmap.width, bitmap.height, true);
+    bitmap.close();
+    say('Photo sent: it ends the turn; the server reads the board…', 'sent');
+  } catch {
+    say('That file is not a picture this browser can read: take the photo again.', 'error');
   }
+};
+
+const link = !game
+  ? { send: () => {} }
+  : connect(
+      game,
+      showSnapshot,
+      (state) => {
+        status.textContent = state;
+        status.className = state;
+      },
+      (m) => {
+        if (m.type === 'error') say(m.data.message, 'error');
+        // In a game with a camera per seat, only this seat's frames show where this camera's grid is.
+        if (m.type === 'thumbnail' && (m.data.camera ?? 0) === seat) {
+          drawGrid(m.data.corners, m.data.width, m.data.height);
+          if (m.data.corners) setItem('cam-board', 'found', 'ok');
+          else setItem('cam-board', 'not found: show the whole board', 'warn');
+        }
+      },
+      token,
+    );
+
+select.onchange = () => void start(select.value).catch((err) => showProblem(cameraProblem(err)));
+endTurn.onclick = pressEndTurn;
+document.addEventListener('keydown', (e) => {
+  // Space ends the turn, but not while a control has the focus (it presses or opens that control).
+  const target = e.target as HTMLElement;
+  if (e.code !== 'Space' || target.closest('button, input, select, textarea, a')) return;
+  e.preventDefault();
+  pressEndTurn();
 });
-setInterval(() => sendFrame(false), 1000);
-start().catch((err) => {
-  result.textContent = `No camera: ${err.message}. Browsers allow cameras on http://localhost or over https.`;
-});
+setInterval(() => {
+  if (cameraOn) sendFrame(false);
+}, 1000);
+
+if (!game || !token)
+  showProblem(
+    {
+      title: !game ? 'No game given' : 'This link has no key',
+      text: !game
+        ? 'Open the camera link from the start page or the scorekeeper page of a game.'
+        : "Open the camera link from the Share panel of the scorekeeper's page: it carries the key (after #token=) that lets this page send pictures.",
+    },
+    false,
+  );
+else if (!window.isSecureContext || !navigator.mediaDevices?.getUserMedia) showProblem(cameraProblem());
+else start().catch((err) => showProblem(cameraProblem(err)));

@@ -122,7 +122,7 @@ function derivedBefore(v: Verification): string[] | null {
 
 /** A 15×15 board of the check, every square placed on the grid by hand so that word outlines can lie over it. */
 function checkBoard(rows: readonly string[], marks: Marks, words: readonly ExplainedWord[] = []) {
-  const board = el('div', { class: 'board', role: 'grid' });
+  const board = el('div', { class: 'board', role: 'group', 'aria-label': 'the board' });
   for (let r = 0; r < SIZE; r++) {
     for (let c = 0; c < SIZE; c++) {
       const ch = rows[r]?.[c] ?? '.';

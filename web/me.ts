@@ -62,6 +62,18 @@ export function meView(s: MeSnapshot, act?: Act): HTMLElement[] {
   });
 
   const side = el('div', { class: 'side' });
+  side.append(meScoresView(s), el('p', { class: 'me-status' }, meStatus(s)), podiumView(s));
+  if (s.firstPick !== null)
+    side.append(el('p', { class: 'first-pick' }, `Picks first: ${s.players[s.firstPick]?.name ?? '?'}`));
+  const rounds = el('ol', { class: 'rounds' });
+  for (const r of s.rounds) rounds.append(roundView(s, r));
+  side.append(rounds);
+  if (act) side.append(controls(s, act));
+  return [boards, side];
+}
+
+/** Each player's total, and who sits out this round. */
+export function meScoresView(s: MeSnapshot): HTMLElement {
   const scores = el('div', { class: 'scores' });
   s.players.forEach((p, i) => {
     const row = el('div', { class: `player${p.sittingOut ? ' sitting-out' : ''}`, 'data-player': String(i) });
@@ -71,33 +83,31 @@ export function meView(s: MeSnapshot, act?: Act): HTMLElement[] {
     );
     scores.append(row);
   });
-  side.append(scores, el('p', { class: 'me-status' }, meStatus(s)));
-  side.append(
-    el(
-      'p',
-      { class: 'podium' },
-      `Podium: ${s.podium.map((t) => (t === '?' ? 'blank' : t)).join(' ') || 'empty'} · bag ${s.bag}`,
-    ),
+  return scores;
+}
+
+/** The tiles face up on the podium and the tiles left in the bag. */
+export function podiumView(s: MeSnapshot): HTMLElement {
+  return el(
+    'p',
+    { class: 'podium' },
+    `Podium: ${s.podium.map((t) => (t === '?' ? 'blank' : t)).join(' ') || 'empty'} · bag ${s.bag}`,
   );
-  if (s.firstPick !== null)
-    side.append(el('p', { class: 'first-pick' }, `Picks first: ${s.players[s.firstPick]?.name ?? '?'}`));
-  const rounds = el('ol', { class: 'rounds' });
-  for (const r of s.rounds) {
-    const li = el('li', { class: 'round', 'data-round': String(r.round) });
-    li.append(el('span', { class: 'label' }, `Round ${r.round}`));
-    for (const w of r.words) {
-      const text = `${s.players[w.player]?.name ?? '?'} ${w.word} ${w.withdrawn ? '0 (challenged off)' : w.score}`;
-      li.append(el('span', { class: `word${w.withdrawn ? ' withdrawn' : ''}` }, text));
-    }
-    if (r.bonus)
-      li.append(
-        el('span', { class: 'word bonus' }, `bonus: ${s.players[r.bonus.player]?.name} ${r.bonus.score}`),
-      );
-    rounds.append(li);
+}
+
+/** A round: each player's word and its score (0 when challenged off), and the bonus word of the last round. */
+export function roundView(s: MeSnapshot, r: MeSnapshot['rounds'][number]): HTMLElement {
+  const li = el('li', { class: 'round', 'data-round': String(r.round) });
+  li.append(el('span', { class: 'label' }, `Round ${r.round}`));
+  for (const w of r.words) {
+    const text = `${s.players[w.player]?.name ?? '?'} ${w.word} ${w.withdrawn ? '0 (challenged off)' : w.score}`;
+    li.append(el('span', { class: `word${w.withdrawn ? ' withdrawn' : ''}` }, text));
   }
-  side.append(rounds);
-  if (act) side.append(controls(s, act));
-  return [boards, side];
+  if (r.bonus)
+    li.append(
+      el('span', { class: 'word bonus' }, `bonus: ${s.players[r.bonus.player]?.name} ${r.bonus.score}`),
+    );
+  return li;
 }
 
 function pendingBoard(s: MeSnapshot, board: number, act?: Act): HTMLElement {

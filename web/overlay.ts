@@ -1,79 +1,212 @@
 /**
- * OBS overlay: transparent, fields chosen by URL (`fields=scores,names,last,unseen,board`), style by URL
- * (`colour`, `size`, `font`), and a neutral placeholder while no game is running.
+ * OBS overlay (`/overlay.html?game=ID&fields=scores,last,board,tracker,clock&layout=row&bg=panel&size=l`): compact
+ * panels in the order the URL lists them, transparent by default, drawn with the scoreboard's own views (render.ts,
+ * me.ts). Everything is sized in a unit of the source's height, and the whole is shrunk until it fits the source,
+ * whatever it holds (a classic game, or Scrabble Me's four boards). The settings are read by overlay-options.ts.
  */
 import type { GameSnapshot, MeSnapshot, Snapshot } from '../server/protocol/index.ts';
 import { connect } from './connection.ts';
-import { boardView, el } from './render.ts';
+import { meScoresView, podiumView, roundView } from './me.ts';
+import { type OverlayField, overlaySizes, parseOverlay } from './overlay-options.ts';
+import { boardFrame, boardView, el, headlineView, scoresView, tileValues, unseenView } from './render.ts';
 
-const params = new URLSearchParams(location.search);
-const game = params.get('game');
-const fields = new Set((params.get('fields') ?? 'scores,last').split(','));
+const options = parseOverlay(new URLSearchParams(location.search));
 const root = document.getElementById('overlay')!;
-for (const [name, css] of [
-  ['colour', '--colour'],
-  ['size', '--size'],
-  ['font', '--font'],
-] as const) {
-  const v = params.get(name);
-  if (v && /^[#\w\s,.-]{1,40}$/.test(v)) document.documentElement.style.setProperty(css, v);
-}
 
-function render(s: Snapshot) {
-  root.replaceChildren(...(s.variant === 'scrabble-me' ? meParts(s) : classicParts(s)));
-}
-
-/** Scrabble Me: the totals, the latest round's words, the boards small side by side. */
-function meParts(s: MeSnapshot): HTMLElement[] {
-  const parts: HTMLElement[] = [];
-  if (fields.has('scores') || fields.has('names')) {
-    for (const p of s.players) {
-      const row = el('div', { class: 'player' });
-      row.append(el('span', { class: 'name' }, p.name));
-      if (fields.has('scores')) row.append(el('span', { class: 'score' }, String(p.score)));
-      parts.push(row);
-    }
+/** The settings the stylesheet reads; a colour the browser does not know is left out. */
+function applyOptions(): void {
+  const colour = (v: string) => v !== '' && CSS.supports('color', v);
+  root.classList.add(options.layout);
+  root.style.setProperty('--scale', String(overlaySizes[options.size]));
+  if (options.bg === 'panel') root.classList.add('bg-panel');
+  else if (colour(options.bg)) {
+    root.classList.add('bg-colour');
+    root.style.setProperty('--ov-bg', options.bg);
   }
-  const round = s.rounds.at(-1);
-  if (fields.has('last') && round) {
-    const words = round.words.map(
-      (w) => `${s.players[w.player]?.name}: ${w.word} +${w.withdrawn ? 0 : w.score}`,
+  if (colour(options.colour)) root.style.setProperty('--ov-text', options.colour);
+  if (options.font) root.style.setProperty('--ov-font', options.font);
+}
+applyOptions();
+
+/** A panel of the overlay, named by its field (`data-field`). */
+function panel(field: OverlayField, ...children: HTMLElement[]): HTMLElement {
+  const box = el('section', { class: `ov-panel ov-${field}`, 'data-field': field });
+  box.append(...children);
+  return box;
+}
+
+/** Names without the totals, when the URL asks for names and not for scores. */
+const namesOnly = options.fields.includes('names') && !options.fields.includes('scores');
+
+/** The players' panel: the scoreboard's, less the totals when only the names are asked for. */
+function playersPanel(field: OverlayField, view: HTMLElement): HTMLElement {
+  if (namesOnly) for (const score of view.querySelectorAll('.score')) score.remove();
+  return panel(field, view);
+}
+
+/** The panels the URL asks for, in its order; `scores` and `names` make one panel. */
+function panels(s: Snapshot): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  const seen = new Set<string>();
+  for (const field of options.fields) {
+    // Scrabble Me has no tile tracker: `unseen` and `tracker` are both its podium and bag.
+    const kind =
+      field === 'names' ? 'scores' : field === 'unseen' && s.variant === 'scrabble-me' ? 'tracker' : field;
+    if (seen.has(kind)) continue;
+    seen.add(kind);
+    const made = s.variant === 'scrabble-me' ? mePanel(s, field) : classicPanel(s, field);
+    if (made) out.push(made);
+  }
+  return out;
+}
+
+function classicPanel(s: GameSnapshot, field: OverlayField): HTMLElement | undefined {
+  switch (field) {
+    case 'scores':
+    case 'names':
+      return playersPanel(field, scoresView(s));
+    case 'last':
+      return panel(field, headlineView(s));
+    case 'board':
+      return panel(field, boardFrame(boardView(s.board, s.lastMove, [], [], tileValues(s.lang))));
+    case 'tracker':
+      return panel(field, unseenView(s));
+    case 'unseen':
+      return panel(
+        field,
+        el('p', { class: 'unseen-line' }, `${s.unseen.total} unseen · bag ${s.unseen.bag}`),
+      );
+    case 'clock':
+      return clockPanel(s);
+  }
+}
+
+/** Scrabble Me: the totals, the latest round's words, every board small, the podium and the bag. */
+function mePanel(s: MeSnapshot, field: OverlayField): HTMLElement | undefined {
+  switch (field) {
+    case 'scores':
+    case 'names':
+      return playersPanel(field, meScoresView(s));
+    case 'last': {
+      const round = s.rounds.at(-1);
+      if (!round) return panel(field, el('p', { class: 'head-line' }, `Round ${s.round}: building`));
+      const list = el('ol', { class: 'rounds' });
+      list.append(roundView(s, round));
+      return panel(field, list);
+    }
+    case 'board': {
+      const boards = el('div', { class: 'me-boards', 'data-count': String(s.boards.length) });
+      const values = tileValues(s.lang);
+      s.boards.forEach((b, i) => {
+        const fig = el('figure', { class: 'me-board', 'data-board': String(i) });
+        fig.append(
+          boardFrame(boardView(b.board, b.lastWord, [], [], values)),
+          el('figcaption', {}, s.players[b.holder]?.name ?? `Board ${i + 1}`),
+        );
+        boards.append(fig);
+      });
+      return panel(field, boards);
+    }
+    case 'tracker':
+    case 'unseen':
+      return panel(field, podiumView(s));
+    case 'clock':
+      return clockPanel(s);
+  }
+}
+
+/** A game clock: each player's minutes, and the points each minute over them (or part of one) costs. */
+type Limit = { readonly minutes: number; readonly pointsPerMinute: number } | undefined;
+
+/** The running turn on the clock: its player's time used before it, and when it began (this browser's ms). */
+let ticking: { used: number; since: number; limit: Limit } | undefined;
+
+/** A player's time as the clock shows it: used, or with a game clock, left (and past it, the overtime's cost). */
+function clockTime(time: HTMLElement, used: number, limit: Limit): void {
+  const left = limit ? limit.minutes * 60_000 - used : undefined;
+  const over = left !== undefined && left < 0;
+  time.classList.toggle('overtime', over);
+  if (left === undefined) time.textContent = clockText(used);
+  else if (!over) time.textContent = clockText(left);
+  else
+    time.textContent = `−${clockText(-left)} · −${Math.ceil(-left / 60_000) * (limit?.pointsPerMinute ?? 0)}`;
+}
+
+/**
+ * The turn clock: each player's time used (left, with a game clock), the player to move's turn counted from
+ * `since` by this browser's own clock while it runs (the server sends a snapshot only when the game changes).
+ * Scrabble Me has none.
+ */
+function clockPanel(s: Snapshot): HTMLElement | undefined {
+  if (s.variant === 'scrabble-me' || !s.clock) return undefined;
+  const { used, running, limit } = s.clock;
+  const since = Date.parse(s.clock.since);
+  const toMove = running && !s.ended && Number.isFinite(since) ? s.toMove : -1;
+  const list = el('div', { class: 'clock' });
+  used.forEach((ms, i) => {
+    if (i === toMove) ticking = { used: ms, since, limit };
+    const row = el('div', { class: `clock-player${i === toMove ? ' running' : ''}` });
+    const time = el('span', { class: 'time' });
+    clockTime(time, i === toMove ? ms + Date.now() - since : ms, limit);
+    row.append(el('span', { class: 'who' }, s.players[i]?.name ?? `Player ${i + 1}`), time);
+    list.append(row);
+  });
+  return list.childElementCount > 0 ? panel('clock', list) : undefined;
+}
+
+/** The running turn's time, a second at a time between snapshots. */
+function tick(): void {
+  const time = root.querySelector<HTMLElement>('.clock-player.running .time');
+  if (time && ticking) clockTime(time, ticking.used + Date.now() - ticking.since, ticking.limit);
+}
+
+/** Milliseconds as m:ss (h:mm:ss from an hour). */
+function clockText(ms: number): string {
+  const total = Math.floor(Math.max(0, ms) / 1000);
+  const [h, m, sec] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  const mm = h > 0 ? `${h}:${String(m).padStart(2, '0')}` : String(m);
+  return `${mm}:${String(sec).padStart(2, '0')}`;
+}
+
+/**
+ * Shrinks the overlay (its unit, `--fit`) until it fits the source: the largest of a few steps between 30% and
+ * 100% that overflows neither way.
+ */
+function fitToSource(): void {
+  const fits = () => {
+    const doc = document.scrollingElement ?? document.documentElement;
+    const box = root.getBoundingClientRect();
+    return (
+      doc.scrollWidth <= doc.clientWidth &&
+      doc.scrollHeight <= doc.clientHeight &&
+      box.right <= innerWidth + 0.5 &&
+      box.bottom <= innerHeight + 0.5
     );
-    parts.push(el('div', { class: 'last' }, `Round ${round.round} · ${words.join(' · ')}`));
+  };
+  root.style.setProperty('--fit', '1');
+  if (fits()) return;
+  let [lo, hi] = [0.3, 1];
+  for (let i = 0; i < 8; i++) {
+    const mid = (lo + hi) / 2;
+    root.style.setProperty('--fit', String(mid));
+    if (fits()) lo = mid;
+    else hi = mid;
   }
-  if (fields.has('unseen'))
-    parts.push(el('div', { class: 'unseen' }, `podium ${s.podium.join(' ')} · bag ${s.bag}`));
-  if (fields.has('board')) {
-    const boards = el('div', { class: 'me-boards' });
-    for (const b of s.boards) boards.append(boardView(b.board, b.lastWord));
-    parts.push(boards);
-  }
-  return parts;
+  root.style.setProperty('--fit', String(lo));
 }
 
-function classicParts(s: GameSnapshot): HTMLElement[] {
-  const parts: HTMLElement[] = [];
-  if (fields.has('scores') || fields.has('names')) {
-    for (const [i, p] of s.players.entries()) {
-      const row = el('div', { class: `player${i === s.toMove ? ' to-move' : ''}` });
-      row.append(el('span', { class: 'name' }, p.name));
-      if (fields.has('scores')) row.append(el('span', { class: 'score' }, String(p.score)));
-      parts.push(row);
-    }
-  }
-  const last = [...s.turns]
-    .reverse()
-    .find((t) => t.kind === 'play' || t.kind === 'pass' || t.kind === 'exchange');
-  if (fields.has('last') && last) {
-    const text = last.words
-      ? `${s.players[last.player]!.name}: ${last.words.map((w) => w.word).join(', ')} +${last.points}`
-      : `${s.players[last.player]!.name}: ${last.kind}`;
-    parts.push(el('div', { class: 'last' }, text));
-  }
-  if (fields.has('unseen'))
-    parts.push(el('div', { class: 'unseen' }, `${s.unseen.total} unseen · bag ${s.unseen.bag}`));
-  if (fields.has('board')) parts.push(boardView(s.board, s.lastMove));
-  return parts;
+let latest: Snapshot | undefined;
+function render(s: Snapshot): void {
+  latest = s;
+  ticking = undefined;
+  root.classList.toggle('me', s.variant === 'scrabble-me');
+  root.replaceChildren(...panels(s));
+  fitToSource();
+  root.dataset.ready = 'true';
 }
 
-if (game) connect(game, render, () => {});
+setInterval(tick, 1000);
+addEventListener('resize', () => {
+  if (latest) fitToSource();
+});
+if (options.game) connect(options.game, render, () => {});

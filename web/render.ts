@@ -29,7 +29,7 @@ export function boardView(
   /** Letter values of the game's tile set (`tileValues`): each tile but a blank carries its value, `data-value`. */
   values?: ReadonlyMap<string, number>,
 ) {
-  const table = el('div', { class: 'board', role: 'grid' });
+  const table = el('div', { class: 'board', role: 'group', 'aria-label': 'the board' });
   const has = (list: readonly { row: number; col: number }[], r: number, c: number) =>
     list.some((s) => s.row === r && s.col === c);
   for (let r = 0; r < 15; r++) {

@@ -4,6 +4,7 @@
  * reaches (the server's LAN addresses from `/api/health`), so a phone at the table opens its camera page in one scan.
  */
 import QRCode from 'qrcode';
+import { overlayPath } from './overlay-options.ts';
 import { el } from './render.ts';
 
 export interface ShareLink {
@@ -15,6 +16,8 @@ export interface ShareLink {
   name: string;
   /** The link carries the scorekeeper's token: whoever holds it can change the game. */
   keyed?: boolean;
+  /** A page that goes with the link, opened on this computer (the overlay's builder). */
+  more?: { label: string; path: string };
 }
 
 /** How the QR codes are drawn (the tests draw the same). */
@@ -86,7 +89,9 @@ function card(link: ShareLink): { item: HTMLElement; set: (base: string) => void
   const said = el('span', { class: 'share-said', role: 'status' });
   button.onclick = () => void copyText(input, said);
   input.onfocus = () => input.select();
-  actions.append(button, open, said);
+  actions.append(button, open);
+  if (link.more) actions.append(el('a', { class: 'share-more', href: link.more.path }, link.more.label));
+  actions.append(said);
   text.append(title);
   if (link.keyed) text.append(el('span', { class: 'share-key' }, KEY_NOTE));
   text.append(input, actions);
@@ -163,8 +168,9 @@ export function gameShareLinks(
     { label: 'Scoreboard (for a TV or the players)', path: `/board.html?game=${id}`, name: 'scoreboard' },
     {
       label: 'OBS overlay (for a stream)',
-      path: `/overlay.html?game=${id}&fields=scores,last`,
+      path: overlayPath({ game: game.id, fields: ['scores', 'last'] }),
       name: 'overlay',
+      more: { label: 'Build an overlay…', path: `/overlay-builder?game=${id}` },
     },
   ];
   // Scrabble Me: a camera at every seat; otherwise one camera over the board.

@@ -1,6 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from './app.ts';
 
@@ -21,5 +22,26 @@ describe('the service', () => {
     const body = (await res.json()) as { lan: unknown };
     expect(body).toMatchObject({ ok: true, name: 'tilecam', tileSets: ['en', 'de', 'fr', 'nl', 'pl'] });
     expect(Array.isArray(body.lan)).toBe(true);
+  });
+
+  it('serves the pages, the overlay builder and the icon every page links to', async () => {
+    const base = `http://127.0.0.1:${server.port}`;
+    const builder = await fetch(`${base}/overlay-builder`);
+    expect(builder.status).toBe(200);
+    expect(await builder.text()).toContain('/app/overlay-builder.js');
+    expect((await fetch(`${base}/app/overlay-builder.js`)).status).toBe(200);
+    const icon = await fetch(`${base}/favicon.svg`);
+    expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(await icon.text()).toContain('<svg');
+    const old = await fetch(`${base}/favicon.ico`, { redirect: 'manual' });
+    expect(old.status).toBe(301);
+    expect(old.headers.get('location')).toBe('/favicon.svg');
+    const web = fileURLToPath(new URL('../../web/', import.meta.url));
+    const pages = readdirSync(web).filter((f) => f.endsWith('.html'));
+    expect(pages.length).toBeGreaterThanOrEqual(6);
+    for (const page of pages)
+      expect(readFileSync(join(web, page), 'utf8'), page).toContain(
+        '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+      );
   });
 });

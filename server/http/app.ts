@@ -61,6 +61,8 @@ export function createApp(
     res.type('text/javascript').send(script);
   });
   app.use(express.static(webDir, { index: 'index.html', extensions: ['html'] }));
+  // Browsers that ask for the old name get the SVG icon every page links to.
+  app.get('/favicon.ico', (_req, res) => res.redirect(301, '/favicon.svg'));
 
   app.get('/api/health', (req, res) => {
     // Where a phone on the same network reaches this server (for the pages' links and QR codes).

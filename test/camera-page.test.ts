@@ -1,0 +1,171 @@
+/**
+ * The camera page on a phone (390×844), in headless Chromium (Debian's, driven by playwright-core). With a camera
+ * (Chromium's fake one, playing the photo of the demo game's first move): the status bar says the board is found,
+ * nothing in doubt, whose turn, and after End turn the move just scored, all without scrolling, End turn in view.
+ * Without one (no `navigator.mediaDevices`, as on a phone that opened the laptop's address over plain http; or the
+ * permission refused): a lasting message that says why and what to do, and a photo taken instead ends the turn.
+ * Saves web/screenshots/camera-phone.png.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../server/http/app.ts';
+import type { GameSnapshot } from '../server/protocol/index.ts';
+import { parseGameConfig } from '../server/service/validate.ts';
+import { chromiumPresent, closeWatched, launch, watchedPage } from './browser.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const firstMove = join(root, 'fixtures/demo_game/1.jpg');
+const shots = join(root, 'web/screenshots');
+
+/** The status bar's items, by id, and whether the page and End turn fit the screen. */
+async function look(page: Page) {
+  return page.evaluate(() => {
+    const doc = document.scrollingElement!;
+    const inView = (e: Element | null) => {
+      const r = e?.getBoundingClientRect();
+      return Boolean(
+        r && r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth,
+      );
+    };
+    const items = [...document.querySelectorAll<HTMLElement>('.cam-item')];
+    return {
+      items: Object.fromEntries(items.map((i) => [i.id, i.querySelector('.cam-v')?.textContent ?? ''])),
+      states: Object.fromEntries(items.map((i) => [i.id, i.dataset.state ?? ''])),
+      itemsInView: items.every(inView),
+      endTurnInView: inView(document.getElementById('end-turn')),
+      endTurn: document.getElementById('end-turn')!.textContent ?? '',
+      endTurnDisabled: (document.getElementById('end-turn') as HTMLButtonElement).disabled,
+      scrolls: doc.scrollHeight > doc.clientHeight || doc.scrollWidth > doc.clientWidth,
+      problem: document.getElementById('no-camera')!.hidden
+        ? ''
+        : (document.getElementById('no-camera')!.textContent ?? ''),
+      problemInView: inView(document.getElementById('no-camera')),
+    };
+  });
+}
+
+/** The turn was scored (the last move shown) or held for the scorekeeper (squares in doubt). */
+const turnRecorded = () =>
+  document.querySelector('#cam-last .cam-v')?.textContent !== 'none yet' ||
+  document.querySelector('#cam-doubt')?.getAttribute('data-state') === 'warn';
+
+describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let base: string;
+  const snapshot = async (id: string) =>
+    (await (await fetch(`${base}/api/games/${id}`)).json()) as GameSnapshot;
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-camera-'));
+    server = await startServer({ port: 0, host: '127.0.0.1', db: join(dir, 'games.db') });
+    base = `http://127.0.0.1:${server.port}`;
+    // Chromium's fake camera plays an MJPEG file: the photo of the board after the demo game's first move.
+    const video = join(dir, 'board.mjpeg');
+    const frame = await sharp(firstMove).resize(960, 960).jpeg().toBuffer();
+    writeFileSync(video, Buffer.concat(Array.from({ length: 10 }, () => frame)));
+    browser = await launch([
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows the board found, whose turn and the last move, with End turn in view and no scrolling', async () => {
+    const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const page = await watchedPage(browser, 390, 844);
+    await page.goto(`${base}/camera.html?game=${id}#token=${token}`);
+    await page.waitForSelector('#status.live');
+    // The page sends a frame a second; the server answers where it found the grid.
+    await page.waitForSelector('#cam-board[data-state=ok]', { timeout: 20_000 });
+    let m = await look(page);
+    expect(m.items).toEqual({
+      'cam-board': 'found',
+      'cam-doubt': 'none',
+      'cam-turn': 'Ann',
+      'cam-last': 'none yet',
+    });
+    expect(m.problem).toBe('');
+    expect(m.itemsInView).toBe(true);
+    expect(m.endTurnInView).toBe(true);
+    expect(m.scrolls).toBe(false);
+
+    await page.click('#end-turn');
+    await page.waitForFunction(turnRecorded, null, { timeout: 20_000 });
+    const snap = await snapshot(id);
+    m = await look(page);
+    if (snap.pending) {
+      // A square in doubt: held for the scorekeeper, and said so.
+      expect(m.items['cam-doubt']).toMatch(/square/);
+      expect(m.states['cam-doubt']).toBe('warn');
+    } else {
+      expect(snap.players[0]!.score).toBe(32);
+      expect(m.items['cam-last']).toBe('WINDY 8D 32 · Ann');
+      expect(m.items['cam-turn']).toBe('Ben');
+    }
+    expect(m.endTurnInView).toBe(true);
+    expect(m.scrolls).toBe(false);
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: join(shots, 'camera-phone.png') });
+    await closeWatched(page);
+  }, 60_000);
+
+  it('says, lastingly, that a camera needs https or localhost when the browser gives none, and takes a photo instead', async () => {
+    const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const page = await watchedPage(browser, 390, 844);
+    // As on a phone that opened the laptop's address over plain http: no navigator.mediaDevices at all.
+    await page.addInitScript(() => Object.defineProperty(navigator, 'mediaDevices', { value: undefined }));
+    await page.goto(`${base}/camera.html?game=${id}#token=${token}`);
+    await page.waitForSelector('#status.live');
+    let m = await look(page);
+    expect(m.problem).toContain('cannot use a camera');
+    expect(m.problem).toContain('https');
+    expect(m.problem).toContain('localhost');
+    expect(m.problemInView).toBe(true);
+    expect(m.items['cam-board']).toBe('no camera');
+    expect(m.endTurn).toContain('Take a photo');
+    expect(m.endTurnDisabled).toBe(false);
+    expect(m.endTurnInView).toBe(true);
+    expect(m.scrolls).toBe(false);
+    expect(await page.locator('#video').isVisible()).toBe(false);
+
+    // A photo of the board ends the turn; the message stays after the game has moved on.
+    await page.setInputFiles('#photo', {
+      name: 'board.jpg',
+      mimeType: 'image/jpeg',
+      buffer: readFileSync(firstMove),
+    });
+    await page.waitForFunction(turnRecorded, null, { timeout: 20_000 });
+    const snap = await snapshot(id);
+    expect(snap.turns.length > 0 || snap.pending !== null).toBe(true);
+    m = await look(page);
+    expect(m.problem).toContain('https');
+    expect(m.problemInView).toBe(true);
+    await closeWatched(page);
+  }, 60_000);
+
+  it('says the camera was refused when the permission is denied', async () => {
+    const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const page = await watchedPage(browser, 390, 844);
+    await page.addInitScript(() => {
+      navigator.mediaDevices.getUserMedia = () =>
+        Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));
+    });
+    await page.goto(`${base}/camera.html?game=${id}#token=${token}`);
+    await page.waitForSelector('#no-camera:not([hidden])');
+    const m = await look(page);
+    expect(m.problem).toContain('not allowed');
+    expect(m.problem).toContain('reload');
+    expect(m.endTurnInView).toBe(true);
+    await closeWatched(page);
+  }, 30_000);
+});
