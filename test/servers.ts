@@ -1,0 +1,102 @@
+/**
+ * Real database servers for tests, each started by the test in a temporary folder on a free loopback port and
+ * stopped after: PostgreSQL from Debian's packages (`initdb` + `pg_ctl`; `initdb` refuses root, so as root they
+ * run as the `postgres` system user, in a folder it owns). Nothing is left running or on disk.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The folder of PostgreSQL's server programs, if installed (Debian: /usr/lib/postgresql/VERSION/bin). */
+export function postgresBin(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'pg_ctl')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] && join(root, versions[0], 'bin');
+}
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export interface RunningPostgres {
+  /** `postgres://tilecam@127.0.0.1:PORT/tilecam` */
+  readonly url: string;
+  stop(): void;
+}
+
+/**
+ * Starts a PostgreSQL server of its own: a fresh cluster (user `tilecam`, trust on loopback only), a database
+ * `tilecam`, fsync off (a test's data need not survive a power cut).
+ */
+export async function startPostgres(): Promise<RunningPostgres> {
+  const bin = postgresBin();
+  if (!bin) throw new Error('PostgreSQL is not installed (apt-get install -y postgresql)');
+  const dir = mkdtempSync(join(tmpdir(), 'tilecam-pg-'));
+  const data = join(dir, 'data');
+  const root = process.getuid?.() === 0;
+  const as = (program: string, args: string[]) => {
+    const [cmd, argv] = root
+      ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]]
+      : [join(bin, program), args];
+    const run = spawnSync(cmd, argv, { encoding: 'utf8', timeout: 60_000 });
+    if (run.status !== 0)
+      throw new Error(`${program} failed (${run.status}): ${run.stderr || run.stdout || run.error?.message}`);
+  };
+  if (root) chownSync(dir, uidOf('postgres'), gidOf('postgres'));
+  const port = await freePort();
+  try {
+    as('initdb', ['-D', data, '-U', 'tilecam', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+    as('pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      join(dir, 'log'),
+      '-w',
+      '-t',
+      '30',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`,
+      'start',
+    ]);
+    as('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'tilecam', 'tilecam']);
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  let stopped = false;
+  return {
+    url: `postgres://tilecam@127.0.0.1:${port}/tilecam`,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      try {
+        as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+function uidOf(user: string): number {
+  return Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
+}
+
+function gidOf(user: string): number {
+  return Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim());
+}
