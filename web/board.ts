@@ -1,11 +1,19 @@
 /**
  * The scoreboard page (`/board.html?game=ID`), and with the scorekeeper's token in the address
- * (`#token=…`) the scorekeeper's controls: the pending reading with its photo and squares in doubt, fix a square,
- * confirm, pass, exchange, challenge, name a blank, undo, end the game.
+ * (`#token=…`) the scorekeeper's controls: the pending reading with its photo and squares in doubt (Scrabble Me: one
+ * panel per held board), what it would score, its alert (web/held.ts), fix a square, confirm, pass, exchange,
+ * challenge, name a blank, undo, end the game. Each player's turn clock beside the score, the running turn counting.
  */
-import type { ActionInput, GameSnapshot, MeActionInput, Snapshot } from '../server/protocol/index.ts';
+import type {
+  ActionInput,
+  GameSnapshot,
+  MeActionInput,
+  MeSnapshot,
+  Snapshot,
+} from '../server/protocol/index.ts';
 import { connect } from './connection.ts';
 import { askFields, askText, choose, confirmDialog } from './dialog.ts';
+import { heldKey, heldPanel, newlyHeld, soundToggle } from './held.ts';
 import { meView } from './me.ts';
 import {
   actionButton,
@@ -14,13 +22,13 @@ import {
   boardView,
   el,
   headlineView,
-  heldSquaresView,
   legendView,
   movesHead,
   movesView,
   onSquareClick,
   scoresView,
   setLetters,
+  tickClocks,
   tileValues,
   unseenView,
 } from './render.ts';
@@ -242,53 +250,79 @@ function controls(s: GameSnapshot) {
 }
 
 /**
- * The reading held for the scorekeeper: an alert with the reasons, each square in doubt zoomed from the photo with
- * its likeliest readings to pick (or another letter), "Confirm this board", and the reading itself to fix by a click.
+ * The reading held for the scorekeeper (web/held.ts's panel): an alert with the reasons, each square in doubt zoomed
+ * from the photo with its likeliest readings to pick (or another letter), what it would score if confirmed,
+ * "Confirm this board", and the reading itself to fix by a click.
  */
-function pendingView(s: GameSnapshot) {
+function pendingView(s: GameSnapshot): HTMLElement {
   const p = s.pending!;
-  const box = el('section', { class: 'pending held', 'aria-labelledby': 'held-title' });
-  const count = p.squares.length;
-  box.append(
-    el(
-      'h2',
-      { id: 'held-title' },
-      token ? 'A reading waits for you' : 'Waiting for the scorekeeper to confirm the board',
-    ),
-    el('p', { class: 'reasons', role: 'alert' }, `Held: ${p.reasons.join('; ')}.`),
-  );
   const letters = setLetters(s.lang);
-  const fix = async (row: number, col: number, name: string) => {
-    const tile = await askTile(`What is on ${name}?`, true, letters);
-    if (tile) void act({ type: 'correct', row, col, tile });
-  };
-  if (count > 0) {
-    box.append(
-      el(
-        'p',
-        { class: 'held-hint' },
-        count === 1
-          ? 'The camera is unsure of one square: pick what is on it.'
-          : `The camera is unsure of ${count} squares: pick what is on each.`,
-      ),
-      heldSquaresView(
-        p,
-        token ? (row, col, tile) => void act({ type: 'correct', row, col, tile }) : undefined,
-        token ? (row, col, name) => void fix(row, col, name) : undefined,
-      ),
-    );
+  return heldPanel(p, {
+    key: '',
+    title: token ? 'A reading waits for you' : 'Waiting for the scorekeeper to confirm the board',
+    actions: token
+      ? {
+          pick: (row, col, tile) => void act({ type: 'correct', row, col, tile }),
+          ask: async (row, col, name) => {
+            const tile = await askTile(`What is on ${name}?`, true, letters);
+            if (tile) void act({ type: 'correct', row, col, tile });
+          },
+          confirm: () => void act({ type: 'confirm', board: [...p.board] }),
+        }
+      : undefined,
+  });
+}
+
+/**
+ * Scrabble Me: a panel per board whose reading is held, as a classic game's (its buttons fix that board's squares
+ * and confirm that board's reading).
+ */
+function meHeldViews(s: MeSnapshot): HTMLElement[] {
+  const letters = setLetters(s.lang);
+  return s.boards.flatMap((b, board) => {
+    const p = b.pending;
+    if (!p) return [];
+    const name = `Board ${board + 1} (${s.players[b.holder]?.name ?? '?'})`;
+    return [
+      heldPanel(p, {
+        key: String(board + 1),
+        board,
+        title: token
+          ? `${name}: a reading waits for you`
+          : `${name}: waiting for the scorekeeper to confirm the board`,
+        actions: token
+          ? {
+              pick: (row, col, tile) => void act({ type: 'correct', board, row, col, tile }),
+              ask: async (row, col, square) => {
+                const tile = await askTile(`Board ${board + 1}, ${square}: what is on it?`, true, letters);
+                if (tile) void act({ type: 'correct', board, row, col, tile });
+              },
+              confirm: () => void act({ type: 'confirm', board }),
+            }
+          : undefined,
+      }),
+    ];
+  });
+}
+
+/**
+ * The held readings' alert on the scorekeeper's page: a panel whose reading has just arrived pulses once (a chime
+ * sounds with it, web/held.ts); the page's title is marked ● while any is held.
+ */
+function markHeld(s: Snapshot, panels: readonly HTMLElement[]): void {
+  const held =
+    s.variant === 'scrabble-me'
+      ? s.boards.flatMap((b, i) => (b.pending ? [heldKey(i, b.pending)] : []))
+      : s.pending
+        ? [heldKey(0, s.pending)]
+        : [];
+  document.title = held.length > 0 ? `● ${baseTitle}` : baseTitle;
+  if (!token) return;
+  const fresh = newlyHeld(held);
+  for (const panel of panels) {
+    const key = held.find((k) => k.startsWith(`${panel.dataset.board ?? 0}:`));
+    if (key && fresh.has(key)) panel.classList.add('pulse');
   }
-  if (token) {
-    const ok = el('button', { type: 'button', 'data-action': 'confirm' }, 'Confirm this board');
-    ok.onclick = () => void act({ type: 'confirm', board: [...p.board] });
-    box.append(ok);
-  }
-  const board = boardView(p.board, [], p.squares);
-  if (token) onSquareClick(board, (row, col, sq) => void fix(row, col, sq.dataset.square ?? ''));
-  const reading = el('div', { class: 'held-reading' });
-  reading.append(board, el('img', { src: p.photo, alt: 'the photo behind this reading', class: 'photo' }));
-  box.append(reading);
-  return box;
 }
 
 /** Puts the error message by the controls, and focus back on the control that had it before the re-render. */
@@ -305,8 +339,6 @@ const baseTitle = document.title;
 
 function render(s: Snapshot) {
   latest = s;
-  const waiting = s.variant === 'scrabble-me' ? s.boards.some((b) => b.pending) : Boolean(s.pending);
-  document.title = waiting ? `● ${baseTitle}` : baseTitle;
   const active = document.activeElement;
   const focused = active instanceof HTMLElement && root.contains(active) ? active.dataset.action : undefined;
   root.classList.toggle('me', s.variant === 'scrabble-me');
@@ -315,8 +347,14 @@ function render(s: Snapshot) {
   document.body.classList.toggle('room', s.variant !== 'scrabble-me');
   document.body.classList.toggle('keeper', Boolean(token));
   if (s.variant === 'scrabble-me') {
-    root.replaceChildren(...meView(s, token ? (a) => void act(a) : undefined));
+    // The scorekeeper sees the held boards first, at the top; the room's screen keeps them below.
+    const held = meHeldViews(s);
+    root.classList.toggle('held', held.length > 0 && Boolean(token));
+    const view = meView(s, token ? (a) => void act(a) : undefined);
+    if (token) root.replaceChildren(...held, ...view);
+    else root.replaceChildren(...view, ...held);
     if (token) root.append(...sourcesView(s), cameraView(s.players.map((p) => p.name)), shareView(s));
+    markHeld(s, held);
     return afterRender(focused);
   }
   // The scorekeeper sees which squares of the moves the game's context decided (dashed), to look at them.
@@ -366,7 +404,7 @@ function render(s: Snapshot) {
   };
   filter.append(only, ' only moves decided by context');
   const head = el('div', { class: 'room-head' });
-  head.append(scoresView(s), headlineView(s));
+  head.append(scoresView(s, { clock: true }), headlineView(s));
   const movesBox = el('div', { class: 'moves-box' });
   movesBox.append(movesHead(), movesView(s, onlyContext));
   side.append(
@@ -392,6 +430,7 @@ function render(s: Snapshot) {
   root.classList.toggle('held', Boolean(held && token));
   if (held && token) root.replaceChildren(held, head, boardArea, side);
   else root.replaceChildren(head, boardArea, side, ...(held ? [held] : []));
+  markHeld(s, held ? [held] : []);
   // The newest move in view: the list scrolls inside its box on a wide screen.
   movesBox.scrollTop = movesBox.scrollHeight;
   afterRender(focused);
@@ -399,6 +438,10 @@ function render(s: Snapshot) {
 
 if (!game) root.textContent = 'No game given: open this page from the game list.';
 else {
+  // The running turn's clock, a second at a time between snapshots.
+  setInterval(() => tickClocks(root), 500);
+  // The scorekeeper's switch for the chime of a held reading.
+  if (token) status.after(soundToggle());
   connect(
     game,
     render,

@@ -13,12 +13,35 @@ const list = document.getElementById('games')!;
 const createError = document.getElementById('create-error')!;
 const mine = document.getElementById('my-games')!;
 const mineList = document.getElementById('my-games-list')!;
+/** The game clock's minutes: not for Scrabble Me, whose rounds are built at the same time. */
+const variantSelect = form.elements.namedItem('variant') as HTMLSelectElement;
+const clockField = document.getElementById('clock-field')!;
+const clockInput = form.elements.namedItem('clockMinutes') as HTMLInputElement;
+function showClockField(): void {
+  const me = variantSelect.value === 'scrabble-me';
+  clockField.hidden = me;
+  clockInput.disabled = me;
+}
+variantSelect.addEventListener('change', showClockField);
+showClockField();
 
 interface Listed {
   id: string;
   players: string[];
   variant?: string;
+  /** When it was created, and whether it has ended (the server's list says; a kept game may not). */
+  createdAt?: string;
+  ended?: boolean;
 }
+
+/** How the list names a kind of game. */
+const VARIANTS: Record<string, string> = {
+  classic: 'classic',
+  uk: 'UK rules',
+  'nine-tile': 'nine tiles',
+  'finish-line': 'Finish Line',
+  'scrabble-me': 'Scrabble Me',
+};
 
 /** A listed game's public links (the scorekeeper's and the cameras' need the token: see "Your games"). */
 function gameLinks({ id }: Listed) {
@@ -56,6 +79,10 @@ form.onsubmit = async (e) => {
       variant: data.get('variant') as GameConfigInput['variant'],
       ...(data.get('variant') === 'scrabble-me'
         ? { podium: String(data.get('podium')).replace(/\s+/g, '') }
+        : {}),
+      // Empty: no game clock (a disabled field, Scrabble Me's, is not in the form's data).
+      ...(String(data.get('clockMinutes') ?? '').trim() !== ''
+        ? { clockMinutes: Number(data.get('clockMinutes')) }
         : {}),
     } satisfies GameConfigInput),
   }).catch(() => undefined);
@@ -195,8 +222,19 @@ async function refresh() {
   const { games } = (await (await fetch('/api/games')).json()) as { games: Listed[] };
   list.replaceChildren(
     ...games.map((g) => {
-      const li = el('li', {}, `${g.players.join(' v ')} `);
-      li.append(gameLinks(g));
+      // The players, the kind of game, whether it is still being played, and when it began.
+      const li = el('li', { class: 'listed', 'data-game': g.id });
+      const meta = [
+        VARIANTS[g.variant ?? ''] ?? g.variant,
+        g.ended ? 'finished' : 'being played',
+        g.createdAt ? when(g.createdAt) : '',
+      ].filter(Boolean);
+      li.append(
+        el('strong', {}, g.players.join(' v ')),
+        ' ',
+        el('span', { class: `game-meta${g.ended ? ' ended' : ''}` }, meta.join(' · ')),
+        gameLinks(g),
+      );
       return li;
     }),
   );

@@ -2,7 +2,7 @@
  * Scrabble Me on the scoreboard: every board small, side by side, who holds it and whether its turn has ended;
  * the totals, the rounds' words and scores, who picks first, the podium and the bag; with the scorekeeper's
  * token, the table's actions (end a board's turn, challenge, blank swap, refill, podium, no bonus word, undo) and
- * fixing a tile: a held reading's square, or a tile of a round already scored.
+ * fixing a tile of a round already scored (a held reading has its panel at the top of the page: board.ts, held.ts).
  */
 import type { MeActionInput, MeSnapshot } from '../server/protocol/index.ts';
 import { askText, choose, confirmDialog } from './dialog.ts';
@@ -57,7 +57,11 @@ export function meView(s: MeSnapshot, act?: Act): HTMLElement[] {
       });
     }
     fig.append(view, el('figcaption', {}, `Board ${i + 1} · ${s.players[b.holder]?.name ?? '?'}${state}`));
-    if (b.pending) fig.append(pendingBoard(s, i, act));
+    // A held reading has its own panel (web/held.ts): the board says so.
+    if (b.pending) {
+      fig.classList.add('held');
+      fig.append(el('p', { class: 'held-note' }, '● a reading waits for confirmation'));
+    }
     boards.append(fig);
   });
 
@@ -108,24 +112,6 @@ export function roundView(s: MeSnapshot, r: MeSnapshot['rounds'][number]): HTMLE
       el('span', { class: 'word bonus' }, `bonus: ${s.players[r.bonus.player]?.name} ${r.bonus.score}`),
     );
   return li;
-}
-
-function pendingBoard(s: MeSnapshot, board: number, act?: Act): HTMLElement {
-  const p = s.boards[board]!.pending!;
-  const box = el('div', { class: 'pending' });
-  box.append(el('p', { class: 'reasons' }, `Waiting for confirmation: ${p.reasons.join('; ')}`));
-  const view = boardView(p.board, [], p.squares);
-  box.append(view, el('img', { src: p.photo, alt: 'the photo behind this reading', class: 'photo' }));
-  if (act) {
-    onSquareClick(view, async (row, col, sq) => {
-      const tile = await askTile(`What is on ${sq.dataset.square}?`, true, setLetters(s.lang));
-      if (tile) act({ type: 'correct', board, row, col, tile });
-    });
-    const ok = el('button', { type: 'button', 'data-action': 'confirm' }, 'Confirm this board');
-    ok.onclick = () => act({ type: 'confirm', board, reading: [...p.board] });
-    box.append(ok);
-  }
-  return box;
 }
 
 function controls(s: MeSnapshot, act: Act): HTMLElement {

@@ -8,7 +8,17 @@ import type { GameSnapshot, MeSnapshot, Snapshot } from '../server/protocol/inde
 import { connect } from './connection.ts';
 import { meScoresView, podiumView, roundView } from './me.ts';
 import { type OverlayField, overlaySizes, parseOverlay } from './overlay-options.ts';
-import { boardFrame, boardView, el, headlineView, scoresView, tileValues, unseenView } from './render.ts';
+import {
+  boardFrame,
+  boardView,
+  clockTimeView,
+  el,
+  headlineView,
+  scoresView,
+  tickClocks,
+  tileValues,
+  unseenView,
+} from './render.ts';
 
 const options = parseOverlay(new URLSearchParams(location.search));
 const root = document.getElementById('overlay')!;
@@ -115,57 +125,21 @@ function mePanel(s: MeSnapshot, field: OverlayField): HTMLElement | undefined {
   }
 }
 
-/** A game clock: each player's minutes, and the points each minute over them (or part of one) costs. */
-type Limit = { readonly minutes: number; readonly pointsPerMinute: number } | undefined;
-
-/** The running turn on the clock: its player's time used before it, and when it began (this browser's ms). */
-let ticking: { used: number; since: number; limit: Limit } | undefined;
-
-/** A player's time as the clock shows it: used, or with a game clock, left (and past it, the overtime's cost). */
-function clockTime(time: HTMLElement, used: number, limit: Limit): void {
-  const left = limit ? limit.minutes * 60_000 - used : undefined;
-  const over = left !== undefined && left < 0;
-  time.classList.toggle('overtime', over);
-  if (left === undefined) time.textContent = clockText(used);
-  else if (!over) time.textContent = clockText(left);
-  else
-    time.textContent = `−${clockText(-left)} · −${Math.ceil(-left / 60_000) * (limit?.pointsPerMinute ?? 0)}`;
-}
-
 /**
- * The turn clock: each player's time used (left, with a game clock), the player to move's turn counted from
- * `since` by this browser's own clock while it runs (the server sends a snapshot only when the game changes).
- * Scrabble Me has none.
+ * The turn clock: each player's time used (left, with a game clock), the player to move's turn counted by this
+ * browser's own clock while it runs (render.ts's `clockTimeView`, moved on by `tickClocks`). Scrabble Me has none.
  */
 function clockPanel(s: Snapshot): HTMLElement | undefined {
   if (s.variant === 'scrabble-me' || !s.clock) return undefined;
-  const { used, running, limit } = s.clock;
-  const since = Date.parse(s.clock.since);
-  const toMove = running && !s.ended && Number.isFinite(since) ? s.toMove : -1;
   const list = el('div', { class: 'clock' });
-  used.forEach((ms, i) => {
-    if (i === toMove) ticking = { used: ms, since, limit };
-    const row = el('div', { class: `clock-player${i === toMove ? ' running' : ''}` });
-    const time = el('span', { class: 'time' });
-    clockTime(time, i === toMove ? ms + Date.now() - since : ms, limit);
-    row.append(el('span', { class: 'who' }, s.players[i]?.name ?? `Player ${i + 1}`), time);
+  s.players.forEach((p, i) => {
+    const time = clockTimeView(s, i);
+    if (!time) return;
+    const row = el('div', { class: `clock-player${time.dataset.since ? ' running' : ''}` });
+    row.append(el('span', { class: 'who' }, p.name), time);
     list.append(row);
   });
   return list.childElementCount > 0 ? panel('clock', list) : undefined;
-}
-
-/** The running turn's time, a second at a time between snapshots. */
-function tick(): void {
-  const time = root.querySelector<HTMLElement>('.clock-player.running .time');
-  if (time && ticking) clockTime(time, ticking.used + Date.now() - ticking.since, ticking.limit);
-}
-
-/** Milliseconds as m:ss (h:mm:ss from an hour). */
-function clockText(ms: number): string {
-  const total = Math.floor(Math.max(0, ms) / 1000);
-  const [h, m, sec] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
-  const mm = h > 0 ? `${h}:${String(m).padStart(2, '0')}` : String(m);
-  return `${mm}:${String(sec).padStart(2, '0')}`;
 }
 
 /**
@@ -198,14 +172,13 @@ function fitToSource(): void {
 let latest: Snapshot | undefined;
 function render(s: Snapshot): void {
   latest = s;
-  ticking = undefined;
   root.classList.toggle('me', s.variant === 'scrabble-me');
   root.replaceChildren(...panels(s));
   fitToSource();
   root.dataset.ready = 'true';
 }
 
-setInterval(tick, 1000);
+setInterval(() => tickClocks(root), 500);
 addEventListener('resize', () => {
   if (latest) fitToSource();
 });

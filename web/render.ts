@@ -1,7 +1,7 @@
 /** DOM rendering of a snapshot: the board with premium squares, scores, move list, unseen tiles, pending reading. */
 
 import { squareName, standardLayout, type TileSet, tileSets } from '../server/engine/index.ts';
-import type { GameSnapshot, Look, PendingView, WordView } from '../server/protocol/index.ts';
+import type { ClockView, GameSnapshot, Look, PendingView, WordView } from '../server/protocol/index.ts';
 import { gridHomography, project } from '../vision/homography.ts';
 import { askText } from './dialog.ts';
 
@@ -119,7 +119,84 @@ function endedView(s: GameSnapshot & { ended: NonNullable<GameSnapshot['ended']>
   return banner;
 }
 
-export function scoresView(s: GameSnapshot) {
+/** A game clock: each player's minutes, and the points each minute over them (or part of one) costs. */
+export type ClockLimit = ClockView['limit'];
+
+/** Milliseconds as m:ss (h:mm:ss from an hour). */
+export function clockText(ms: number): string {
+  const total = Math.floor(Math.max(0, ms) / 1000);
+  const [h, m, sec] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  const mm = h > 0 ? `${h}:${String(m).padStart(2, '0')}` : String(m);
+  return `${mm}:${String(sec).padStart(2, '0')}`;
+}
+
+/**
+ * Writes a player's time into `time`: the time used, or with a game clock the time left; past it, the overtime
+ * (class `overtime`) with what it costs at the end, 10 points a minute or part of one: `−1:23 · −20`.
+ */
+export function showClockTime(time: HTMLElement, used: number, limit: ClockLimit): void {
+  const left = limit ? limit.minutes * 60_000 - used : undefined;
+  const over = left !== undefined && left < 0;
+  time.classList.toggle('overtime', over);
+  time.dataset.over = over ? 'true' : 'false';
+  if (left === undefined) time.textContent = clockText(used);
+  else if (!over) time.textContent = clockText(left);
+  else
+    time.textContent = `−${clockText(-left)} · −${Math.ceil(-left / 60_000) * (limit?.pointsPerMinute ?? 0)}`;
+}
+
+/**
+ * Player `player`'s time on the turn clock as an element (class `time`): used, or left on a game clock. The running
+ * turn's (the player to move's, while the game is live) counts from the snapshot's `since` by this browser's own
+ * clock: it carries what `tickClocks` needs to move it on (the server sends a snapshot only when the game changes).
+ * Undefined when the snapshot has no clock.
+ */
+export function clockTimeView(s: GameSnapshot, player: number): HTMLElement | undefined {
+  const clock = s.clock;
+  if (!clock) return undefined;
+  const since = Date.parse(clock.since);
+  const running = clock.running && !s.ended && player === s.toMove && Number.isFinite(since);
+  const used = clock.used[player] ?? 0;
+  const time = el('span', { class: running ? 'time running' : 'time' });
+  if (clock.limit) {
+    time.dataset.minutes = String(clock.limit.minutes);
+    time.dataset.perMinute = String(clock.limit.pointsPerMinute);
+  }
+  if (running) {
+    time.dataset.used = String(used);
+    time.dataset.since = String(since);
+  }
+  showClockTime(time, running ? used + Date.now() - since : used, clock.limit);
+  return time;
+}
+
+/** Moves every running clock under `root` on to this browser's now (see `clockTimeView`). */
+export function tickClocks(root: ParentNode): void {
+  for (const time of root.querySelectorAll<HTMLElement>('.time[data-since]')) {
+    const { minutes, perMinute, used, since } = time.dataset;
+    const limit = minutes ? { minutes: Number(minutes), pointsPerMinute: Number(perMinute) } : undefined;
+    showClockTime(time, Number(used) + Date.now() - Number(since), limit);
+  }
+}
+
+/**
+ * A player's clock on the scoreboard, beside the score: the time (see `clockTimeView`) and, for a screen reader,
+ * what it is.
+ */
+function playerClock(s: GameSnapshot, player: number): HTMLElement | undefined {
+  const time = clockTimeView(s, player);
+  if (!time) return undefined;
+  const what = s.clock.limit ? 'time left on the game clock' : 'time used';
+  const box = el('span', { class: 'clock', title: what });
+  box.append(el('span', { class: 'sr-only' }, `${what}: `), time);
+  return box;
+}
+
+/**
+ * The players' names and scores, whose turn it is, and the game-over banner; with `clock`, each player's time on
+ * the turn clock beside the score (the scoreboard; the overlay has its own clock panel).
+ */
+export function scoresView(s: GameSnapshot, options: { clock?: boolean } = {}) {
   const box = el('div', { class: 'scores' });
   const players = el('div', { class: 'players', 'data-count': String(s.players.length) });
   s.players.forEach((p, i) => {
@@ -130,12 +207,21 @@ export function scoresView(s: GameSnapshot) {
       'data-player': String(i),
     });
     if (toMove) row.setAttribute('aria-current', 'true');
-    row.append(
-      el('span', { class: 'name', title: p.name }, p.name),
-      el('span', { class: 'score' }, String(p.score)),
-    );
-    if (toMove) row.append(el('span', { class: 'mark' }, 'to play'));
-    else if (won) row.append(el('span', { class: 'mark' }, 'winner'));
+    const name = el('span', { class: 'name', title: p.name }, p.name);
+    const score = el('span', { class: 'score' }, String(p.score));
+    const mark = toMove
+      ? el('span', { class: 'mark' }, 'to play')
+      : won
+        ? el('span', { class: 'mark' }, 'winner')
+        : undefined;
+    if (options.clock) {
+      // The scoreboard's card: the name and the mark on a line, the score and the clock on the next.
+      const top = el('div', { class: 'name-line' });
+      top.append(name, ...(mark ? [mark] : []));
+      const line = el('div', { class: 'score-line' });
+      line.append(score, ...[playerClock(s, i)].filter((c) => c !== undefined));
+      row.append(top, line);
+    } else row.append(name, score, ...(mark ? [mark] : []));
     players.append(row);
   });
   box.append(players);

@@ -1,0 +1,272 @@
+/**
+ * Every page of a game at the three sizes of issue 19 — a phone (390×844), a laptop (1280×800) and a 1080p TV
+ * (1920×1080) — in headless Chromium (Debian's, driven by playwright-core): the scoreboard, the scorekeeper's page
+ * with a reading held, the OBS overlay and the camera page (Chromium's fake camera). Nothing is wider than the
+ * screen (the overlay and the camera page not taller either); on the TV the scores and the last move are at least 4%
+ * of its height; the held reading's zoomed squares are in view without scrolling; the dialogs are reached, used
+ * and left with the keyboard alone. Saves web/screenshots/PAGE-WIDTHxHEIGHT.png for each page and size (the pages'
+ * clocks stopped at a set time, so that a screenshot changes only when the page does).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../server/http/app.ts';
+import type { GameSnapshot } from '../server/protocol/index.ts';
+import { parseGameConfig } from '../server/service/validate.ts';
+import { chromiumPresent, closeWatched, launch, watchedPage } from './browser.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const demo = join(root, 'fixtures/demo_game');
+const shots = join(root, 'web/screenshots');
+const LONG = 'Bartholomew Fitzgerald-Montgomery Junior';
+const SIZES = [
+  [390, 844],
+  [1280, 800],
+  [1920, 1080],
+] as const;
+
+/** Whether the page is wider (or taller) than the screen. */
+function overflow(page: Page) {
+  return page.evaluate(() => {
+    const doc = document.scrollingElement!;
+    return {
+      scrollWidth: doc.scrollWidth,
+      clientWidth: doc.clientWidth,
+      scrollHeight: doc.scrollHeight,
+      clientHeight: doc.clientHeight,
+    };
+  });
+}
+
+/** Presses Tab until `selector` has the focus (at most `max` times); false if it never does. */
+async function tabTo(page: Page, selector: string, max = 80): Promise<boolean> {
+  for (let i = 0; i < max; i++) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return true;
+    await page.keyboard.press('Tab');
+  }
+  return false;
+}
+
+/** The focused element is in the open dialog. */
+const focusInDialog = (page: Page) =>
+  page.evaluate(() => document.activeElement?.closest('dialog.ask[open]') !== null);
+
+describe.skipIf(!chromiumPresent)('the pages at a phone, a laptop and a TV size', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let base: string;
+  /** A classic game of three moves with a 25-minute game clock, a 40-character name to play. */
+  let game: { id: string; token: string };
+  /** A game whose first move is held: a hand over the board, 11 squares in doubt. */
+  let held: { id: string; token: string };
+  /** The page's clock, stopped a little after the last event: the running turn shows 1:23 used. */
+  let frozen: number;
+  const snapshot = async (id: string) =>
+    (await (await fetch(`${base}/api/games/${id}`)).json()) as GameSnapshot;
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-pages-'));
+    server = await startServer({ port: 0, host: '127.0.0.1', db: join(dir, 'games.db') });
+    base = `http://127.0.0.1:${server.port}`;
+    // Chromium's fake camera plays an MJPEG file: the photo of the board after the demo game's first move. The
+    // camera's name on the page is the file's path: the same on every run, for the screenshots.
+    const video = join(tmpdir(), 'tilecam-pages-camera.mjpeg');
+    const frame = await sharp(join(demo, '1.jpg')).resize(960, 960).jpeg().toBuffer();
+    writeFileSync(video, Buffer.concat(Array.from({ length: 10 }, () => frame)));
+    browser = await launch([
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ]);
+
+    game = server.service.create(parseGameConfig({ players: ['Ann', LONG], clockMinutes: 25 }));
+    for (const n of [1, 2, 3]) {
+      const res = await fetch(`${base}/api/games/${game.id}/actions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${game.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          type: 'confirm',
+          board: readFileSync(join(demo, `${n}.txt`), 'utf8')
+            .trimEnd()
+            .split('\n'),
+        }),
+      });
+      expect(res.status).toBe(200);
+    }
+    frozen = Date.parse((await snapshot(game.id)).clock.since) + 83_000;
+
+    held = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const res = await fetch(`${base}/api/games/${held.id}/frames?endTurn=1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${held.token}`, 'content-type': 'image/jpeg' },
+      body: readFileSync(join(root, 'fixtures/photos/hand_over_row_8.jpg')),
+    });
+    expect(((await res.json()) as { status: string }).status).toBe('needs-confirmation');
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows the scoreboard within each screen, the scores and the last move large on the TV', async () => {
+    mkdirSync(shots, { recursive: true });
+    for (const [width, height] of SIZES) {
+      const where = `${width}×${height}`;
+      const page = await watchedPage(browser, width, height);
+      await page.clock.setFixedTime(frozen);
+      await page.goto(`${base}/board.html?game=${game.id}`);
+      await page.waitForSelector('#status.live');
+      await page.waitForFunction(() => document.querySelectorAll('.moves li').length === 3);
+      const o = await overflow(page);
+      expect(o.scrollWidth, `${where}: nothing wider than the screen`).toBeLessThanOrEqual(o.clientWidth);
+      // The running turn's clock, beside the score of the player to move: 25:00 less 1:23.
+      expect(await page.locator('.player.to-move .clock .time').textContent()).toMatch(/^23:3[67]$/);
+      if (width === 1920) {
+        const fonts = await page.evaluate(() => {
+          const size = (e: Element) => Number.parseFloat(getComputedStyle(e).fontSize);
+          return {
+            scores: [...document.querySelectorAll('.scores .score')].map(size),
+            last: [...document.querySelectorAll('.headline .head-word, .headline .head-points')].map(size),
+          };
+        });
+        expect(fonts.scores).toHaveLength(2);
+        expect(fonts.last).toHaveLength(2);
+        for (const f of [...fonts.scores, ...fonts.last])
+          expect(f, `${where}: the scores' and the last move's text`).toBeGreaterThanOrEqual(0.04 * height);
+      }
+      await page.screenshot({ path: join(shots, `scoreboard-${width}x${height}.png`) });
+      await closeWatched(page);
+    }
+  }, 60_000);
+
+  it("shows the scorekeeper's held reading with its zoomed squares in view, and its dialogs reached by keyboard", async () => {
+    const squares = (await snapshot(held.id)).pending!.squares.length;
+    expect(squares).toBe(11);
+    for (const [width, height] of SIZES) {
+      const where = `${width}×${height}`;
+      const page = await watchedPage(browser, width, height);
+      await page.clock.setFixedTime(frozen);
+      await page.goto(`${base}/board.html?game=${held.id}#token=${held.token}`);
+      await page.waitForSelector('#status.live');
+      await page.waitForSelector('main > .pending.held .held-crop');
+      const o = await overflow(page);
+      expect(o.scrollWidth, `${where}: nothing wider than the screen`).toBeLessThanOrEqual(o.clientWidth);
+      // The zoomed squares in view without scrolling: all of them on a laptop and a TV, the first row on a phone.
+      const crops = await page.locator('.held-crop').evaluateAll((cs) =>
+        cs.map((c) => {
+          const r = c.getBoundingClientRect();
+          return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+        }),
+      );
+      expect(crops).toHaveLength(squares);
+      if (width === 390)
+        expect(crops.slice(0, 2), `${where}: the first row of squares`).toEqual([true, true]);
+      else expect(crops, `${where}: every square in doubt`).toEqual(crops.map(() => true));
+      await page.screenshot({ path: join(shots, `scorekeeper-${width}x${height}.png`) });
+
+      // The keyboard alone: Tab to a square's "other letter…", Enter opens the page's dialog with the focus in it,
+      // Escape closes it, recording nothing, and the focus is back where it was.
+      const version = (await snapshot(held.id)).version;
+      expect(await tabTo(page, '.held-other'), `${where}: "other letter…" reached by Tab`).toBe(true);
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('dialog.ask[open] input[name=tile]');
+      expect(await focusInDialog(page)).toBe(true);
+      await page.keyboard.press('Tab');
+      expect(await focusInDialog(page), `${where}: Tab stays in the dialog`).toBe(true);
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('dialog.ask[open]', { state: 'detached' });
+      expect(await page.evaluate(() => document.activeElement?.classList.contains('held-other'))).toBe(true);
+      expect((await snapshot(held.id)).version).toBe(version);
+      await closeWatched(page);
+    }
+
+    // The controls' dialogs too, on the game without a held reading: Exchange reached by Tab, opened by Enter.
+    for (const [width, height] of SIZES) {
+      const where = `${width}×${height}`;
+      const page = await watchedPage(browser, width, height);
+      await page.goto(`${base}/board.html?game=${game.id}#token=${game.token}`);
+      await page.waitForSelector('.controls [data-action=exchange]');
+      const o = await overflow(page);
+      expect(o.scrollWidth, `${where}: nothing wider than the screen`).toBeLessThanOrEqual(o.clientWidth);
+      const version = (await snapshot(game.id)).version;
+      expect(await tabTo(page, '[data-action=exchange]', 200), `${where}: Exchange reached by Tab`).toBe(
+        true,
+      );
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('dialog.ask[open] input[name=count]');
+      expect(await focusInDialog(page)).toBe(true);
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('dialog.ask[open]', { state: 'detached' });
+      expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.action)).toBe(
+        'exchange',
+      );
+      expect((await snapshot(game.id)).version).toBe(version);
+      await closeWatched(page);
+    }
+  }, 90_000);
+
+  it('fits the overlay into each source, either way', async () => {
+    const fields = 'scores,last,board,tracker,clock';
+    for (const [width, height] of SIZES) {
+      const where = `${width}×${height}`;
+      const page = await watchedPage(browser, width, height);
+      await page.clock.setFixedTime(frozen);
+      await page.goto(`${base}/overlay.html?game=${game.id}&fields=${fields}`);
+      await page.waitForSelector('#overlay[data-ready] .ov-panel');
+      const o = await overflow(page);
+      expect(o.scrollWidth, `${where}: nothing wider than the source`).toBeLessThanOrEqual(o.clientWidth);
+      expect(o.scrollHeight, `${where}: nothing taller than the source`).toBeLessThanOrEqual(o.clientHeight);
+      const panels = await page.locator('#overlay .ov-panel').evaluateAll((ps) =>
+        ps.map((p) => {
+          const r = p.getBoundingClientRect();
+          return {
+            field: (p as HTMLElement).dataset.field,
+            inside: r.right <= innerWidth && r.bottom <= innerHeight,
+          };
+        }),
+      );
+      expect(panels.map((p) => p.field)).toEqual(fields.split(','));
+      expect(
+        panels.every((p) => p.inside),
+        `${where}: every panel inside`,
+      ).toBe(true);
+      // Over a stand-in for the stream's picture (the overlay itself is transparent).
+      await page.addStyleTag({
+        content:
+          'html { background: radial-gradient(circle at 70% 40%, #5d7a8c, #1d2a33 55%, #0b1014) fixed }',
+      });
+      await page.screenshot({ path: join(shots, `overlay-${width}x${height}.png`) });
+      await closeWatched(page);
+    }
+  }, 60_000);
+
+  it('keeps the camera page to the screen, its status and End turn in view', async () => {
+    const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    for (const [width, height] of SIZES) {
+      const where = `${width}×${height}`;
+      const page = await watchedPage(browser, width, height);
+      await page.goto(`${base}/camera.html?game=${id}#token=${token}`);
+      await page.waitForSelector('#status.live');
+      await page.waitForSelector('#cam-board[data-state=ok]', { timeout: 20_000 });
+      const o = await overflow(page);
+      expect(o.scrollWidth, `${where}: nothing wider than the screen`).toBeLessThanOrEqual(o.clientWidth);
+      expect(o.scrollHeight, `${where}: nothing taller than the screen`).toBeLessThanOrEqual(o.clientHeight);
+      const inView = await page.evaluate(() =>
+        ['#cam-board', '#cam-doubt', '#cam-turn', '#cam-last', '#end-turn', '#view'].map((s) => {
+          const r = document.querySelector(s)!.getBoundingClientRect();
+          return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+        }),
+      );
+      expect(inView, `${where}: the status, the picture and End turn in view`).toEqual(
+        inView.map(() => true),
+      );
+      expect(await page.locator('#cam-board .cam-v').textContent()).toBe('found');
+      await page.screenshot({ path: join(shots, `camera-${width}x${height}.png`) });
+      await closeWatched(page);
+    }
+  }, 90_000);
+});
