@@ -1,5 +1,5 @@
 /**
- * `tilecam serve [--port 3000] [--host 0.0.0.0] [--db FILE] [--sources lan] [--limit NAME=VALUE …]`: starts the
+ * `tilecam serve [--port 3000] [--host 0.0.0.0] [--db FILE|postgres://…] [--sources lan] [--limit NAME=VALUE …]`: starts the
  * service and prints where to find it.
  */
 import { networkInterfaces } from 'node:os';
@@ -61,11 +61,12 @@ export async function serveCommand(args: string[]): Promise<number> {
   } catch (err) {
     return reportError(json, (err as Error).message);
   }
-  const { startServer } = await import('../http/app.ts');
+  const { startServer, StoreOpenError } = await import('../http/app.ts');
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer(options);
   } catch (err) {
+    if (err instanceof StoreOpenError) return reportError(json, err.message);
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
       return reportError(

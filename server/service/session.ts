@@ -278,7 +278,7 @@ export class GameSession implements Session {
             const wait = this.handWait;
             if (!wait || wait.timer !== timer) return;
             this.handWait = undefined;
-            this.hold(wait.board, ['hand in view'], wait.doubts, wait.bytes);
+            await this.hold(wait.board, ['hand in view'], wait.doubts, wait.bytes);
           }),
         HAND_WAIT_MS,
       );
@@ -311,13 +311,13 @@ export class GameSession implements Session {
   }
 
   /** The move between the committed board and `board`; commits it, or holds it for the scorekeeper. */
-  private commitBoard(
+  private async commitBoard(
     board: Board,
     photo: Uint8Array | 'held' | undefined,
     endTurn: boolean,
     confirmed = false,
     decision: Decision | undefined = confirmed ? { how: 'confirmed' } : undefined,
-  ): FrameResult {
+  ): Promise<FrameResult> {
     const inferred = inferMove(this.state.board, board, {
       layout: this.state.rules.layout,
       ...(this.state.lastPlay ? { lastMove: this.state.lastPlay.placements } : {}),
@@ -390,15 +390,15 @@ export class GameSession implements Session {
     });
   }
 
-  private hold(
+  private async hold(
     board: Board,
     reasons: string[],
     squares: readonly { row: number; col: number }[],
     photo?: Uint8Array | 'held',
-  ): FrameResult {
+  ): Promise<FrameResult> {
     // The same reading held again (a still board under auto capture) keeps its first photo.
     const look = photo instanceof Uint8Array ? this.intake.lookOf(photo) : undefined;
-    if (this.held.hold(BOARD, board, reasons, squares, photo, look)) this.notify();
+    if (await this.held.hold(BOARD, board, reasons, squares, photo, look)) this.notify();
     return { status: 'needs-confirmation', reasons: [...this.held.get(BOARD)!.reasons] };
   }
 
@@ -406,7 +406,11 @@ export class GameSession implements Session {
    * Applies events in order; all of them or none. `photo` is the frame the events were read from, or `held`: the
    * photo of the reading held for the scorekeeper, who confirmed it. A held reading's photo not used is removed.
    */
-  private commit(events: GameEvent[], photo?: Uint8Array | 'held', decision?: Decision): FrameResult {
+  private async commit(
+    events: GameEvent[],
+    photo?: Uint8Array | 'held',
+    decision?: Decision,
+  ): Promise<FrameResult> {
     let state = this.state;
     for (const event of events) {
       const step = applyEvent(state, event);
@@ -417,23 +421,23 @@ export class GameSession implements Session {
     }
     this.stopWaiting();
     const at = new Date().toISOString();
-    const path = this.held.settle(BOARD, photo, `event-${this.seq + 1}.jpg`);
+    const path = await this.held.settle(BOARD, photo, `event-${this.seq + 1}.jpg`);
     // The events (two for a forgotten End turn) and the game's end are stored together or not at all.
     const first = this.seq;
-    this.store.transaction(() => {
-      events.forEach((event, k) => {
+    await this.store.appendEvents(
+      this.id,
+      events.map((event, k) => {
         const decided = event.type === 'play' ? decision : undefined;
-        this.store.appendEvent(this.id, {
+        return {
           seq: first + k + 1,
           event,
           at,
           ...(path ? { photo: path } : {}),
           ...(decided ? { decision: decided } : {}),
-        });
-      });
-      if (Boolean(state.ended) !== Boolean(this.state.ended))
-        this.store.setEnded(this.id, state.ended ? at : null);
-    });
+        };
+      }),
+      Boolean(state.ended) !== Boolean(this.state.ended) ? (state.ended ? at : null) : undefined,
+    );
     events.forEach((event, k) => {
       if (event.type === 'play' && decision) this.decisions.set(first + k, decision);
     });
@@ -504,9 +508,14 @@ export class GameSession implements Session {
    * Fixes one square: of the reading waiting for confirmation if there is one, otherwise of the committed play
    * that put a tile there (a correction event: every total after it re-derives).
    */
-  private correctSquare(row: number, col: number, tile: string, blankOnly = false): FrameResult {
+  private async correctSquare(
+    row: number,
+    col: number,
+    tile: string,
+    blankOnly = false,
+  ): Promise<FrameResult> {
     if (this.held.get(BOARD) && !blankOnly) {
-      const fixed = this.held.correct(BOARD, row, col, tile);
+      const fixed = await this.held.correct(BOARD, row, col, tile);
       this.notify();
       return { status: 'needs-confirmation', reasons: fixed.reasons };
     }
