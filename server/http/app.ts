@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { tileSetIds } from '../engine/index.ts';
+import { type GameBus, RedisBus } from '../service/bus.ts';
 import { CheckService } from '../service/checks.ts';
 import { type ErrorCode, errorStatus, ServiceError } from '../service/errors.ts';
 import { defaultLimits, type Limits, type SourcePolicy } from '../service/limits.ts';
@@ -30,6 +31,8 @@ export interface ServerOptions {
   /** A PostgreSQL URL (`postgres://…`), or a SQLite file (photos go beside it). Default: DATABASE_URL, else
    *  data/tilecam.db. */
   db?: string;
+  /** Redis (`redis://HOST:PORT`) shared with the other instances of the service. Default: REDIS_URL, else none. */
+  redis?: string;
   /** Auto capture: identical readings needed before a commit. */
   timing?: CaptureTiming;
   /** Heartbeat period in milliseconds (default 5000). */
@@ -252,10 +255,32 @@ export async function openStore(db: string | undefined, photoBytesPerGame: numbe
   }
 }
 
+/** The bus to the other instances `redis` names (default: REDIS_URL), or none: one process. */
+async function openBus(redis: string | undefined): Promise<GameBus | undefined> {
+  const url = redis ?? process.env.REDIS_URL;
+  if (!url) return undefined;
+  if (!/^rediss?:\/\//i.test(url)) throw new StoreOpenError('the Redis URL must be redis://HOST:PORT');
+  try {
+    return await RedisBus.open(url);
+  } catch (err) {
+    throw new StoreOpenError(
+      `cannot reach Redis at ${url.replace(/\/\/[^@/]*@/, '//')}: ${(err as Error).message}`,
+    );
+  }
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const limits = options.limits ?? defaultLimits;
   const store = await openStore(options.db, limits.photoBytesPerGame);
+  let bus: GameBus | undefined;
+  try {
+    bus = await openBus(options.redis);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   const service = new GameService(store, {
+    ...(bus ? { bus } : {}),
     ...(options.timing ? { timing: options.timing } : {}),
     limits,
     ...(options.sources ? { sources: options.sources } : {}),
@@ -279,6 +304,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // Nothing listens (a port taken, an address not this machine's): nothing is left open.
     service.stopAll();
     ws.close();
+    await bus?.close();
     await store.close();
     throw err;
   }
@@ -291,6 +317,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ws.close();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
+      await bus?.close();
       await store.close();
     },
   };

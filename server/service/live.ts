@@ -19,6 +19,8 @@ import { lettersOf, makeThumbnail, readFrame, type Thumbnail } from './frames.ts
 export class Viewers<S> {
   private readonly listeners = new Set<(snapshot: S) => void>();
   private scheduled = false;
+  /** Changes told so far (the service tells other instances when a request changed the game). */
+  count = 0;
 
   constructor(private readonly snapshot: () => S) {}
 
@@ -33,6 +35,7 @@ export class Viewers<S> {
 
   /** Tells every viewer after the current request has been answered. */
   changed(): void {
+    this.count++;
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
@@ -166,19 +169,7 @@ export class HeldReadings {
     private readonly prefix: (board: number) => string,
     stored: readonly StoredHeld[] = [],
   ) {
-    for (const h of stored) {
-      const read = parseBoard(h.reading);
-      if (!read.ok)
-        throw new Error(`game ${gameId}: the reading held for board ${h.board + 1}: ${read.message}`);
-      this.held.set(h.board, {
-        board: read.board,
-        reasons: h.reasons,
-        squares: h.squares,
-        photo: h.photo,
-        look: h.look,
-      });
-      this.photos = Math.max(this.photos, Number(/-(\d+)\.jpg$/.exec(h.photo ?? '')?.[1] ?? 0));
-    }
+    this.reset(stored);
     // A photo of a held reading that is no longer held (a crash between the two writes) is referred to by nothing.
     const kept = new Set(stored.flatMap((h) => (h.photo ? [h.photo.split('/').pop()!] : [])));
     store
@@ -192,6 +183,24 @@ export class HeldReadings {
 
   get(board: number): Held | undefined {
     return this.held.get(board);
+  }
+
+  /** The readings held as stored (by another instance, or before a restart), in place of those in memory. */
+  reset(stored: readonly StoredHeld[]): void {
+    this.held.clear();
+    for (const h of stored) {
+      const read = parseBoard(h.reading);
+      if (!read.ok)
+        throw new Error(`game ${this.gameId}: the reading held for board ${h.board + 1}: ${read.message}`);
+      this.held.set(h.board, {
+        board: read.board,
+        reasons: h.reasons,
+        squares: h.squares,
+        photo: h.photo,
+        look: h.look,
+      });
+      this.photos = Math.max(this.photos, Number(/-(\d+)\.jpg$/.exec(h.photo ?? '')?.[1] ?? 0));
+    }
   }
 
   /**

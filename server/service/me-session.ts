@@ -99,24 +99,42 @@ export class MeSession implements Session {
   /** Rebuilds a session from its stored events, exactly as it was. */
   static load(store: GameStore, stored: StoredGame, readingLexicon?: Lexicon): MeSession {
     const session = new MeSession(store, stored, readingLexicon);
-    for (const e of stored.events) {
-      session.seq = e.seq;
+    session.catchUp(stored.events);
+    return session;
+  }
+
+  /** Applies the stored events after this version, in order. */
+  private catchUp(events: StoredGame['events']): void {
+    for (const e of events) {
+      if (e.seq <= this.seq) continue;
+      if (e.seq !== this.seq + 1)
+        throw new Error(`stored game ${this.id} skips from event ${this.seq} to ${e.seq}`);
+      this.seq = e.seq;
       if (e.event.type === 'board-turn') {
         const read = parseBoard(e.event.reading);
-        if (!read.ok) throw new Error(`stored game ${stored.id}: event ${e.seq}: ${read.message}`);
-        session.turns.set(e.event.board, read.board);
-        if (e.decision) session.decided.set(e.event.board, e.decision);
+        if (!read.ok) throw new Error(`stored game ${this.id}: event ${e.seq}: ${read.message}`);
+        this.turns.set(e.event.board, read.board);
+        if (e.decision) this.decided.set(e.event.board, e.decision);
         continue;
       }
-      const step = applyMeEvent(session.state, e.event as MeEvent);
+      const step = applyMeEvent(this.state, e.event as MeEvent);
       if (!step.ok)
-        throw new Error(`stored game ${stored.id} does not replay at event ${e.seq}: ${step.message}`);
-      session.state = step.state;
-      if (e.event.type === 'round' || e.event.type === 'correction') session.turns.clear();
-      if (e.event.type === 'correction') session.decided.clear();
+        throw new Error(`stored game ${this.id} does not replay at event ${e.seq}: ${step.message}`);
+      this.state = step.state;
+      if (e.event.type === 'round' || e.event.type === 'correction') this.turns.clear();
+      if (e.event.type === 'correction') this.decided.clear();
     }
-    session.rounds = meRounds(session.state);
-    return session;
+    this.rounds = meRounds(this.state);
+  }
+
+  refresh(stored: StoredGame): void {
+    this.catchUp(stored.events);
+    this.held.reset(stored.held ?? []);
+    this.notify();
+  }
+
+  get changes(): number {
+    return this.viewers.count;
   }
 
   get id(): string {

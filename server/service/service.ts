@@ -9,7 +9,8 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Lexicon } from '../engine/index.ts';
 import { defaultEnglishLexicon, readingLexicon } from '../lexicon/index.ts';
 import type { FrameResult } from '../protocol/index.ts';
-import type { GameConfig, GameStore, ListQuery } from '../store/types.ts';
+import { type GameConfig, type GameStore, type ListQuery, StoreConflict } from '../store/types.ts';
+import type { GameBus } from './bus.ts';
 import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
 import { defaultLimits, type Limits, type SourcePolicy } from './limits.ts';
@@ -25,6 +26,8 @@ export interface ServiceOptions {
   readonly limits?: Limits;
   /** Which addresses a camera stream URL may reach (default `lan`). */
   readonly sources?: SourcePolicy;
+  /** Other instances of the service on the same store (Redis): told of every change, and telling of theirs. */
+  readonly bus?: GameBus;
 }
 
 /** A game in memory, with when it was last asked for and its queue. */
@@ -44,6 +47,7 @@ export class GameService {
   private readonly frameLimiter: RateLimiterMemory;
   private readonly createLimiter: RateLimiterMemory;
   private readonly sweeper: NodeJS.Timeout;
+  private readonly bus: GameBus | undefined;
 
   constructor(
     readonly store: GameStore,
@@ -57,6 +61,59 @@ export class GameService {
     this.createLimiter = new RateLimiterMemory({ points: this.limits.gamesPerMinute, duration: 60 });
     this.sweeper = setInterval(() => this.sweep(), Math.min(this.limits.idleMs, 60_000));
     this.sweeper.unref();
+    this.bus = o.bus;
+    this.bus?.subscribe((id) => this.changedElsewhere(id));
+  }
+
+  /**
+   * Another instance changed game `id`: if it is in memory here, it catches up from the store (in its queue, after
+   * what is running); if not, it is read whole when next asked for.
+   */
+  private changedElsewhere(id: string): void {
+    const live = this.sessions.get(id);
+    if (!live) {
+      // Being loaded now, perhaps from before that change: it catches up once loaded.
+      this.loading.get(id)?.then(
+        () => this.changedElsewhere(id),
+        () => {},
+      );
+      return;
+    }
+    live.queue
+      .run(async () => {
+        const stored = await this.store.getGame(id);
+        if (stored) live.session.refresh(stored);
+      })
+      .catch((err: unknown) => console.error(`game ${id}: catching up: ${(err as Error).message}`));
+  }
+
+  /**
+   * `task` as the game's queue runs it: afterwards the other instances are told if the game changed. Another
+   * instance having recorded the game's next event first (a StoreConflict) is `stale` for the client, and this
+   * instance catches up: a move is recorded exactly once.
+   */
+  private guarded<T>(id: string, live: Live, task: () => Promise<T>): () => Promise<T> {
+    return async () => {
+      const before = live.session.changes;
+      try {
+        return await task();
+      } catch (err) {
+        if (!(err instanceof StoreConflict)) throw err;
+        const stored = await this.store.getGame(id);
+        if (stored) live.session.refresh(stored);
+        throw new ServiceError(
+          'stale',
+          'another server recorded a move in this game first: look at the game again, then retry',
+        );
+      } finally {
+        if (this.bus && live.session.changes !== before)
+          this.bus
+            .publish(id)
+            .catch((err: unknown) =>
+              console.error(`game ${id}: telling the others: ${(err as Error).message}`),
+            );
+      }
+    };
   }
 
   /** Throws `rate-limited` when `client` (an address) has created its share of games this minute. */
@@ -117,7 +174,9 @@ export class GameService {
     const live: Live = { session, lastUsed: Date.now(), queue };
     // Work the game schedules for later (an End turn waiting out a hand) runs in its queue like any other.
     session.defer = (task) => {
-      queue.run(task).catch((err: unknown) => console.error(`game ${id}: ${(err as Error).message}`));
+      queue
+        .run(this.guarded(id, live, task))
+        .catch((err: unknown) => console.error(`game ${id}: ${(err as Error).message}`));
     };
     this.sessions.set(id, live);
     // Room for it: the least recently used of the others go (never the game being loaded).
@@ -151,11 +210,13 @@ export class GameService {
     endTurn: boolean,
     { camera = 0, version }: { camera?: number; version?: number | undefined } = {},
   ): Promise<FrameResult> {
-    const { session, queue } = await this.live(id);
-    const read = (frame: Uint8Array): Promise<FrameResult> => {
-      checkVersion(session, version);
-      return session.submitFrame(frame, endTurn, { camera });
-    };
+    const live = await this.live(id);
+    const { session, queue } = live;
+    const read = (frame: Uint8Array): Promise<FrameResult> =>
+      this.guarded(id, live, () => {
+        checkVersion(session, version);
+        return session.submitFrame(frame, endTurn, { camera });
+      })();
     if (endTurn || version !== undefined) return queue.run(() => read(bytes));
     return queue.feed<FrameResult>(camera, bytes, read, { status: 'skipped' });
   }
@@ -165,11 +226,14 @@ export class GameService {
    * it; with `version`, refused if the game has moved on.
    */
   async act(id: string, action: unknown, version?: number): Promise<FrameResult> {
-    const { session, queue } = await this.live(id);
-    return queue.run(async () => {
-      checkVersion(session, version);
-      return session.act(action);
-    });
+    const live = await this.live(id);
+    const { session, queue } = live;
+    return queue.run(
+      this.guarded(id, live, async () => {
+        checkVersion(session, version);
+        return session.act(action);
+      }),
+    );
   }
 
   /**

@@ -122,16 +122,35 @@ export class GameSession implements Session {
     readingLexicon: Lexicon | undefined = lexicon,
   ): GameSession {
     const session = new GameSession(store, stored, lexicon, timing, readingLexicon);
-    for (const e of stored.events) {
-      const step = applyEvent(session.state, e.event as GameEvent);
-      if (!step.ok)
-        throw new Error(`stored game ${stored.id} does not replay at event ${e.seq}: ${step.message}`);
-      session.times.push({ at: e.at, toMove: session.state.ended ? -1 : session.state.toMove });
-      session.state = step.state;
-      session.seq = e.seq;
-      if (e.decision) session.decisions.set(e.seq - 1, e.decision);
-    }
+    session.catchUp(stored.events);
     return session;
+  }
+
+  /** Applies the stored events after this version, in order. */
+  private catchUp(events: StoredGame['events']): void {
+    for (const e of events) {
+      if (e.seq <= this.seq) continue;
+      if (e.seq !== this.seq + 1)
+        throw new Error(`stored game ${this.id} skips from event ${this.seq} to ${e.seq}`);
+      const step = applyEvent(this.state, e.event as GameEvent);
+      if (!step.ok)
+        throw new Error(`stored game ${this.id} does not replay at event ${e.seq}: ${step.message}`);
+      this.times.push({ at: e.at, toMove: this.state.ended ? -1 : this.state.toMove });
+      this.state = step.state;
+      this.seq = e.seq;
+      if (e.decision) this.decisions.set(e.seq - 1, e.decision);
+    }
+  }
+
+  refresh(stored: StoredGame): void {
+    this.catchUp(stored.events);
+    this.held.reset(stored.held ?? []);
+    this.stable = undefined;
+    this.notify();
+  }
+
+  get changes(): number {
+    return this.viewers.count;
   }
 
   get id(): string {
