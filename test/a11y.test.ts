@@ -29,7 +29,7 @@ describe.skipIf(!chromiumPresent)('accessibility of the pages (axe-core)', () =>
   let game: { id: string; token: string };
   beforeAll(async () => {
     ({ server, browser, base } = await startWithBrowser('a11y'));
-    game = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    game = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     for (const n of [1, 2]) {
       const res = await fetch(`${base}/api/games/${game.id}/actions`, {
         method: 'POST',

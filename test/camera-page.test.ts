@@ -81,7 +81,7 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
   });
 
   it('shows the board found, whose turn and the last move, with End turn in view and no scrolling', async () => {
-    const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     const page = await watchedPage(browser, 390, 844);
     await page.goto(`${base}/camera.html?game=${id}#token=${token}`);
     await page.waitForSelector('#status.live');
@@ -120,7 +120,7 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
   }, 60_000);
 
   it('says, lastingly, that a camera needs https or localhost when the browser gives none, and takes a photo instead', async () => {
-    const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     const page = await watchedPage(browser, 390, 844);
     // As on a phone that opened the laptop's address over plain http: no navigator.mediaDevices at all.
     await page.addInitScript(() => Object.defineProperty(navigator, 'mediaDevices', { value: undefined }));
@@ -154,7 +154,7 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
   }, 60_000);
 
   it('says the camera was refused when the permission is denied', async () => {
-    const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     const page = await watchedPage(browser, 390, 844);
     await page.addInitScript(() => {
       navigator.mediaDevices.getUserMedia = () =>

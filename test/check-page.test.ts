@@ -248,7 +248,7 @@ describe.skipIf(!chromiumPresent)('the check page in a browser', () => {
   }, 60_000);
 
   it('opens a live game move from the scoreboard move list, explained', async () => {
-    const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     for (const n of [1, 2]) {
       const res = await fetch(`${base}/api/games/${id}/frames?endTurn=1`, {
         method: 'POST',

@@ -92,4 +92,32 @@ describe('tilecam serve', () => {
       blocker.close();
     }
   });
+
+  it('says clearly when its database cannot be opened (never its password), and exits 1', async () => {
+    const { createServer } = await import('node:net');
+    // A port nothing answers on: bound, then let go.
+    const probe = createServer();
+    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((done) => probe.close(() => done()));
+    const down = await tilecam(
+      'serve',
+      '--port',
+      '0',
+      '--db',
+      `postgres://ann:secret@127.0.0.1:${port}/t`,
+      '--json',
+    );
+    expect(down.code).toBe(1);
+    const message = JSON.parse(down.stdout).error.message as string;
+    expect(message).toMatch(
+      new RegExp(`cannot open the database postgres://ann@127.0.0.1:${port}/t: .*ECONNREFUSED`),
+    );
+    expect(message).not.toMatch(/secret/);
+    const other = await tilecam('serve', '--port', '0', '--db', 'mysql://x/y', '--json');
+    expect(other.code).toBe(1);
+    expect(JSON.parse(other.stdout).error.message).toMatch(
+      /must be postgres:\/\/… or a SQLite file, not mysql/,
+    );
+  });
 });

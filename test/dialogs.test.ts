@@ -53,7 +53,7 @@ describe.skipIf(!chromiumPresent)("the scorekeeper's dialogs in a browser", () =
   afterAll(() => stopWithBrowser(browser, server));
 
   it('records nothing on Escape, checks answers inline, and ends the game through the racks dialog', async () => {
-    const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     const snap = async () => (await (await fetch(`${base}/api/games/${id}`)).json()) as Snap;
     const page = await openPage(browser, `${base}/board.html?game=${id}#token=${token}`);
     await page.waitForSelector('#status.live');

@@ -49,7 +49,7 @@ describe.skipIf(!chromiumPresent)('the scoreboard in a browser', () => {
   const ctx = serverAndBrowser();
 
   it('shows a game played from photos, and re-derives the totals after the scorekeeper fixes a square', async () => {
-    const { id, token } = newGame(ctx.server);
+    const { id, token } = await newGame(ctx.server);
     const page = await ctx.browser.newPage({ viewport: { width: 1200, height: 760 } });
     await page.goto(`${ctx.base}/board.html?game=${id}#token=${token}`);
     await page.waitForSelector('#status.live');
@@ -95,7 +95,7 @@ describe.skipIf(!chromiumPresent)('the scoreboard in a browser', () => {
   }, 60_000);
 
   it('shows the overlay with a transparent background and the chosen fields', async () => {
-    const { id } = ctx.server.service.create(parseGameConfig({ players: ['Cy', 'Di'] }));
+    const { id } = await ctx.server.service.create(parseGameConfig({ players: ['Cy', 'Di'] }));
     const page = await ctx.browser.newPage();
     await page.goto(`${ctx.base}/overlay.html?game=${id}&fields=names&colour=%23ff0`);
     await page.waitForSelector('.player');
@@ -171,7 +171,7 @@ describe.skipIf(!chromiumPresent)('the camera page in a browser', () => {
   });
 
   it('sends the camera picture, draws the grid found, and ends the turn on the button', async () => {
-    const { id, token } = newGame(ctx.server);
+    const { id, token } = await newGame(ctx.server);
     const page = await ctx.browser.newPage();
     await page.goto(`${ctx.base}/camera.html?game=${id}#token=${token}`);
     await page.waitForSelector('#status.live');

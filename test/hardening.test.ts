@@ -117,7 +117,7 @@ describe('a doubled End turn', () => {
       how: 'context',
       squares: [{ row: 7, col: 5, tile: 'N' }],
     });
-    expect(server.service.store.getGame(id)!.events[0]?.decision).toEqual(snap.turns[0]?.decided);
+    expect((await server.service.store.getGame(id))!.events[0]?.decision).toEqual(snap.turns[0]?.decided);
   });
 
   it('records one turn when the same frame is sent twice at once without a version', async () => {
@@ -166,7 +166,7 @@ describe('held readings and their photos', () => {
     });
     expect(confirmed.body.status).toBe('committed');
     expect(photos(id)).toEqual(['event-1.jpg']);
-    const stored = server.service.store.getGame(id)!;
+    const stored = (await server.service.store.getGame(id))!;
     expect(stored.events[0]?.photo).toBe(join('photos', id, 'event-1.jpg'));
     expect(readFileSync(join(dir, 'photos', id, 'event-1.jpg'))).toEqual(other);
   });
@@ -182,13 +182,13 @@ describe('held readings and their photos', () => {
     expect((await snapshot(id)).pending).toBeNull();
   });
 
-  it('removes photos of held readings a restart left behind, when the game is loaded', () => {
+  it('removes photos of held readings a restart left behind, when the game is loaded', async () => {
     const store = new SqliteStore(join(dir, 'games.db'));
-    const service = new GameService(store, dir, { limits });
-    const { id } = service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
-    store.savePhoto(id, 'pending-7.jpg', frame(0));
-    store.savePhoto(id, 'event-1.jpg', frame(0));
-    service.get(id);
+    const service = new GameService(store, { limits });
+    const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    await store.savePhoto(id, 'pending-7.jpg', frame(0));
+    await store.savePhoto(id, 'event-1.jpg', frame(0));
+    await service.get(id);
     expect(photos(id)).toEqual(['event-1.jpg']);
     service.stopAll();
   });
@@ -196,47 +196,47 @@ describe('held readings and their photos', () => {
   it('stops keeping photos once a game has its most, and still records the moves', async () => {
     const small = mkdtempSync(join(tmpdir(), 'tilecam-photo-cap-'));
     const store = new SqliteStore(join(small, 'games.db'), frame(1).length + 10);
-    const service = new GameService(store, small, { limits });
-    const { id } = service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const service = new GameService(store, { limits });
+    const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     expect((await service.submitFrame(id, frame(1), false)).status).toBe('waiting');
     expect((await service.submitFrame(id, frame(1), true)).status).toBe('committed');
     expect((await service.submitFrame(id, frame(2), true)).status).toBe('committed');
-    const events = store.getGame(id)!.events;
+    const events = (await store.getGame(id))!.events;
     expect(events.map((e) => e.photo)).toEqual([join('photos', id, 'event-1.jpg'), undefined]);
     service.stopAll();
-    store.close();
+    await store.close();
   });
 });
 
 describe('games in memory', () => {
   it('drops a game nobody watches, and loads it again exactly as it was', async () => {
     const store = new SqliteStore(join(dir, 'games.db'));
-    const service = new GameService(store, dir, { limits: { ...limits, idleMs: 1000 } });
-    const { id } = service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const service = new GameService(store, { limits: { ...limits, idleMs: 1000 } });
+    const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     await service.act(id, { type: 'confirm', board: board(1) });
     await service.act(id, { type: 'pass' });
-    const before = service.get(id).snapshot();
+    const before = (await service.get(id)).snapshot();
     service.sweep(Date.now() + 500);
     expect(service.loaded).toBe(1); // not idle long enough
     service.sweep(Date.now() + 2000);
     expect(service.loaded).toBe(0);
-    expect(service.get(id).snapshot()).toEqual(before);
+    expect((await service.get(id)).snapshot()).toEqual(before);
     expect(service.loaded).toBe(1);
     service.stopAll();
   });
 
   it('keeps a watched game in memory; a game holding a reading is dropped and comes back with it', async () => {
     const store = new SqliteStore(join(dir, 'games.db'));
-    const service = new GameService(store, dir, { limits: { ...limits, idleMs: 1000 } });
-    const watched = service.create(parseGameConfig({ players: ['Ann', 'Ben'] })).id;
-    const holding = service.create(parseGameConfig({ players: ['Ann', 'Ben'] })).id;
-    const stop = service.get(watched).subscribe(() => {});
+    const service = new GameService(store, { limits: { ...limits, idleMs: 1000 } });
+    const { id: watched } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const { id: holding } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const stop = (await service.get(watched)).subscribe(() => {});
     expect((await service.submitFrame(holding, frame(3), true)).status).toBe('needs-confirmation');
-    const held = (service.get(holding).snapshot() as GameSnapshot).pending;
+    const held = ((await service.get(holding)).snapshot() as GameSnapshot).pending;
     expect(held).not.toBeNull();
     service.sweep(Date.now() + 2000);
     expect(service.loaded).toBe(1);
-    expect((service.get(holding).snapshot() as GameSnapshot).pending).toEqual(held);
+    expect(((await service.get(holding)).snapshot() as GameSnapshot).pending).toEqual(held);
     expect(photos(holding)).toEqual(['pending-1.jpg']);
     stop();
     service.sweep(Date.now() + 4000);
@@ -244,14 +244,16 @@ describe('games in memory', () => {
     service.stopAll();
   });
 
-  it('keeps at most the limit of unwatched games loaded, the least recently used going first', () => {
+  it('keeps at most the limit of unwatched games loaded, the least recently used going first', async () => {
     const store = new SqliteStore(join(dir, 'games.db'));
-    const service = new GameService(store, dir, { limits: { ...limits, liveGames: 3 } });
-    const ids = Array.from({ length: 5 }, () => service.create(parseGameConfig({ players: ['A', 'B'] })).id);
-    const sessions = ids.map((id) => service.get(id));
+    const service = new GameService(store, { limits: { ...limits, liveGames: 3 } });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await service.create(parseGameConfig({ players: ['A', 'B'] }))).id);
+    const sessions: unknown[] = [];
+    for (const id of ids) sessions.push(await service.get(id));
     expect(service.loaded).toBe(3);
     // The games just used are the ones kept, and the same objects come back (not copies loaded again).
-    for (const i of [2, 3, 4]) expect(service.get(ids[i]!)).toBe(sessions[i]);
+    for (const i of [2, 3, 4]) expect(await service.get(ids[i]!)).toBe(sessions[i]);
     expect(service.loaded).toBe(3);
     service.stopAll();
   });

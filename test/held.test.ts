@@ -60,7 +60,7 @@ describe.skipIf(!chromiumPresent)("the scorekeeper's held reading in a browser",
   afterAll(() => stopWithBrowser(browser, server));
 
   it('shows the held reading at the top with each doubtful square zoomed, and fixes a square from its readings', async () => {
-    const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     const snap = async () => (await (await fetch(`${base}/api/games/${id}`)).json()) as GameSnapshot;
     // A hand over the board at the end of a turn: held, with squares the camera is unsure of.
     const posted = await fetch(`${base}/api/games/${id}/frames?endTurn=1`, {

@@ -28,12 +28,12 @@ afterAll(() => server.close());
 const totals = (s: { players: readonly { score: number }[] }) => s.players.map((p) => p.score);
 
 /** The game as a restarted server sees it: a new service on the same database file. */
-function reopened(id: string): MeSnapshot {
+async function reopened(id: string): Promise<MeSnapshot> {
   const store = new SqliteStore(join(dir, 'games.db'));
   try {
-    return new GameService(store, dir).get(id).snapshot() as MeSnapshot;
+    return (await new GameService(store).get(id)).snapshot() as MeSnapshot;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -54,7 +54,7 @@ describe('a Scrabble Me game over HTTP', () => {
     expect(totals(s)).toEqual([0, 0, 0]);
     expect(s.boards.map((b) => b.ended)).toEqual([true, true, false]);
     // A restart now keeps the two turns already ended.
-    expect(reopened(g.id).boards.map((b) => b.ended)).toEqual([true, true, false]);
+    expect((await reopened(g.id)).boards.map((b) => b.ended)).toEqual([true, true, false]);
     const third = await g.frame(2, mePhoto(1, 2));
     expect(third.body).toMatchObject({ status: 'committed', board: 2 });
     s = await g.snapshot();
@@ -125,7 +125,7 @@ describe('a Scrabble Me game over HTTP', () => {
     expect(s).toMatchObject({ phase: 'refill', firstPick: 1, swaps: [] });
 
     // A restart rebuilds the game from its stored events: the same totals, boards and holders.
-    expect(reopened(g.id)).toEqual(s);
+    expect(await reopened(g.id)).toEqual(s);
   });
 
   it('takes an unacceptable word back, and sits a wrong challenger out of the next round', async () => {
@@ -177,7 +177,7 @@ describe('a Scrabble Me game over HTTP', () => {
     expect(s.boards.map((b) => b.ended)).toEqual([false, false, false]);
     expect((await g.act({ type: 'undo' })).status).toBe(200);
     expect(await g.snapshot()).toMatchObject({ phase: 'podium', bag: 61 });
-    expect(reopened(g.id)).toEqual(await g.snapshot());
+    expect(await reopened(g.id)).toEqual(await g.snapshot());
     // A square no word covered cannot be corrected.
     expect((await g.act({ type: 'correct', board: 1, row: 0, col: 0, tile: 'A' })).status).toBe(409);
   });

@@ -47,7 +47,7 @@ afterAll(async () => {
 describe('an MJPEG camera', () => {
   it('is pulled into the game, and "end turn" commits what it shows', async () => {
     const base = `http://127.0.0.1:${server.port}`;
-    const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const bad = await fetch(`${base}/api/games/${id}/source`, {
       method: 'POST',

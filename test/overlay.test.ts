@@ -177,7 +177,7 @@ describe.skipIf(!chromiumPresent)('the OBS overlay in a browser', () => {
   beforeAll(async () => {
     ({ server, browser, base } = await startWithBrowser('overlay'));
     // A classic game: Ann plays WINDY, the long-named player AN, Ann JOEY (the demo game's boards, confirmed).
-    classic = server.service.create(parseGameConfig({ players: ['Ann', LONG] }));
+    classic = await server.service.create(parseGameConfig({ players: ['Ann', LONG] }));
     for (const n of [1, 2, 3]) {
       const res = await fetch(`${base}/api/games/${classic.id}/actions`, {
         method: 'POST',
@@ -192,7 +192,7 @@ describe.skipIf(!chromiumPresent)('the OBS overlay in a browser', () => {
       expect(res.status).toBe(200);
     }
     // Scrabble Me for four: a board each, round 1 read from photos (Dee's board is the demo game's WINDY).
-    me = server.service.create(
+    me = await server.service.create(
       parseGameConfig({
         players: ['Ann', 'Ben', 'Cy', 'Dee'],
         variant: 'scrabble-me',
@@ -312,7 +312,7 @@ describe.skipIf(!chromiumPresent)('the OBS overlay in a browser', () => {
     for (const t of times) expect(t).toMatch(/^\d+:\d\d$/);
     expect(await page.locator('#overlay .clock-player.running .who').allTextContents()).toEqual([LONG]);
     // With a game clock (a minute each), the time left: the player not to move has used none of it.
-    const timed = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'], clockMinutes: 1 }));
+    const timed = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'], clockMinutes: 1 }));
     await openOverlay(page, `${base}/overlay.html?game=${timed.id}&fields=clock`);
     expect(await page.locator('#overlay .clock-player:not(.running) .time').allTextContents()).toEqual([
       '1:00',

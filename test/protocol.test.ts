@@ -17,7 +17,7 @@ import { ME_PLAYERS, ME_PODIUM, meBoard } from './me-game.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tilecam-protocol-'));
 const store = new SqliteStore(join(dir, 'games.db'));
-const service = new GameService(store, dir);
+const service = new GameService(store);
 afterAll(() => {
   service.stopAll();
   store.close();
@@ -40,14 +40,14 @@ async function play(config: unknown, steps: [string, object][]) {
 }
 
 async function playSteps(config: unknown, steps: [string, object][]) {
-  const { id } = service.create(parseGameConfig(config));
+  const { id } = await service.create(parseGameConfig(config));
   const seen: { step: string; result: unknown; snapshot: unknown }[] = [];
   const normal = (value: unknown) => JSON.parse(JSON.stringify(value).replaceAll(id, 'GAME'));
-  seen.push({ step: 'created', result: null, snapshot: normal(service.get(id).snapshot()) });
+  seen.push({ step: 'created', result: null, snapshot: normal((await service.get(id)).snapshot()) });
   for (const [step, action] of steps) {
     vi.setSystemTime(Date.now() + 60_000);
     const result = await service.act(id, action);
-    seen.push({ step, result: normal(result), snapshot: normal(service.get(id).snapshot()) });
+    seen.push({ step, result: normal(result), snapshot: normal((await service.get(id)).snapshot()) });
   }
   return seen;
 }

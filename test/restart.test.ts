@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { postgresBin, type RunningPostgres, startPostgres } from './servers.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const children: ChildProcess[] = [];
@@ -46,9 +47,27 @@ async function newGame(base: string): Promise<{ id: string; token: string }> {
   return (await created.json()) as { id: string; token: string };
 }
 
-describe('restart', () => {
+let postgres: RunningPostgres | undefined;
+beforeAll(async () => {
+  if (postgresBin()) postgres = await startPostgres();
+}, 60_000);
+afterAll(() => postgres?.stop());
+
+/** The same tests on each store: a SQLite file of their own, or the PostgreSQL server started above. */
+const stores = [
+  { name: 'SQLite', db: () => join(mkdtempSync(join(tmpdir(), 'tilecam-restart-')), 'games.db') },
+  {
+    name: 'PostgreSQL',
+    db: () => {
+      if (!postgres) throw new Error('PostgreSQL is not installed here (apt-get install -y postgresql)');
+      return postgres.url;
+    },
+  },
+];
+
+describe.each(stores)('restart on $name', ({ db: database }) => {
   it('keeps every committed move through a SIGKILL', async () => {
-    const db = join(mkdtempSync(join(tmpdir(), 'tilecam-restart-')), 'games.db');
+    const db = database();
     const first = await serve(db);
     const { id, token } = await newGame(first.base);
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -92,7 +111,7 @@ describe('restart', () => {
   });
 
   it('keeps a reading held for the scorekeeper through a SIGKILL, and the confirmed move keeps its photo', async () => {
-    const db = join(mkdtempSync(join(tmpdir(), 'tilecam-restart-held-')), 'games.db');
+    const db = database();
     const first = await serve(db);
     const { id, token } = await newGame(first.base);
     // Three moves on the board at once: no legal move, held with its photo.

@@ -91,7 +91,7 @@ describe.skipIf(!chromiumPresent)('the scoreboard for a room in a browser', () =
 
   it('fills a phone, a laptop and a TV without overflow, and shows the game over', async () => {
     expect(LONG).toHaveLength(40);
-    const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', LONG] }));
+    const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', LONG] }));
     const act = async (action: object) => {
       const res = await fetch(`${base}/api/games/${id}/actions`, {
         method: 'POST',

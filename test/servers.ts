@@ -1,9 +1,10 @@
 /**
  * Real database servers for tests, each started by the test in a temporary folder on a free loopback port and
  * stopped after: PostgreSQL from Debian's packages (`initdb` + `pg_ctl`; `initdb` refuses root, so as root they
- * run as the `postgres` system user, in a folder it owns). Nothing is left running or on disk.
+ * run as the `postgres` system user, in a folder it owns), and Redis (`redis-server`, nothing saved to disk).
+ * Nothing is left running or on disk.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -99,4 +100,56 @@ function uidOf(user: string): number {
 
 function gidOf(user: string): number {
   return Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim());
+}
+
+/** Whether Debian's redis-server is installed. */
+export function redisBin(): string | undefined {
+  return ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p));
+}
+
+export interface RunningRedis {
+  /** `redis://127.0.0.1:PORT` */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a Redis server of its own on a free loopback port: in memory only, gone when stopped. */
+export async function startRedis(): Promise<RunningRedis> {
+  const bin = redisBin();
+  if (!bin) throw new Error('Redis is not installed (apt-get install -y redis-server)');
+  const dir = mkdtempSync(join(tmpdir(), 'tilecam-redis-'));
+  const port = await freePort();
+  const child = spawn(
+    bin,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 20_000);
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${code}: ${out}`));
+    });
+  });
+  child.stdout!.resume();
+  child.stderr!.resume();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((done) => child.once('exit', done));
+        child.kill('SIGKILL');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

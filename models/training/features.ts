@@ -24,8 +24,7 @@ if (output.some((o) => o.name === 'features')) {
 }
 const last = node.find((n) => n.output?.includes('logits'));
 const input = last?.input ?? [];
-if (!last || last.opType !== 'Gemm' || !input[0])
-  throw new Error(`${path}: the logits are not made by a Gemm`);
+if (last?.opType !== 'Gemm' || !input[0]) throw new Error(`${path}: the logits are not made by a Gemm`);
 const weights = initializer.find((i) => i.name === input[1]);
 const width = Number(weights?.dims?.[1]);
 if (!Number.isInteger(width) || width <= 0) throw new Error(`${path}: cannot tell the Gemm's input width`);

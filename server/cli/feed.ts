@@ -97,7 +97,7 @@ export async function demoCommand(args: string[]): Promise<number> {
   const { startServer } = await import('../http/app.ts');
   const server = await startServer(options);
   const base = `http://localhost:${server.port}`;
-  const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+  const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
   process.stdout.write(
     `tilecam demo: ${base}/board.html?game=${id}\n  scorekeeper: ${base}/board.html?game=${id}#token=${token}\n`,
   );

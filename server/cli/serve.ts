@@ -1,5 +1,5 @@
 /**
- * `tilecam serve [--port 3000] [--host 0.0.0.0] [--db FILE] [--sources lan] [--limit NAME=VALUE …]`: starts the
+ * `tilecam serve [--port 3000] [--host 0.0.0.0] [--db FILE|postgres://…] [--redis redis://…] [--sources lan] [--limit NAME=VALUE …]`: starts the
  * service and prints where to find it.
  */
 import { networkInterfaces } from 'node:os';
@@ -18,6 +18,7 @@ export interface ServerArgs {
   /** The interface to listen on: 0.0.0.0 (every one: phones on the LAN can connect) or 127.0.0.1 (this machine). */
   host: string;
   db?: string;
+  redis?: string;
   sources: SourcePolicy;
   limits: Limits;
 }
@@ -30,6 +31,7 @@ export function parseServerArgs(args: string[], allowJson: boolean): ServerArgs 
       port: { type: 'string' },
       host: { type: 'string' },
       db: { type: 'string' },
+      redis: { type: 'string' },
       sources: { type: 'string' },
       limit: { type: 'string', multiple: true },
       ...(allowJson ? { json: { type: 'boolean' as const } } : {}),
@@ -50,6 +52,7 @@ export function parseServerArgs(args: string[], allowJson: boolean): ServerArgs 
     sources,
     limits: parseLimits(values.limit ?? [], defaultLimits),
     ...(typeof values.db === 'string' ? { db: values.db } : {}),
+    ...(typeof values.redis === 'string' ? { redis: values.redis } : {}),
   };
 }
 
@@ -61,11 +64,12 @@ export async function serveCommand(args: string[]): Promise<number> {
   } catch (err) {
     return reportError(json, (err as Error).message);
   }
-  const { startServer } = await import('../http/app.ts');
+  const { startServer, StoreOpenError } = await import('../http/app.ts');
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer(options);
   } catch (err) {
+    if (err instanceof StoreOpenError) return reportError(json, err.message);
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
       return reportError(

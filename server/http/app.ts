@@ -5,17 +5,20 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { tileSetIds } from '../engine/index.ts';
+import { type GameBus, RedisBus } from '../service/bus.ts';
 import { CheckService } from '../service/checks.ts';
 import { type ErrorCode, errorStatus, ServiceError } from '../service/errors.ts';
 import { defaultLimits, type Limits, type SourcePolicy } from '../service/limits.ts';
 import { GameService } from '../service/service.ts';
 import type { CaptureTiming } from '../service/session.ts';
 import { parseGameConfig, parseListQuery, parseSourceRequest, parseVersion } from '../service/validate.ts';
+import { PostgresStore } from '../store/postgres.ts';
 import { SqliteStore } from '../store/sqlite.ts';
+import type { GameStore } from '../store/types.ts';
 import { checkRoutes } from './checks.ts';
 import { fieldRoutes } from './fields.ts';
 import { bundleWeb } from './web-bundle.ts';
@@ -25,8 +28,11 @@ export interface ServerOptions {
   /** Port to listen on; 0 picks a free one. Default 3000. */
   port?: number;
   host?: string;
-  /** SQLite file; photos go beside it. Default data/tilecam.db. */
+  /** A PostgreSQL URL (`postgres://…`), or a SQLite file (photos go beside it). Default: DATABASE_URL, else
+   *  data/tilecam.db. */
   db?: string;
+  /** Redis (`redis://HOST:PORT`) shared with the other instances of the service. Default: REDIS_URL, else none. */
+  redis?: string;
   /** Auto capture: identical readings needed before a commit. */
   timing?: CaptureTiming;
   /** Heartbeat period in milliseconds (default 5000). */
@@ -76,8 +82,8 @@ export function createApp(
       : [];
     res.json({ ok: true, name: 'tilecam', tileSets: tileSetIds, lan });
   });
-  app.get('/api/games', (req, res) => {
-    res.json(service.list(parseListQuery(req.query)));
+  app.get('/api/games', async (req, res) => {
+    res.json(await service.list(parseListQuery(req.query)));
   });
   app.post(
     '/api/games',
@@ -86,22 +92,22 @@ export function createApp(
       next();
     },
     express.json({ limit: '64kb' }),
-    (req, res) => {
-      const created = service.create(parseGameConfig(req.body));
+    async (req, res) => {
+      const created = await service.create(parseGameConfig(req.body));
       res.status(201).json(created);
     },
   );
-  app.get('/api/games/:id', (req, res) => {
-    res.json(service.get(req.params.id!).snapshot());
+  app.get('/api/games/:id', async (req, res) => {
+    res.json((await service.get(req.params.id!)).snapshot());
   });
-  app.get('/api/games/:id/gcg', (req, res) => {
-    const session = service.get(req.params.id!);
+  app.get('/api/games/:id/gcg', async (req, res) => {
+    const session = await service.get(req.params.id!);
     res.type('text/plain; charset=utf-8').attachment(`tilecam-${session.id}.gcg`).send(session.gcg());
   });
   app.post(
     '/api/games/:id/frames',
     async (req, _res, next) => {
-      const session = service.authorize(req.params.id!, bearer(req));
+      const session = await service.authorize(req.params.id!, bearer(req));
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
       if (!IMAGE_TYPES.includes(type))
         throw new ServiceError('unsupported-media', 'send the frame as image/jpeg, image/png or image/webp');
@@ -122,7 +128,7 @@ export function createApp(
     },
   );
   app.post('/api/games/:id/actions', express.json({ limit: '64kb' }), async (req, res) => {
-    const session = service.authorize(req.params.id!, bearer(req));
+    const session = await service.authorize(req.params.id!, bearer(req));
     // The game validates the action against its kind's declaration in server/protocol.
     const body = req.body as { type?: unknown; version?: unknown } | undefined;
     if (body?.type === 'end-turn') await service.admitFrame(session.id);
@@ -130,24 +136,24 @@ export function createApp(
     res.json({ ...result, snapshot: session.snapshot() });
   });
   // A camera that serves MJPEG (a phone's IP-camera app): the server pulls it into the game.
-  app.post('/api/games/:id/source', express.json({ limit: '4kb' }), (req, res) => {
-    service.authorize(req.params.id!, bearer(req));
+  app.post('/api/games/:id/source', express.json({ limit: '4kb' }), async (req, res) => {
+    await service.authorize(req.params.id!, bearer(req));
     const { url, camera } = parseSourceRequest(req.body);
-    service.startSource(req.params.id!, url, 1000, camera);
+    await service.startSource(req.params.id!, url, 1000, camera);
     res.status(202).json({ pulling: url, camera });
   });
-  app.delete('/api/games/:id/source', (req, res) => {
-    service.authorize(req.params.id!, bearer(req));
+  app.delete('/api/games/:id/source', async (req, res) => {
+    await service.authorize(req.params.id!, bearer(req));
     res.json({ stopped: service.stopSource(req.params.id!, cameraParam(req.query.camera)) });
   });
-  app.get('/api/games/:id/photos/:name', (req, res) => {
-    service.get(req.params.id!);
+  app.get('/api/games/:id/photos/:name', async (req, res) => {
+    const id = req.params.id!;
+    await service.get(id);
     const name = req.params.name!;
     if (!/^[\w.-]+\.jpg$/.test(name)) throw new ServiceError('not-found', 'no such photo');
-    res.sendFile(resolve(service.photoDir(req.params.id!), name), (err) => {
-      if (err && !res.headersSent)
-        res.status(404).json({ error: { code: 'not-found', message: 'no such photo' } });
-    });
+    const photo = await service.store.getPhoto(id, name);
+    if (!photo) throw new ServiceError('not-found', 'no such photo');
+    res.type('image/jpeg').send(Buffer.from(photo));
   });
   app.use(checkRoutes(new CheckService(service.store, service)));
   app.use(fieldRoutes(service));
@@ -217,11 +223,64 @@ function bearer(req: Request): string | undefined {
   return m?.[1];
 }
 
+/** The database named could not be opened: a clear message for the command line, the URL's password left out. */
+export class StoreOpenError extends Error {}
+
+/** The store `db` names: a PostgreSQL URL, or a SQLite file (default: DATABASE_URL, else data/tilecam.db). */
+export async function openStore(db: string | undefined, photoBytesPerGame: number): Promise<GameStore> {
+  const chosen = db ?? process.env.DATABASE_URL ?? join(process.cwd(), 'data', 'tilecam.db');
+  if (/^postgres(ql)?:\/\//i.test(chosen)) {
+    let shown = 'postgres://…';
+    try {
+      const url = new URL(chosen);
+      url.password = '';
+      shown = url.toString();
+    } catch {
+      throw new StoreOpenError('the database URL is not a URL: postgres://USER@HOST:PORT/DATABASE');
+    }
+    try {
+      return await PostgresStore.open(chosen, photoBytesPerGame);
+    } catch (err) {
+      throw new StoreOpenError(`cannot open the database ${shown}: ${(err as Error).message}`);
+    }
+  }
+  if (/^[a-z][\w+.-]*:\/\//i.test(chosen))
+    throw new StoreOpenError(
+      `the database must be postgres://… or a SQLite file, not ${chosen.split(':')[0]}://…`,
+    );
+  try {
+    return new SqliteStore(chosen, photoBytesPerGame);
+  } catch (err) {
+    throw new StoreOpenError(`cannot open the database file ${chosen}: ${(err as Error).message}`);
+  }
+}
+
+/** The bus to the other instances `redis` names (default: REDIS_URL), or none: one process. */
+async function openBus(redis: string | undefined): Promise<GameBus | undefined> {
+  const url = redis ?? process.env.REDIS_URL;
+  if (!url) return undefined;
+  if (!/^rediss?:\/\//i.test(url)) throw new StoreOpenError('the Redis URL must be redis://HOST:PORT');
+  try {
+    return await RedisBus.open(url);
+  } catch (err) {
+    throw new StoreOpenError(
+      `cannot reach Redis at ${url.replace(/\/\/[^@/]*@/, '//')}: ${(err as Error).message}`,
+    );
+  }
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const db = options.db ?? join(process.cwd(), 'data', 'tilecam.db');
   const limits = options.limits ?? defaultLimits;
-  const store = new SqliteStore(db, limits.photoBytesPerGame);
-  const service = new GameService(store, dirname(db), {
+  const store = await openStore(options.db, limits.photoBytesPerGame);
+  let bus: GameBus | undefined;
+  try {
+    bus = await openBus(options.redis);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const service = new GameService(store, {
+    ...(bus ? { bus } : {}),
     ...(options.timing ? { timing: options.timing } : {}),
     limits,
     ...(options.sources ? { sources: options.sources } : {}),
@@ -245,7 +304,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // Nothing listens (a port taken, an address not this machine's): nothing is left open.
     service.stopAll();
     ws.close();
-    store.close();
+    await bus?.close();
+    await store.close();
     throw err;
   }
   const { port } = server.address() as AddressInfo;
@@ -257,7 +317,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ws.close();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
-      store.close();
+      await bus?.close();
+      await store.close();
     },
   };
 }

@@ -87,12 +87,12 @@ export function checkRoutes(checks: CheckService): express.Router {
       res.json(checks.gcg(body, lang));
     },
   );
-  router.get('/api/checks/:id', (req, res) => {
-    res.json(checks.get(req.params.id!));
+  router.get('/api/checks/:id', async (req, res) => {
+    res.json(await checks.get(req.params.id!));
   });
   for (const which of ['before', 'after'] as const) {
-    router.get(`/api/checks/:id/${which}`, (req, res) => {
-      const image = checks.photo(req.params.id!, which);
+    router.get(`/api/checks/:id/${which}`, async (req, res) => {
+      const image = await checks.photo(req.params.id!, which);
       res
         .type(image.type)
         .set('Cache-Control', 'public, max-age=86400, immutable')
@@ -103,10 +103,10 @@ export function checkRoutes(checks: CheckService): express.Router {
     const png = await checks.card(req.params.id!);
     res.type('image/png').set('Cache-Control', 'public, max-age=86400, immutable').send(png);
   });
-  router.get('/api/games/:id/turns/:n/check', (req, res) => {
+  router.get('/api/games/:id/turns/:n/check', async (req, res) => {
     const n = req.params.n!;
     if (!/^\d{1,5}$/.test(n)) throw new ServiceError('bad-request', 'a turn is a number from 0');
-    res.json(checks.turn(req.params.id!, Number(n)));
+    res.json(await checks.turn(req.params.id!, Number(n)));
   });
   return router;
 }

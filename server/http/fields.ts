@@ -15,10 +15,10 @@ const KEEPALIVE_MS = 15_000;
 
 export function fieldRoutes(service: GameService): express.Router {
   const router = express.Router();
-  router.get('/api/games/:id/fields', (req, res) => {
-    res.set('Cache-Control', 'no-store').json(fieldsOf(service.get(req.params.id!).snapshot()));
+  router.get('/api/games/:id/fields', async (req, res) => {
+    res.set('Cache-Control', 'no-store').json(fieldsOf((await service.get(req.params.id!)).snapshot()));
   });
-  router.get('/api/games/:id/fields/:file', (req, res) => {
+  router.get('/api/games/:id/fields/:file', async (req, res) => {
     const m = /^([a-z]+)\.txt$/.exec(req.params.file!);
     const name = m?.[1] as FieldName | undefined;
     if (!name || !fieldNames.includes(name))
@@ -26,11 +26,11 @@ export function fieldRoutes(service: GameService): express.Router {
         'not-found',
         `no field '${req.params.file}': one of ${fieldNames.map((f) => `${f}.txt`).join(', ')}`,
       );
-    const fields = fieldsOf(service.get(req.params.id!).snapshot());
+    const fields = fieldsOf((await service.get(req.params.id!)).snapshot());
     res.type('text/plain; charset=utf-8').set('Cache-Control', 'no-store').send(`${fields[name]}\n`);
   });
-  router.get('/api/games/:id/events', (req, res) => {
-    const session = service.get(req.params.id!);
+  router.get('/api/games/:id/events', async (req, res) => {
+    const session = await service.get(req.params.id!);
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',

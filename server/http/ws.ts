@@ -54,14 +54,10 @@ export function attachWebSocket(
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;
     }
-    let session: Session;
-    try {
-      session = service.get(id);
-    } catch {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, session, ++connections));
+    service.get(id).then(
+      (session) => wss.handleUpgrade(req, socket, head, (ws) => serve(ws, session, ++connections)),
+      () => socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n'),
+    );
   });
 
   function serve(ws: WebSocket, session: Session, connection: number): void {
@@ -143,7 +139,7 @@ export function attachWebSocket(
       const message = parsed.message;
       if (message.type === 'resync') return sendSnapshot(session.snapshot());
       try {
-        service.authorize(session.id, message.data.token);
+        await service.authorize(session.id, message.data.token);
         if (message.type === 'camera-view') return watchCameras();
         await service.admitFrame(session.id);
         await service.submitFrame(

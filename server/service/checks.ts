@@ -27,7 +27,7 @@ export interface Upload {
 }
 
 /** A kept check as the store gives it back, without its photos' bytes. */
-type KeptCheck = NonNullable<ReturnType<GameStore['getCheck']>>;
+type KeptCheck = NonNullable<Awaited<ReturnType<GameStore['getCheck']>>>;
 
 const IMAGE_FORMATS: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
@@ -80,17 +80,17 @@ export class CheckService {
       before,
       after,
     };
-    this.store.saveCheck(check, this.games.limits.checksKept);
+    await this.store.saveCheck(check, this.games.limits.checksKept);
     return view(check);
   }
 
-  get(id: string): CheckView {
-    return view(this.stored(id));
+  async get(id: string): Promise<CheckView> {
+    return view(await this.stored(id));
   }
 
-  photo(id: string, which: 'before' | 'after'): StoredImage {
-    this.stored(id);
-    const image = this.store.getCheckPhoto(id, which);
+  async photo(id: string, which: 'before' | 'after'): Promise<StoredImage> {
+    await this.stored(id);
+    const image = await this.store.getCheckPhoto(id, which);
     if (!image)
       throw new ServiceError('not-found', `this check has no photo ${which} (a move was announced)`);
     return image;
@@ -99,7 +99,7 @@ export class CheckService {
   async card(id: string): Promise<Buffer> {
     const cached = this.cards.get(id);
     if (cached) return cached;
-    const png = await renderCard(this.stored(id).verification);
+    const png = await renderCard((await this.stored(id)).verification);
     // A check never changes: its card is drawn once (the last few kept).
     this.cards.set(id, png);
     if (this.cards.size > 32) this.cards.delete(this.cards.keys().next().value!);
@@ -107,8 +107,8 @@ export class CheckService {
   }
 
   /** Turn `turn` of a live game explained. */
-  turn(gameId: string, turn: number): TurnCheck {
-    const session = this.games.get(gameId);
+  async turn(gameId: string, turn: number): Promise<TurnCheck> {
+    const session = await this.games.get(gameId);
     const { verification, player } = session.explainTurn(turn);
     const snapshot = session.snapshot();
     return {
@@ -153,8 +153,8 @@ export class CheckService {
     return { players: [...report.players], turns: report.turns, mismatches: [...report.mismatches], first };
   }
 
-  private stored(id: string): KeptCheck {
-    const check = /^[\w-]{1,32}$/.test(id) ? this.store.getCheck(id) : undefined;
+  private async stored(id: string): Promise<KeptCheck> {
+    const check = /^[\w-]{1,32}$/.test(id) ? await this.store.getCheck(id) : undefined;
     if (!check) throw new ServiceError('not-found', `no check '${id}'`);
     return check;
   }

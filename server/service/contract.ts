@@ -25,6 +25,14 @@ export interface Session {
   readonly busy: boolean;
   /** Runs work the game schedules for later in its queue (set by the service; alone, it runs at once). */
   defer: (task: () => Promise<unknown>) => void;
+  /** How many changes the game has told its viewers of: one more after a request that changed anything. */
+  readonly changes: number;
+
+  /**
+   * Catches up with the game as stored (another instance of the service recorded events or held a reading): the
+   * events after this one's version are applied, the held readings taken as stored, and the viewers told.
+   */
+  refresh(stored: StoredGame): void;
 
   /** The game as every page shows it: scores, board(s), moves, the reading waiting, the camera streams. */
   snapshot(): Snapshot;

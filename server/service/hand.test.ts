@@ -31,7 +31,7 @@ const { parseGameConfig } = await import('./validate.ts');
 
 const dir = mkdtempSync(join(tmpdir(), 'tilecam-hand-'));
 const store = new SqliteStore(join(dir, 'games.db'));
-const service = new GameService(store, dir);
+const service = new GameService(store);
 afterAll(() => {
   service.stopAll();
   store.close();
@@ -64,13 +64,18 @@ function reading(hand: boolean): BoardReading {
     ms: { decode: 0, locate: 0, classify: 0, total: 0 },
   };
 }
-const newGame = () => service.create(parseGameConfig({ players: ['Ann', 'Ben'] })).id;
-const snap = (id: string) => service.get(id).snapshot() as GameSnapshot;
+/** A new game, loaded: its snapshot can be read at once. */
+const newGame = async () => {
+  const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+  await service.get(id);
+  return id;
+};
+const snap = (id: string) => service.loadedGame(id)!.snapshot() as GameSnapshot;
 const turns = (id: string) => snap(id).turns.length;
 
 describe('a hand over the board at End turn', () => {
   it('waits for the streaming camera’s next clear frame, which ends the turn', async () => {
-    const id = newGame();
+    const id = await newGame();
     readings.push(reading(false), reading(true), reading(false));
     expect((await service.submitFrame(id, photo, false)).status).toBe('waiting'); // the camera streams
     const ended = await service.submitFrame(id, photo, true);
@@ -87,7 +92,7 @@ describe('a hand over the board at End turn', () => {
   it('holds the reading, saying a hand is in view, when no clear frame comes', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] });
     try {
-      const id = newGame();
+      const id = await newGame();
       readings.push(reading(false), reading(true));
       await service.submitFrame(id, photo, false);
       expect((await service.submitFrame(id, photo, true)).status).toBe('waiting');
@@ -102,7 +107,7 @@ describe('a hand over the board at End turn', () => {
   });
 
   it('holds a single uploaded photo with a hand at once (no camera streams)', async () => {
-    const id = newGame();
+    const id = await newGame();
     readings.push(reading(true));
     expect(await service.submitFrame(id, photo, true)).toEqual({
       status: 'needs-confirmation',
@@ -116,8 +121,8 @@ describe('a hand over the board at End turn', () => {
       [7, 7, '#'],
     ]);
     // Kept across a restart, with the reading.
-    const reloaded = new GameService(store, dir);
-    expect((reloaded.get(id).snapshot() as GameSnapshot).pending?.look).toEqual(look);
+    const reloaded = new GameService(store);
+    expect(((await reloaded.get(id)).snapshot() as GameSnapshot).pending?.look).toEqual(look);
     reloaded.stopAll();
   });
 });
@@ -127,7 +132,7 @@ describe('a committed square read as something else', () => {
   const knocked = (): BoardReading => ({ ...reading(false), board: rowsWith('...MINDY.......') });
 
   it('is a notice for the scorekeeper after two frames running, and holds nothing', async () => {
-    const id = newGame();
+    const id = await newGame();
     readings.push(reading(false), reading(false), knocked(), knocked(), reading(false));
     await service.submitFrame(id, photo, false);
     expect((await service.submitFrame(id, photo, true)).status).toBe('committed');
@@ -144,7 +149,7 @@ describe('a committed square read as something else', () => {
 
 describe('a forgotten End turn', () => {
   it('holds two moves that could have been played in either order, naming both', async () => {
-    const id = newGame();
+    const id = await newGame();
     const rows = (r: Record<number, string>) =>
       Array.from({ length: 15 }, (_, i) => (r[i] ?? '').padEnd(15, '.'));
     await service.act(id, { type: 'confirm', board: rows({ 7: '..HORSES' }) });
@@ -157,12 +162,17 @@ describe('a forgotten End turn', () => {
 });
 
 describe('Scrabble Me: the same decisions on each player’s board', () => {
-  const newMeGame = () =>
-    service.create(parseGameConfig({ players: ['Ann', 'Ben'], variant: 'scrabble-me', podium: 'EATRSN' })).id;
-  const meSnap = (id: string) => service.get(id).snapshot() as MeSnapshot;
+  const newMeGame = async () => {
+    const { id } = await service.create(
+      parseGameConfig({ players: ['Ann', 'Ben'], variant: 'scrabble-me', podium: 'EATRSN' }),
+    );
+    await service.get(id);
+    return id;
+  };
+  const meSnap = (id: string) => service.loadedGame(id)!.snapshot() as MeSnapshot;
 
   it('waits out a hand on a streaming seat’s End turn, and records how the board was read', async () => {
-    const id = newMeGame();
+    const id = await newMeGame();
     readings.push(reading(false), reading(true), reading(false));
     expect((await service.submitFrame(id, photo, false, { camera: 0 })).status).toBe('waiting');
     const ended = await service.submitFrame(id, photo, true, { camera: 0 });
@@ -170,17 +180,17 @@ describe('Scrabble Me: the same decisions on each player’s board', () => {
       status: 'waiting',
       reasons: ['hand in view: the next clear frame ends the turn'],
     });
-    expect(service.get(id).busy).toBe(true);
+    expect((await service.get(id)).busy).toBe(true);
     expect(meSnap(id).boards[0]!.ended).toBe(false);
     expect((await service.submitFrame(id, photo, false, { camera: 0 })).status).toBe('ended-turn');
     expect(meSnap(id).boards[0]).toMatchObject({ ended: true, decided: { how: 'read' } });
-    expect(service.get(id).busy).toBe(false);
+    expect((await service.get(id)).busy).toBe(false);
   });
 
   it('holds the reading, saying a hand is in view, when no clear frame comes', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] });
     try {
-      const id = newMeGame();
+      const id = await newMeGame();
       readings.push(reading(false), reading(true));
       await service.submitFrame(id, photo, false, { camera: 1 });
       expect((await service.submitFrame(id, photo, true, { camera: 1 })).status).toBe('waiting');
@@ -193,7 +203,7 @@ describe('Scrabble Me: the same decisions on each player’s board', () => {
   });
 
   it('decides a doubtful letter by the lexicon, and says so', async () => {
-    const id = newMeGame();
+    const id = await newMeGame();
     // The W of WINDY read more likely an M: WINDY is a word, MINDY is not, and the word decides.
     const doubtful: BoardReading = {
       ...reading(false),
@@ -215,8 +225,8 @@ describe('Scrabble Me: the same decisions on each player’s board', () => {
     expect(decided?.how).toBe('context');
     expect(decided?.squares?.[0]).toMatchObject({ row: 7, col: 3, tile: 'W' });
     // Kept across a restart: the service loads the game again from the store.
-    const reloaded = new GameService(store, dir);
-    expect((reloaded.get(id).snapshot() as MeSnapshot).boards[0]!.decided?.how).toBe('context');
+    const reloaded = new GameService(store);
+    expect(((await reloaded.get(id)).snapshot() as MeSnapshot).boards[0]!.decided?.how).toBe('context');
     reloaded.stopAll();
   });
 });

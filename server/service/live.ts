@@ -19,6 +19,8 @@ import { lettersOf, makeThumbnail, readFrame, type Thumbnail } from './frames.ts
 export class Viewers<S> {
   private readonly listeners = new Set<(snapshot: S) => void>();
   private scheduled = false;
+  /** Changes told so far (the service tells other instances when a request changed the game). */
+  count = 0;
 
   constructor(private readonly snapshot: () => S) {}
 
@@ -33,6 +35,7 @@ export class Viewers<S> {
 
   /** Tells every viewer after the current request has been answered. */
   changed(): void {
+    this.count++;
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
@@ -166,22 +169,12 @@ export class HeldReadings {
     private readonly prefix: (board: number) => string,
     stored: readonly StoredHeld[] = [],
   ) {
-    for (const h of stored) {
-      const read = parseBoard(h.reading);
-      if (!read.ok)
-        throw new Error(`game ${gameId}: the reading held for board ${h.board + 1}: ${read.message}`);
-      this.held.set(h.board, {
-        board: read.board,
-        reasons: h.reasons,
-        squares: h.squares,
-        photo: h.photo,
-        look: h.look,
-      });
-      this.photos = Math.max(this.photos, Number(/-(\d+)\.jpg$/.exec(h.photo ?? '')?.[1] ?? 0));
-    }
+    this.reset(stored);
     // A photo of a held reading that is no longer held (a crash between the two writes) is referred to by nothing.
     const kept = new Set(stored.flatMap((h) => (h.photo ? [h.photo.split('/').pop()!] : [])));
-    store.deletePhotos(gameId, 'pending-', kept);
+    store
+      .deletePhotos(gameId, 'pending-', kept)
+      .catch((err: unknown) => console.error(`game ${gameId}: ${(err as Error).message}`));
   }
 
   get size(): number {
@@ -192,12 +185,30 @@ export class HeldReadings {
     return this.held.get(board);
   }
 
+  /** The readings held as stored (by another instance, or before a restart), in place of those in memory. */
+  reset(stored: readonly StoredHeld[]): void {
+    this.held.clear();
+    for (const h of stored) {
+      const read = parseBoard(h.reading);
+      if (!read.ok)
+        throw new Error(`game ${this.gameId}: the reading held for board ${h.board + 1}: ${read.message}`);
+      this.held.set(h.board, {
+        board: read.board,
+        reasons: h.reasons,
+        squares: h.squares,
+        photo: h.photo,
+        look: h.look,
+      });
+      this.photos = Math.max(this.photos, Number(/-(\d+)\.jpg$/.exec(h.photo ?? '')?.[1] ?? 0));
+    }
+  }
+
   /**
    * Holds `read` for board `board`. The same reading held again keeps its first photo, and answers false (nothing
    * new to tell) unless it is held for other reasons now; `photo` is the frame it was read from, or `held` for the
    * photo already held.
    */
-  hold(
+  async hold(
     board: number,
     read: Board,
     reasons: readonly string[],
@@ -205,28 +216,28 @@ export class HeldReadings {
     photo?: Uint8Array | 'held',
     /** What the photo showed (a new frame's); a reading held again from the held photo keeps its look. */
     look?: Look,
-  ): boolean {
+  ): Promise<boolean> {
     const before = this.held.get(board);
     if (before && before.board.cells.join('') === read.cells.join('')) {
       // The same reading held again keeps its photo; if it is held for another reason now (a confirm that still
       // is no legal move), the reason is what the scorekeeper must see.
       const same = (a: readonly unknown[], b: readonly unknown[]) => JSON.stringify(a) === JSON.stringify(b);
       if (same(before.reasons, reasons) && same(before.squares, squares)) return false;
-      this.set(board, { ...before, reasons, squares });
+      await this.set(board, { ...before, reasons, squares });
       return true;
     }
     const path =
       photo instanceof Uint8Array
-        ? this.store.savePhoto(this.gameId, `${this.prefix(board)}${++this.photos}.jpg`, photo)
+        ? await this.store.savePhoto(this.gameId, `${this.prefix(board)}${++this.photos}.jpg`, photo)
         : before?.photo;
     const seen = photo instanceof Uint8Array ? look : before?.look;
-    this.set(board, { board: read, reasons, squares, photo: path, ...(seen ? { look: seen } : {}) });
-    if (before?.photo && before.photo !== path) this.store.deletePhoto(this.gameId, before.photo);
+    await this.set(board, { board: read, reasons, squares, photo: path, ...(seen ? { look: seen } : {}) });
+    if (before?.photo && before.photo !== path) await this.store.deletePhoto(this.gameId, before.photo);
     return true;
   }
 
   /** Fixes one square of the reading held for `board`. */
-  correct(board: number, row: number, col: number, tile: string): Held {
+  async correct(board: number, row: number, col: number, tile: string): Promise<Held> {
     const held = this.held.get(board);
     if (!held) throw new ServiceError('not-allowed', 'there is no reading waiting for confirmation');
     const cells = held.board.cells.slice();
@@ -238,7 +249,7 @@ export class HeldReadings {
       board: fixed.board,
       squares: held.squares.filter((q) => q.row !== row || q.col !== col),
     };
-    this.set(board, next);
+    await this.set(board, next);
     return next;
   }
 
@@ -246,30 +257,34 @@ export class HeldReadings {
    * Board `board`'s move is recorded from `photo` (a frame, or `held`: the held reading's, confirmed): stores the
    * photo as `name` and lets the held reading go, with its photo unless it became the move's. The stored path.
    */
-  settle(board: number, photo: Uint8Array | 'held' | undefined, name: string): string | undefined {
+  async settle(
+    board: number,
+    photo: Uint8Array | 'held' | undefined,
+    name: string,
+  ): Promise<string | undefined> {
     const held = this.held.get(board)?.photo;
     const path =
       photo === 'held'
-        ? held && this.store.renamePhoto(this.gameId, held, name)
-        : photo && this.store.savePhoto(this.gameId, name, photo);
-    if (this.held.has(board)) this.set(board, undefined);
-    if (held && photo !== 'held') this.store.deletePhoto(this.gameId, held);
+        ? held && (await this.store.renamePhoto(this.gameId, held, name))
+        : photo && (await this.store.savePhoto(this.gameId, name, photo));
+    if (this.held.has(board)) await this.set(board, undefined);
+    if (held && photo !== 'held') await this.store.deletePhoto(this.gameId, held);
     return path;
   }
 
   /** Lets every held reading go, with its photo. */
-  clear(): void {
+  async clear(): Promise<void> {
     for (const [board, { photo }] of [...this.held]) {
-      this.set(board, undefined);
-      if (photo) this.store.deletePhoto(this.gameId, photo);
+      await this.set(board, undefined);
+      if (photo) await this.store.deletePhoto(this.gameId, photo);
     }
   }
 
   /** Changes the reading held for a board, in memory and in the store. */
-  private set(board: number, held: Held | undefined): void {
+  private async set(board: number, held: Held | undefined): Promise<void> {
     if (held) this.held.set(board, held);
     else this.held.delete(board);
-    this.store.setHeld(
+    await this.store.setHeld(
       this.gameId,
       board,
       held

@@ -99,24 +99,42 @@ export class MeSession implements Session {
   /** Rebuilds a session from its stored events, exactly as it was. */
   static load(store: GameStore, stored: StoredGame, readingLexicon?: Lexicon): MeSession {
     const session = new MeSession(store, stored, readingLexicon);
-    for (const e of stored.events) {
-      session.seq = e.seq;
+    session.catchUp(stored.events);
+    return session;
+  }
+
+  /** Applies the stored events after this version, in order. */
+  private catchUp(events: StoredGame['events']): void {
+    for (const e of events) {
+      if (e.seq <= this.seq) continue;
+      if (e.seq !== this.seq + 1)
+        throw new Error(`stored game ${this.id} skips from event ${this.seq} to ${e.seq}`);
+      this.seq = e.seq;
       if (e.event.type === 'board-turn') {
         const read = parseBoard(e.event.reading);
-        if (!read.ok) throw new Error(`stored game ${stored.id}: event ${e.seq}: ${read.message}`);
-        session.turns.set(e.event.board, read.board);
-        if (e.decision) session.decided.set(e.event.board, e.decision);
+        if (!read.ok) throw new Error(`stored game ${this.id}: event ${e.seq}: ${read.message}`);
+        this.turns.set(e.event.board, read.board);
+        if (e.decision) this.decided.set(e.event.board, e.decision);
         continue;
       }
-      const step = applyMeEvent(session.state, e.event as MeEvent);
+      const step = applyMeEvent(this.state, e.event as MeEvent);
       if (!step.ok)
-        throw new Error(`stored game ${stored.id} does not replay at event ${e.seq}: ${step.message}`);
-      session.state = step.state;
-      if (e.event.type === 'round' || e.event.type === 'correction') session.turns.clear();
-      if (e.event.type === 'correction') session.decided.clear();
+        throw new Error(`stored game ${this.id} does not replay at event ${e.seq}: ${step.message}`);
+      this.state = step.state;
+      if (e.event.type === 'round' || e.event.type === 'correction') this.turns.clear();
+      if (e.event.type === 'correction') this.decided.clear();
     }
-    session.rounds = meRounds(session.state);
-    return session;
+    this.rounds = meRounds(this.state);
+  }
+
+  refresh(stored: StoredGame): void {
+    this.catchUp(stored.events);
+    this.held.reset(stored.held ?? []);
+    this.notify();
+  }
+
+  get changes(): number {
+    return this.viewers.count;
   }
 
   get id(): string {
@@ -253,7 +271,7 @@ export class MeSession implements Session {
             this.handWaits.delete(camera);
             // The board's turn ended another way meanwhile (confirmed, the game over): nothing to hold.
             if (this.state.phase === 'ended' || this.turns.has(last.board)) return;
-            this.hold(last.board, last.read, ['hand in view'], last.doubts, last.bytes);
+            await this.hold(last.board, last.read, ['hand in view'], last.doubts, last.bytes);
           }),
         HAND_WAIT_MS,
       );
@@ -291,17 +309,17 @@ export class MeSession implements Session {
   }
 
   /** A board's reading, accepted as its turn: the round is scored once every board in play has one. */
-  private endTurn(
+  private async endTurn(
     board: number,
     read: Board,
     photo: Uint8Array | 'held' | undefined,
     confirmed = false,
     decision: Decision = confirmed ? { how: 'confirmed' } : { how: 'read' },
-  ): MeFrameResult {
+  ): Promise<MeFrameResult> {
     this.checkMayEnd(board);
     const holder = this.state.holder[board]!;
     // More tiles of a kind on the boards than the one bag holds: a misreading, unless the scorekeeper says otherwise.
-    const overdrawn = (placements: readonly Placement[]): MeFrameResult | undefined => {
+    const overdrawn = (placements: readonly Placement[]): Promise<MeFrameResult> | undefined => {
       if (confirmed) return undefined;
       const boards = this.state.boards.map((b, i) => (i === board ? read : (this.turns.get(i) ?? b)));
       const set = this.state.rules.base.tileSet;
@@ -324,7 +342,7 @@ export class MeSession implements Session {
         return this.hold(board, read, [inferred.ok ? 'tiles were taken off' : inferred.message], [], photo);
       const held = overdrawn(inferred.move.placements);
       if (held) return held;
-      this.keepPhoto(board, photo, `bonus-board-${board + 1}-${this.seq + 1}.jpg`);
+      await this.keepPhoto(board, photo, `bonus-board-${board + 1}-${this.seq + 1}.jpg`);
       return this.apply([{ type: 'bonus', player: holder, placements: inferred.move.placements }], board);
     }
     const inferred = inferMove(this.state.boards[board]!, read, { layout: this.state.rules.base.layout });
@@ -335,19 +353,22 @@ export class MeSession implements Session {
       return this.hold(board, read, ['tiles were taken off this board'], [], photo);
     const held = inferred.ok ? overdrawn(inferred.move.placements) : undefined;
     if (held) return held;
-    const path = this.keepPhoto(
+    const path = await this.keepPhoto(
       board,
       photo,
       `round-${this.state.round}-board-${board + 1}-${this.seq + 1}.jpg`,
     );
-    this.seq++;
-    this.store.appendEvent(this.id, {
-      seq: this.seq,
-      event: { type: 'board-turn', board, reading: formatBoard(read) },
-      at: new Date().toISOString(),
-      ...(path ? { photo: path } : {}),
-      decision,
-    });
+    const seq = this.seq + 1;
+    await this.store.appendEvents(this.id, [
+      {
+        seq,
+        event: { type: 'board-turn', board, reading: formatBoard(read) },
+        at: new Date().toISOString(),
+        ...(path ? { photo: path } : {}),
+        decision,
+      },
+    ]);
+    this.seq = seq;
     this.turns.set(board, read);
     // The camera in front of this board learns this set's tiles from the reading accepted.
     if (photo) this.intake.learn(holder, read);
@@ -377,20 +398,24 @@ export class MeSession implements Session {
   }
 
   /** Stores the photo a board's accepted reading came from (`held`: the confirmed reading's) as `name`. */
-  private keepPhoto(board: number, photo: Uint8Array | 'held' | undefined, name: string): string | undefined {
+  private keepPhoto(
+    board: number,
+    photo: Uint8Array | 'held' | undefined,
+    name: string,
+  ): Promise<string | undefined> {
     return this.held.settle(board, photo, name);
   }
 
-  private hold(
+  private async hold(
     board: number,
     read: Board,
     reasons: string[],
     squares: Square[],
     photo?: Uint8Array | 'held',
-  ): MeFrameResult {
+  ): Promise<MeFrameResult> {
     // The same reading held again keeps its first photo.
     if (
-      this.held.hold(
+      await this.held.hold(
         board,
         read,
         reasons,
@@ -427,7 +452,7 @@ export class MeSession implements Session {
         const chosen = given?.board ?? this.held.get(action.board)?.board;
         if (!chosen)
           throw new ServiceError('not-allowed', `no reading of board ${action.board + 1} is waiting`);
-        const result = this.endTurn(action.board, chosen, 'held', true);
+        const result = await this.endTurn(action.board, chosen, 'held', true);
         if (result.status === 'needs-confirmation')
           throw new ServiceError('not-allowed', (result.reasons ?? []).join('; '));
         return result;
@@ -435,7 +460,7 @@ export class MeSession implements Session {
       case 'correct': {
         if (!this.held.get(action.board))
           return this.correctCommitted(action.board, action.row, action.col, action.tile);
-        const fixed = this.held.correct(action.board, action.row, action.col, action.tile);
+        const fixed = await this.held.correct(action.board, action.row, action.col, action.tile);
         this.notify();
         return { status: 'needs-confirmation', board: action.board, reasons: [...fixed.reasons] };
       }
@@ -483,7 +508,7 @@ export class MeSession implements Session {
   }
 
   /** Applies events in order, all or none, and stores them. */
-  private apply(events: MeEvent[], board?: number): MeFrameResult {
+  private async apply(events: MeEvent[], board?: number): Promise<MeFrameResult> {
     let state = this.state;
     for (const event of events) {
       const step = applyMeEvent(state, event);
@@ -493,20 +518,22 @@ export class MeSession implements Session {
     const at = new Date().toISOString();
     // The events and the game's end are stored together or not at all.
     const first = this.seq;
-    this.store.transaction(() => {
-      events.forEach((event, k) => {
-        this.store.appendEvent(this.id, { seq: first + k + 1, event, at });
-      });
-      if ((state.phase === 'ended') !== (this.state.phase === 'ended'))
-        this.store.setEnded(this.id, state.phase === 'ended' ? at : null);
-    });
+    await this.store.appendEvents(
+      this.id,
+      events.map((event, k) => ({ seq: first + k + 1, event, at })),
+      (state.phase === 'ended') !== (this.state.phase === 'ended')
+        ? state.phase === 'ended'
+          ? at
+          : null
+        : undefined,
+    );
     this.seq = first + events.length;
     this.state = state;
     this.rounds = meRounds(state);
     // A round scored, or the boards corrected under them: the readings taken so far are spent.
     if (events.some((e) => e.type === 'round' || e.type === 'correction')) {
       this.turns.clear();
-      this.held.clear();
+      await this.held.clear();
       // An End turn still waiting out a hand belonged to the round now scored or corrected.
       for (const camera of [...this.handWaits.keys()]) this.stopWaiting(camera);
     }
@@ -521,7 +548,7 @@ export class MeSession implements Session {
    * replaced by a correction with the tile as it really is (`.`: no tile there). Everything after it is derived
    * again; the engine refuses a correction that makes a later event illegal.
    */
-  private correctCommitted(board: number, row: number, col: number, tile: string): MeFrameResult {
+  private correctCommitted(board: number, row: number, col: number, tile: string): Promise<MeFrameResult> {
     const correction = correctTile(this.state, board, row, col, tile);
     if (!correction)
       throw new ServiceError(

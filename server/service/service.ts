@@ -5,12 +5,12 @@
  * are decided one at a time, in the order they came. Transport-free: HTTP and WebSocket call into it.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { join } from 'node:path';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Lexicon } from '../engine/index.ts';
 import { defaultEnglishLexicon, readingLexicon } from '../lexicon/index.ts';
 import type { FrameResult } from '../protocol/index.ts';
-import type { GameConfig, GameStore, ListQuery } from '../store/types.ts';
+import { type GameConfig, type GameStore, type ListQuery, StoreConflict } from '../store/types.ts';
+import type { GameBus } from './bus.ts';
 import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
 import { defaultLimits, type Limits, type SourcePolicy } from './limits.ts';
@@ -26,6 +26,8 @@ export interface ServiceOptions {
   readonly limits?: Limits;
   /** Which addresses a camera stream URL may reach (default `lan`). */
   readonly sources?: SourcePolicy;
+  /** Other instances of the service on the same store (Redis): told of every change, and telling of theirs. */
+  readonly bus?: GameBus;
 }
 
 /** A game in memory, with when it was last asked for and its queue. */
@@ -37,6 +39,7 @@ interface Live {
 
 export class GameService {
   private readonly sessions = new Map<string, Live>();
+  private readonly loading = new Map<string, Promise<Live>>();
   private readonly sources = new Map<string, AbortController>();
   readonly limits: Limits;
   private readonly timing: CaptureTiming;
@@ -44,10 +47,10 @@ export class GameService {
   private readonly frameLimiter: RateLimiterMemory;
   private readonly createLimiter: RateLimiterMemory;
   private readonly sweeper: NodeJS.Timeout;
+  private readonly bus: GameBus | undefined;
 
   constructor(
     readonly store: GameStore,
-    private readonly dataDir: string,
     options: ServiceOptions | CaptureTiming = {},
   ) {
     const o: ServiceOptions = 'frames' in options ? { timing: options } : options;
@@ -58,11 +61,59 @@ export class GameService {
     this.createLimiter = new RateLimiterMemory({ points: this.limits.gamesPerMinute, duration: 60 });
     this.sweeper = setInterval(() => this.sweep(), Math.min(this.limits.idleMs, 60_000));
     this.sweeper.unref();
+    this.bus = o.bus;
+    this.bus?.subscribe((id) => this.changedElsewhere(id));
   }
 
-  /** Folder of a game's photos. */
-  photoDir(id: string): string {
-    return join(this.dataDir, 'photos', id);
+  /**
+   * Another instance changed game `id`: if it is in memory here, it catches up from the store (in its queue, after
+   * what is running); if not, it is read whole when next asked for.
+   */
+  private changedElsewhere(id: string): void {
+    const live = this.sessions.get(id);
+    if (!live) {
+      // Being loaded now, perhaps from before that change: it catches up once loaded.
+      this.loading.get(id)?.then(
+        () => this.changedElsewhere(id),
+        () => {},
+      );
+      return;
+    }
+    live.queue
+      .run(async () => {
+        const stored = await this.store.getGame(id);
+        if (stored) live.session.refresh(stored);
+      })
+      .catch((err: unknown) => console.error(`game ${id}: catching up: ${(err as Error).message}`));
+  }
+
+  /**
+   * `task` as the game's queue runs it: afterwards the other instances are told if the game changed. Another
+   * instance having recorded the game's next event first (a StoreConflict) is `stale` for the client, and this
+   * instance catches up: a move is recorded exactly once.
+   */
+  private guarded<T>(id: string, live: Live, task: () => Promise<T>): () => Promise<T> {
+    return async () => {
+      const before = live.session.changes;
+      try {
+        return await task();
+      } catch (err) {
+        if (!(err instanceof StoreConflict)) throw err;
+        const stored = await this.store.getGame(id);
+        if (stored) live.session.refresh(stored);
+        throw new ServiceError(
+          'stale',
+          'another server recorded a move in this game first: look at the game again, then retry',
+        );
+      } finally {
+        if (this.bus && live.session.changes !== before)
+          this.bus
+            .publish(id)
+            .catch((err: unknown) =>
+              console.error(`game ${id}: telling the others: ${(err as Error).message}`),
+            );
+      }
+    };
   }
 
   /** Throws `rate-limited` when `client` (an address) has created its share of games this minute. */
@@ -70,53 +121,72 @@ export class GameService {
     await limit(this.createLimiter, client, `at most ${this.limits.gamesPerMinute} new games a minute`);
   }
 
-  create(config: GameConfig): { id: string; token: string } {
+  async create(config: GameConfig): Promise<{ id: string; token: string }> {
     const id = randomUUID().slice(0, 8);
     const token = randomBytes(24).toString('base64url');
-    this.store.createGame({ id, tokenHash: hash(token), config });
+    await this.store.createGame({ id, tokenHash: hash(token), config });
     return { id, token };
   }
 
-  get(id: string): Session {
-    return this.live(id).session;
+  /** The game, loaded from the store on first use. */
+  async get(id: string): Promise<Session> {
+    return (await this.live(id)).session;
   }
 
-  private live(id: string): Live {
-    let live = this.sessions.get(id);
-    if (!live) {
-      const stored = this.store.getGame(id);
-      if (!stored) throw new ServiceError('not-found', `no game ${id}`);
-      const session: Session =
-        stored.config.variant === 'scrabble-me'
-          ? MeSession.load(
-              this.store,
-              stored,
-              stored.config.lexicon === 'none' ? undefined : readingLexicon(stored.config.lang),
-            )
-          : GameSession.load(
-              this.store,
-              stored,
-              lexiconFor(stored.config),
-              this.timing,
-              stored.config.lexicon === 'none' ? undefined : readingLexicon(stored.config.lang),
-            );
-      const queue = new GameQueue();
-      live = { session, lastUsed: Date.now(), queue };
-      // Work the game schedules for later (an End turn waiting out a hand) runs in its queue like any other.
-      session.defer = (task) => {
-        queue.run(task).catch((err: unknown) => console.error(`game ${id}: ${(err as Error).message}`));
-      };
-      this.sessions.set(id, live);
-      // Room for it: the least recently used of the others go (never the game being loaded).
-      if (this.sessions.size > this.limits.liveGames) this.sweep(Date.now(), id);
+  /** The game if it is in memory now (nothing is loaded). */
+  loadedGame(id: string): Session | undefined {
+    return this.sessions.get(id)?.session;
+  }
+
+  private async live(id: string): Promise<Live> {
+    const ready = this.sessions.get(id);
+    if (ready) {
+      ready.lastUsed = Date.now();
+      return ready;
     }
-    live.lastUsed = Date.now();
+    // Two requests for a game not yet in memory load it once.
+    let loading = this.loading.get(id);
+    if (!loading) {
+      loading = this.load(id).finally(() => this.loading.delete(id));
+      this.loading.set(id, loading);
+    }
+    return loading;
+  }
+
+  private async load(id: string): Promise<Live> {
+    const stored = await this.store.getGame(id);
+    if (!stored) throw new ServiceError('not-found', `no game ${id}`);
+    const session: Session =
+      stored.config.variant === 'scrabble-me'
+        ? MeSession.load(
+            this.store,
+            stored,
+            stored.config.lexicon === 'none' ? undefined : readingLexicon(stored.config.lang),
+          )
+        : GameSession.load(
+            this.store,
+            stored,
+            lexiconFor(stored.config),
+            this.timing,
+            stored.config.lexicon === 'none' ? undefined : readingLexicon(stored.config.lang),
+          );
+    const queue = new GameQueue();
+    const live: Live = { session, lastUsed: Date.now(), queue };
+    // Work the game schedules for later (an End turn waiting out a hand) runs in its queue like any other.
+    session.defer = (task) => {
+      queue
+        .run(this.guarded(id, live, task))
+        .catch((err: unknown) => console.error(`game ${id}: ${(err as Error).message}`));
+    };
+    this.sessions.set(id, live);
+    // Room for it: the least recently used of the others go (never the game being loaded).
+    if (this.sessions.size > this.limits.liveGames) this.sweep(Date.now(), id);
     return live;
   }
 
   /** Throws unless `token` is the game's scorekeeper token. */
-  authorize(id: string, token: string | undefined): Session {
-    const session = this.get(id);
+  async authorize(id: string, token: string | undefined): Promise<Session> {
+    const session = await this.get(id);
     const expected = Buffer.from(session.stored.tokenHash, 'hex');
     const given = Buffer.from(hash(token ?? ''), 'hex');
     if (!token || !timingSafeEqual(expected, given))
@@ -134,17 +204,19 @@ export class GameService {
    * one place per camera: a newer one takes its place (the older is answered `skipped`), so a fast camera never
    * builds a queue. With `version`, the frame is refused as `stale` if the game has moved on since.
    */
-  submitFrame(
+  async submitFrame(
     id: string,
     bytes: Uint8Array,
     endTurn: boolean,
     { camera = 0, version }: { camera?: number; version?: number | undefined } = {},
   ): Promise<FrameResult> {
-    const { session, queue } = this.live(id);
-    const read = (frame: Uint8Array): Promise<FrameResult> => {
-      checkVersion(session, version);
-      return session.submitFrame(frame, endTurn, { camera });
-    };
+    const live = await this.live(id);
+    const { session, queue } = live;
+    const read = (frame: Uint8Array): Promise<FrameResult> =>
+      this.guarded(id, live, () => {
+        checkVersion(session, version);
+        return session.submitFrame(frame, endTurn, { camera });
+      })();
     if (endTurn || version !== undefined) return queue.run(() => read(bytes));
     return queue.feed<FrameResult>(camera, bytes, read, { status: 'skipped' });
   }
@@ -153,12 +225,15 @@ export class GameService {
    * A scorekeeper's action (a request body, validated by the game for its kind), decided after everything before
    * it; with `version`, refused if the game has moved on.
    */
-  act(id: string, action: unknown, version?: number): Promise<FrameResult> {
-    const { session, queue } = this.live(id);
-    return queue.run(async () => {
-      checkVersion(session, version);
-      return session.act(action);
-    });
+  async act(id: string, action: unknown, version?: number): Promise<FrameResult> {
+    const live = await this.live(id);
+    const { session, queue } = live;
+    return queue.run(
+      this.guarded(id, live, async () => {
+        checkVersion(session, version);
+        return session.act(action);
+      }),
+    );
   }
 
   /**
@@ -166,8 +241,8 @@ export class GameService {
    * until `stopSource`, or until it fails: then the game's snapshot says why, for the scorekeeper's page.
    * A Scrabble Me game pulls one stream per camera seat.
    */
-  startSource(id: string, url: string, everyMs = 1000, camera = 0): void {
-    const session = this.get(id);
+  async startSource(id: string, url: string, everyMs = 1000, camera = 0): Promise<void> {
+    const session = await this.get(id);
     if (!Number.isInteger(camera) || camera < 0 || camera >= session.seats)
       throw new ServiceError('bad-request', `camera must be a seat from 0 to ${session.seats - 1}`);
     let checked: URL;
@@ -235,10 +310,10 @@ export class GameService {
   }
 
   /** Games newest first, a page at a time; `next` continues the listing. */
-  list(query: { limit?: number; status?: 'live' | 'ended'; after?: string } = {}): {
+  async list(query: { limit?: number; status?: 'live' | 'ended'; after?: string } = {}): Promise<{
     games: { id: string; players: readonly string[]; variant: string; createdAt: string; ended: boolean }[];
     next: string | null;
-  } {
+  }> {
     const limitTo = query.limit ?? 50;
     const after = query.after ? parseCursor(query.after) : undefined;
     const q: ListQuery = {
@@ -246,7 +321,7 @@ export class GameService {
       ...(after ? { after } : {}),
       ...(query.status ? { status: query.status } : {}),
     };
-    const rows = this.store.listGames(q);
+    const rows = await this.store.listGames(q);
     const page = rows.slice(0, limitTo);
     const last = page.at(-1);
     return {

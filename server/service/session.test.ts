@@ -12,22 +12,22 @@ afterAll(() => store.close());
 const photo = (n: number) => readFileSync(new URL(`../../fixtures/demo_game/${n}.jpg`, import.meta.url));
 
 /** A new English two-player classic game in `service`, captured as `capture` says. */
-function classicGame(service: GameService, capture: 'auto' | 'button'): GameSession {
-  const { id } = service.create({
+async function classicGame(service: GameService, capture: 'auto' | 'button'): Promise<GameSession> {
+  const { id } = await service.create({
     players: ['Ann', 'Ben'],
     lang: 'en',
     variant: 'classic',
     challengeRule: 'double',
     capture,
   });
-  const session = service.get(id);
+  const session = await service.get(id);
   if (!(session instanceof GameSession)) throw new Error('expected a classic game');
   return session;
 }
 
 describe('auto capture', () => {
   it('commits a reading once it has been the same for enough frames and time, and not before', async () => {
-    const session = classicGame(new GameService(store, dir, { frames: 3, ms: 2000 }), 'auto');
+    const session = await classicGame(new GameService(store, { frames: 3, ms: 2000 }), 'auto');
     const t0 = 1_000_000;
     // The scorekeeper enters the first move by hand; the camera then watches the second.
     const board1 = readFileSync(new URL('../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
@@ -51,7 +51,7 @@ describe('auto capture', () => {
 
 describe('tile counts', () => {
   it('holds a reading that shows more tiles of a letter than the set has, naming the square', async () => {
-    const session = classicGame(new GameService(store, dir), 'button');
+    const session = await classicGame(new GameService(store), 'button');
     const za = Array.from({ length: 15 }, (_, r) => (r === 7 ? '......ZA.......' : '.'.repeat(15)));
     expect((await session.act({ type: 'confirm', board: za })).status).toBe('committed');
     // The photo shows ADZ down through the A: a second Z, and English has one.
@@ -85,8 +85,8 @@ describe('the turn clock', () => {
     try {
       const start = Date.parse('2026-11-23T10:00:00.000Z');
       vi.setSystemTime(start);
-      const service = new GameService(store, dir);
-      const session = classicGame(service, 'button');
+      const service = new GameService(store);
+      const session = await classicGame(service, 'button');
       const board1 = readFileSync(new URL('../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
         .trimEnd()
         .split('\n');
@@ -109,7 +109,7 @@ describe('the turn clock', () => {
         running: true,
       });
       // Rebuilt from the store, the clock is the same.
-      const again = new GameService(store, dir).get(session.id);
+      const again = await new GameService(store).get(session.id);
       expect(again?.snapshot()).toMatchObject({ clock: { used: [130_000, 20_000], since: clock.since } });
     } finally {
       vi.useRealTimers();
@@ -123,8 +123,8 @@ describe('the game clock', () => {
     try {
       const start = Date.parse('2026-11-23T12:00:00.000Z');
       vi.setSystemTime(start);
-      const service = new GameService(store, dir);
-      const { id } = service.create({
+      const service = new GameService(store);
+      const { id } = await service.create({
         players: ['Ann', 'Ben'],
         lang: 'en',
         variant: 'classic',
@@ -132,7 +132,7 @@ describe('the game clock', () => {
         capture: 'button',
         clockMinutes: 1,
       });
-      const session = service.get(id) as GameSession;
+      const session = (await service.get(id)) as GameSession;
       const board1 = readFileSync(new URL('../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
         .trimEnd()
         .split('\n');
@@ -169,7 +169,7 @@ describe('the clock as a broadcast field', () => {
       '1:00:00',
       '1:06:40',
     ]);
-    const session = classicGame(new GameService(store, dir), 'button');
+    const session = await classicGame(new GameService(store), 'button');
     const s = session.snapshot();
     const since = Date.parse(s.clock.since);
     // Ann is to move: her running turn counts, Ben's time stands.

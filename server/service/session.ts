@@ -122,16 +122,35 @@ export class GameSession implements Session {
     readingLexicon: Lexicon | undefined = lexicon,
   ): GameSession {
     const session = new GameSession(store, stored, lexicon, timing, readingLexicon);
-    for (const e of stored.events) {
-      const step = applyEvent(session.state, e.event as GameEvent);
-      if (!step.ok)
-        throw new Error(`stored game ${stored.id} does not replay at event ${e.seq}: ${step.message}`);
-      session.times.push({ at: e.at, toMove: session.state.ended ? -1 : session.state.toMove });
-      session.state = step.state;
-      session.seq = e.seq;
-      if (e.decision) session.decisions.set(e.seq - 1, e.decision);
-    }
+    session.catchUp(stored.events);
     return session;
+  }
+
+  /** Applies the stored events after this version, in order. */
+  private catchUp(events: StoredGame['events']): void {
+    for (const e of events) {
+      if (e.seq <= this.seq) continue;
+      if (e.seq !== this.seq + 1)
+        throw new Error(`stored game ${this.id} skips from event ${this.seq} to ${e.seq}`);
+      const step = applyEvent(this.state, e.event as GameEvent);
+      if (!step.ok)
+        throw new Error(`stored game ${this.id} does not replay at event ${e.seq}: ${step.message}`);
+      this.times.push({ at: e.at, toMove: this.state.ended ? -1 : this.state.toMove });
+      this.state = step.state;
+      this.seq = e.seq;
+      if (e.decision) this.decisions.set(e.seq - 1, e.decision);
+    }
+  }
+
+  refresh(stored: StoredGame): void {
+    this.catchUp(stored.events);
+    this.held.reset(stored.held ?? []);
+    this.stable = undefined;
+    this.notify();
+  }
+
+  get changes(): number {
+    return this.viewers.count;
   }
 
   get id(): string {
@@ -278,7 +297,7 @@ export class GameSession implements Session {
             const wait = this.handWait;
             if (!wait || wait.timer !== timer) return;
             this.handWait = undefined;
-            this.hold(wait.board, ['hand in view'], wait.doubts, wait.bytes);
+            await this.hold(wait.board, ['hand in view'], wait.doubts, wait.bytes);
           }),
         HAND_WAIT_MS,
       );
@@ -311,13 +330,13 @@ export class GameSession implements Session {
   }
 
   /** The move between the committed board and `board`; commits it, or holds it for the scorekeeper. */
-  private commitBoard(
+  private async commitBoard(
     board: Board,
     photo: Uint8Array | 'held' | undefined,
     endTurn: boolean,
     confirmed = false,
     decision: Decision | undefined = confirmed ? { how: 'confirmed' } : undefined,
-  ): FrameResult {
+  ): Promise<FrameResult> {
     const inferred = inferMove(this.state.board, board, {
       layout: this.state.rules.layout,
       ...(this.state.lastPlay ? { lastMove: this.state.lastPlay.placements } : {}),
@@ -390,15 +409,15 @@ export class GameSession implements Session {
     });
   }
 
-  private hold(
+  private async hold(
     board: Board,
     reasons: string[],
     squares: readonly { row: number; col: number }[],
     photo?: Uint8Array | 'held',
-  ): FrameResult {
+  ): Promise<FrameResult> {
     // The same reading held again (a still board under auto capture) keeps its first photo.
     const look = photo instanceof Uint8Array ? this.intake.lookOf(photo) : undefined;
-    if (this.held.hold(BOARD, board, reasons, squares, photo, look)) this.notify();
+    if (await this.held.hold(BOARD, board, reasons, squares, photo, look)) this.notify();
     return { status: 'needs-confirmation', reasons: [...this.held.get(BOARD)!.reasons] };
   }
 
@@ -406,7 +425,11 @@ export class GameSession implements Session {
    * Applies events in order; all of them or none. `photo` is the frame the events were read from, or `held`: the
    * photo of the reading held for the scorekeeper, who confirmed it. A held reading's photo not used is removed.
    */
-  private commit(events: GameEvent[], photo?: Uint8Array | 'held', decision?: Decision): FrameResult {
+  private async commit(
+    events: GameEvent[],
+    photo?: Uint8Array | 'held',
+    decision?: Decision,
+  ): Promise<FrameResult> {
     let state = this.state;
     for (const event of events) {
       const step = applyEvent(state, event);
@@ -417,23 +440,23 @@ export class GameSession implements Session {
     }
     this.stopWaiting();
     const at = new Date().toISOString();
-    const path = this.held.settle(BOARD, photo, `event-${this.seq + 1}.jpg`);
+    const path = await this.held.settle(BOARD, photo, `event-${this.seq + 1}.jpg`);
     // The events (two for a forgotten End turn) and the game's end are stored together or not at all.
     const first = this.seq;
-    this.store.transaction(() => {
-      events.forEach((event, k) => {
+    await this.store.appendEvents(
+      this.id,
+      events.map((event, k) => {
         const decided = event.type === 'play' ? decision : undefined;
-        this.store.appendEvent(this.id, {
+        return {
           seq: first + k + 1,
           event,
           at,
           ...(path ? { photo: path } : {}),
           ...(decided ? { decision: decided } : {}),
-        });
-      });
-      if (Boolean(state.ended) !== Boolean(this.state.ended))
-        this.store.setEnded(this.id, state.ended ? at : null);
-    });
+        };
+      }),
+      Boolean(state.ended) !== Boolean(this.state.ended) ? (state.ended ? at : null) : undefined,
+    );
     events.forEach((event, k) => {
       if (event.type === 'play' && decision) this.decisions.set(first + k, decision);
     });
@@ -504,9 +527,14 @@ export class GameSession implements Session {
    * Fixes one square: of the reading waiting for confirmation if there is one, otherwise of the committed play
    * that put a tile there (a correction event: every total after it re-derives).
    */
-  private correctSquare(row: number, col: number, tile: string, blankOnly = false): FrameResult {
+  private async correctSquare(
+    row: number,
+    col: number,
+    tile: string,
+    blankOnly = false,
+  ): Promise<FrameResult> {
     if (this.held.get(BOARD) && !blankOnly) {
-      const fixed = this.held.correct(BOARD, row, col, tile);
+      const fixed = await this.held.correct(BOARD, row, col, tile);
       this.notify();
       return { status: 'needs-confirmation', reasons: fixed.reasons };
     }

@@ -2,19 +2,20 @@
  * The embedded store: one SQLite file (better-sqlite3, WAL journal, synchronous FULL so that a committed move
  * survives the process being killed) and a photos folder beside it, with a cap on the bytes of photos per game.
  */
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import Database from 'better-sqlite3';
-import type {
-  GameConfig,
-  GameStore,
-  ListedGame,
-  ListQuery,
-  StoredCheck,
-  StoredEvent,
-  StoredGame,
-  StoredHeld,
-  StoredImage,
+import {
+  type GameConfig,
+  type GameStore,
+  type ListedGame,
+  type ListQuery,
+  StoreConflict,
+  type StoredCheck,
+  type StoredEvent,
+  type StoredGame,
+  type StoredHeld,
+  type StoredImage,
 } from './types.ts';
 
 /** Default cap on one game's photos: a long game of phone photos with every reading held is well under it. */
@@ -61,8 +62,8 @@ export class SqliteStore implements GameStore {
       before_type TEXT, before BLOB, after_type TEXT NOT NULL, after BLOB NOT NULL)`);
   }
 
-  saveCheck(check: StoredCheck, keep: number): void {
-    this.transaction(() => {
+  async saveCheck(check: StoredCheck, keep: number): Promise<void> {
+    this.db.transaction(() => {
       this.db
         .prepare(
           'INSERT INTO checks (id, created_at, lang, verification, before_type, before, after_type, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -82,10 +83,10 @@ export class SqliteStore implements GameStore {
           'DELETE FROM checks WHERE rowid NOT IN (SELECT rowid FROM checks ORDER BY rowid DESC LIMIT ?)',
         )
         .run(keep);
-    });
+    })();
   }
 
-  getCheck(id: string): ReturnType<GameStore['getCheck']> {
+  async getCheck(id: string): ReturnType<GameStore['getCheck']> {
     const row = this.db
       .prepare('SELECT id, created_at, lang, verification, before_type, after_type FROM checks WHERE id = ?')
       .get(id) as
@@ -109,7 +110,7 @@ export class SqliteStore implements GameStore {
     };
   }
 
-  getCheckPhoto(id: string, which: 'before' | 'after'): StoredImage | undefined {
+  async getCheckPhoto(id: string, which: 'before' | 'after'): Promise<StoredImage | undefined> {
     // Two fixed statements: the column is never built from input.
     const sql =
       which === 'before'
@@ -119,26 +120,38 @@ export class SqliteStore implements GameStore {
     return row?.type && row.bytes ? { type: row.type, bytes: row.bytes } : undefined;
   }
 
-  createGame(game: { id: string; tokenHash: string; config: GameConfig }): void {
+  async createGame(game: { id: string; tokenHash: string; config: GameConfig }): Promise<void> {
     this.db
       .prepare('INSERT INTO games (id, token_hash, config, created_at) VALUES (?, ?, ?, ?)')
       .run(game.id, game.tokenHash, JSON.stringify(game.config), new Date().toISOString());
   }
 
-  appendEvent(gameId: string, e: StoredEvent): void {
-    this.db
-      .prepare('INSERT INTO events (game_id, seq, event, photo, decision, at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(
-        gameId,
-        e.seq,
-        JSON.stringify(e.event),
-        e.photo ?? null,
-        e.decision ? JSON.stringify(e.decision) : null,
-        e.at,
-      );
+  async appendEvents(gameId: string, events: readonly StoredEvent[], ended?: string | null): Promise<void> {
+    const insert = this.db.prepare(
+      'INSERT INTO events (game_id, seq, event, photo, decision, at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    try {
+      this.db.transaction(() => {
+        for (const e of events)
+          insert.run(
+            gameId,
+            e.seq,
+            JSON.stringify(e.event),
+            e.photo ?? null,
+            e.decision ? JSON.stringify(e.decision) : null,
+            e.at,
+          );
+        if (ended !== undefined)
+          this.db.prepare('UPDATE games SET ended_at = ? WHERE id = ?').run(ended, gameId);
+      })();
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+        throw new StoreConflict(`game ${gameId}: event ${events[0]?.seq} is recorded already`);
+      throw err;
+    }
   }
 
-  setHeld(gameId: string, board: number, held: StoredHeld | null): void {
+  async setHeld(gameId: string, board: number, held: StoredHeld | null): Promise<void> {
     if (held === null) this.db.prepare('DELETE FROM held WHERE game_id = ? AND board = ?').run(gameId, board);
     else
       this.db
@@ -146,11 +159,7 @@ export class SqliteStore implements GameStore {
         .run(gameId, board, JSON.stringify(held));
   }
 
-  setEnded(gameId: string, at: string | null): void {
-    this.db.prepare('UPDATE games SET ended_at = ? WHERE id = ?').run(at, gameId);
-  }
-
-  getGame(id: string): StoredGame | undefined {
+  async getGame(id: string): Promise<StoredGame | undefined> {
     const row = this.db.prepare('SELECT * FROM games WHERE id = ?').get(id) as
       | { id: string; token_hash: string; config: string; created_at: string }
       | undefined;
@@ -185,7 +194,7 @@ export class SqliteStore implements GameStore {
     };
   }
 
-  listGames(query: ListQuery): ListedGame[] {
+  async listGames(query: ListQuery): Promise<ListedGame[]> {
     const where: string[] = [];
     const params: (string | number)[] = [];
     if (query.after) {
@@ -210,7 +219,7 @@ export class SqliteStore implements GameStore {
     }));
   }
 
-  savePhoto(gameId: string, name: string, bytes: Uint8Array): string | undefined {
+  async savePhoto(gameId: string, name: string, bytes: Uint8Array): Promise<string | undefined> {
     const used = this.bytesOf(gameId);
     if (used + bytes.length > this.maxPhotoBytesPerGame) return undefined;
     const path = this.photoPath(gameId, name);
@@ -220,13 +229,17 @@ export class SqliteStore implements GameStore {
     return relative(this.dataDir, path);
   }
 
-  renamePhoto(gameId: string, path: string, name: string): string {
+  async renamePhoto(gameId: string, path: string, name: string): Promise<string> {
     const to = this.photoPath(gameId, name);
     renameSync(this.inGame(gameId, path), to);
     return relative(this.dataDir, to);
   }
 
-  deletePhoto(gameId: string, path: string): void {
+  async deletePhoto(gameId: string, path: string): Promise<void> {
+    this.removePhoto(gameId, path);
+  }
+
+  private removePhoto(gameId: string, path: string): void {
     const file = this.inGame(gameId, path);
     let size = 0;
     try {
@@ -238,16 +251,21 @@ export class SqliteStore implements GameStore {
     this.photoBytes.set(gameId, Math.max(0, this.bytesOf(gameId) - size));
   }
 
-  deletePhotos(gameId: string, prefix: string, keep: ReadonlySet<string> = new Set()): void {
+  async deletePhotos(gameId: string, prefix: string, keep: ReadonlySet<string> = new Set()): Promise<void> {
     for (const name of this.photoNames(gameId))
-      if (name.startsWith(prefix) && !keep.has(name)) this.deletePhoto(gameId, join('photos', gameId, name));
+      if (name.startsWith(prefix) && !keep.has(name)) this.removePhoto(gameId, join('photos', gameId, name));
   }
 
-  transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+  async getPhoto(gameId: string, name: string): Promise<Uint8Array | undefined> {
+    if (!this.photoNames(gameId).includes(basename(name))) return undefined;
+    try {
+      return readFileSync(this.photoPath(gameId, name));
+    } catch {
+      return undefined;
+    }
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.db.close();
   }
 

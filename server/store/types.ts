@@ -1,6 +1,7 @@
 /**
- * Storage behind an interface: the embedded SQLite store today, PostgreSQL later. A game is its configuration and
- * its append-only event list; photos live on disk beside the database and are referred to by path.
+ * Storage behind an interface: the embedded SQLite store (the default; photos in a folder beside it) or PostgreSQL
+ * (photos in the database, so that every instance reads them). A game is its configuration and its append-only
+ * event list; photos are referred to by path (`photos/GAME/NAME`).
  */
 import type { GameEvent, MeEvent } from '../engine/index.ts';
 import type { Decision, GameConfig, Look, Verification } from '../protocol/index.ts';
@@ -84,38 +85,53 @@ export interface ListQuery {
   readonly status?: 'live' | 'ended';
 }
 
+/** Events that could not be appended: another writer (another instance) recorded the game's next event first. */
+export class StoreConflict extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreConflict';
+  }
+}
+
+/**
+ * Every method is asynchronous: the embedded SQLite store answers at once, PostgreSQL over the network. A game's
+ * writes come from its own queue, one at a time; what one instance writes another sees on its next read.
+ */
 export interface GameStore {
-  createGame(game: { id: string; tokenHash: string; config: GameConfig }): void;
-  /** Appends an event; `seq` must be the next number for the game (events are never rewritten). */
-  appendEvent(gameId: string, event: StoredEvent): void;
-  /** Keeps the reading held for a board of the game, or (null) lets it go. */
-  setHeld(gameId: string, board: number, held: StoredHeld | null): void;
-  /** Marks the game ended at `at`, or live again (an end taken back) with null. */
-  setEnded(gameId: string, at: string | null): void;
-  getGame(id: string): StoredGame | undefined;
-  listGames(query: ListQuery): ListedGame[];
+  createGame(game: { id: string; tokenHash: string; config: GameConfig }): Promise<void>;
   /**
-   * Writes a photo and returns its path relative to the data folder, or undefined when the game's photos already
-   * take the most bytes a game may keep (the move is still recorded, without its photo).
+   * Appends events, all or none, and (`ended`: a time, or null for live again) marks when the game ended. The first
+   * `seq` must be the next number for the game: a number already taken is a StoreConflict (events are never
+   * rewritten, and a move is recorded exactly once).
    */
-  savePhoto(gameId: string, name: string, bytes: Uint8Array): string | undefined;
-  /** Renames a saved photo of the game (a held reading's photo becoming its move's); returns the new path. */
-  renamePhoto(gameId: string, path: string, name: string): string;
-  /** Removes a saved photo; a photo already gone is not an error. */
-  deletePhoto(gameId: string, path: string): void;
+  appendEvents(gameId: string, events: readonly StoredEvent[], ended?: string | null): Promise<void>;
+  /** Keeps the reading held for a board of the game, or (null) lets it go. */
+  setHeld(gameId: string, board: number, held: StoredHeld | null): Promise<void>;
+  getGame(id: string): Promise<StoredGame | undefined>;
+  listGames(query: ListQuery): Promise<ListedGame[]>;
+  /**
+   * Keeps a photo and returns its path (`photos/GAME/NAME`), or undefined when the game's photos already take the
+   * most bytes a game may keep (the move is still recorded, without its photo).
+   */
+  savePhoto(gameId: string, name: string, bytes: Uint8Array): Promise<string | undefined>;
+  /** The bytes of a kept photo of the game, by its name. */
+  getPhoto(gameId: string, name: string): Promise<Uint8Array | undefined>;
+  /** Renames a kept photo of the game (a held reading's photo becoming its move's); returns the new path. */
+  renamePhoto(gameId: string, path: string, name: string): Promise<string>;
+  /** Removes a kept photo; a photo already gone is not an error. */
+  deletePhoto(gameId: string, path: string): Promise<void>;
   /** Removes the game's photos whose names start with `prefix`, but those named in `keep`. */
-  deletePhotos(gameId: string, prefix: string, keep?: ReadonlySet<string>): void;
+  deletePhotos(gameId: string, prefix: string, keep?: ReadonlySet<string>): Promise<void>;
   /** Keeps a score check (`POST /api/checks`) with its photos; the oldest beyond `keep` checks are let go. */
-  saveCheck(check: StoredCheck, keep: number): void;
+  saveCheck(check: StoredCheck, keep: number): Promise<void>;
   /** A kept check without its photos' bytes (`before`/`after` say only whether there is one, and its type). */
-  getCheck(id: string):
+  getCheck(id: string): Promise<
     | (Omit<StoredCheck, 'before' | 'after'> & {
         readonly before: { readonly type: string } | null;
         readonly after: { readonly type: string };
       })
-    | undefined;
-  getCheckPhoto(id: string, which: 'before' | 'after'): StoredImage | undefined;
-  /** Runs `work` as one transaction: every write in it is stored, or (it throws) none. */
-  transaction<T>(work: () => T): T;
-  close(): void;
+    | undefined
+  >;
+  getCheckPhoto(id: string, which: 'before' | 'after'): Promise<StoredImage | undefined>;
+  close(): Promise<void>;
 }

@@ -1,0 +1,74 @@
+/**
+ * Tells the other instances of the service that a game changed, so that their viewers see it: one Redis pub/sub
+ * channel for all games (REDIS_URL). A message names the game and the instance it came from; the game itself is
+ * read again from the shared store, never from the message. Without Redis (one process) there is no bus.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+
+export interface GameBus {
+  /** This instance's name, on its own messages. */
+  readonly instance: string;
+  /** Tells the others that game `id` changed. */
+  publish(id: string): Promise<void>;
+  /** Calls `listener` with the id of every game another instance changed. */
+  subscribe(listener: (id: string) => void): void;
+  close(): Promise<void>;
+}
+
+const CHANNEL = 'tilecam:games';
+/** A game id as the service makes them; anything else on the channel is ignored. */
+const GAME_ID = /^[\w-]{1,64}$/;
+
+export class RedisBus implements GameBus {
+  readonly instance = randomUUID();
+  private readonly listeners = new Set<(id: string) => void>();
+
+  private constructor(
+    private readonly pub: Redis,
+    private readonly sub: Redis,
+  ) {
+    sub.on('message', (_channel: string, text: string) => {
+      let message: { game?: unknown; from?: unknown };
+      try {
+        message = JSON.parse(text) as typeof message;
+      } catch {
+        return;
+      }
+      if (message.from === this.instance || typeof message.game !== 'string' || !GAME_ID.test(message.game))
+        return;
+      for (const listener of this.listeners) listener(message.game);
+    });
+  }
+
+  /** Connects (two connections: one publishes, one listens) and subscribes to the channel. */
+  static async open(url: string): Promise<RedisBus> {
+    const options = { lazyConnect: true, maxRetriesPerRequest: 3, connectTimeout: 5000 };
+    const pub = new Redis(url, options);
+    const sub = new Redis(url, options);
+    // A dropped connection reconnects by itself; its errors are the log's, not a crash.
+    for (const r of [pub, sub]) r.on('error', (err: Error) => console.error(`Redis: ${err.message}`));
+    try {
+      await Promise.all([pub.connect(), sub.connect()]);
+      await sub.subscribe(CHANNEL);
+    } catch (err) {
+      pub.disconnect();
+      sub.disconnect();
+      throw err;
+    }
+    return new RedisBus(pub, sub);
+  }
+
+  async publish(id: string): Promise<void> {
+    await this.pub.publish(CHANNEL, JSON.stringify({ game: id, from: this.instance }));
+  }
+
+  subscribe(listener: (id: string) => void): void {
+    this.listeners.add(listener);
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    await Promise.allSettled([this.sub.quit(), this.pub.quit()]);
+  }
+}

@@ -1,0 +1,352 @@
+/**
+ * The shared store: PostgreSQL (node-postgres), chosen by `DATABASE_URL=postgres://…` or `--db postgres://…`, so
+ * that several instances of the service keep one set of games. Photos are kept in the database too (every instance
+ * reads them; a folder of one machine would not be shared), with the same cap per game as the embedded store. The
+ * schema is versioned: each migration runs once, in order, under an advisory lock, so that instances starting
+ * together do not race. JSON is kept as text, exactly as written.
+ */
+import { basename } from 'node:path';
+import pg from 'pg';
+import { DEFAULT_PHOTO_BYTES_PER_GAME } from './sqlite.ts';
+import {
+  type GameConfig,
+  type GameStore,
+  type ListedGame,
+  type ListQuery,
+  StoreConflict,
+  type StoredCheck,
+  type StoredEvent,
+  type StoredGame,
+  type StoredHeld,
+  type StoredImage,
+} from './types.ts';
+
+/** The schema, one migration per version; never edit one that has shipped, add the next. */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE games (
+     id TEXT PRIMARY KEY, token_hash TEXT NOT NULL, config TEXT NOT NULL, created_at TEXT NOT NULL, ended_at TEXT);
+   CREATE INDEX games_by_created ON games (created_at DESC, id DESC);
+   CREATE TABLE events (
+     game_id TEXT NOT NULL REFERENCES games(id), seq INTEGER NOT NULL, event TEXT NOT NULL, photo TEXT,
+     decision TEXT, at TEXT NOT NULL, PRIMARY KEY (game_id, seq));
+   CREATE TABLE held (
+     game_id TEXT NOT NULL REFERENCES games(id), board INTEGER NOT NULL, held TEXT NOT NULL,
+     PRIMARY KEY (game_id, board));
+   CREATE TABLE photos (
+     game_id TEXT NOT NULL REFERENCES games(id), name TEXT NOT NULL, bytes BYTEA NOT NULL,
+     PRIMARY KEY (game_id, name));
+   CREATE TABLE checks (
+     n BIGSERIAL, id TEXT PRIMARY KEY, created_at TEXT NOT NULL, lang TEXT NOT NULL, verification TEXT NOT NULL,
+     before_type TEXT, before BYTEA, after_type TEXT NOT NULL, after BYTEA NOT NULL);`,
+];
+
+/** Any number: the advisory lock the migrations run under. */
+const MIGRATION_LOCK = 7_151_234;
+
+const UNIQUE_VIOLATION = '23505';
+
+export class PostgresStore implements GameStore {
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly maxPhotoBytesPerGame: number,
+  ) {}
+
+  /** Connects (a small pool) and brings the schema up to date. */
+  static async open(
+    url: string,
+    maxPhotoBytesPerGame = DEFAULT_PHOTO_BYTES_PER_GAME,
+  ): Promise<PostgresStore> {
+    const pool = new pg.Pool({ connectionString: url, max: 8, idleTimeoutMillis: 30_000 });
+    // An idle client losing its connection (the server restarted) is not this process's crash.
+    pool.on('error', (err) => console.error(`PostgreSQL: ${err.message}`));
+    try {
+      await migrate(pool);
+    } catch (err) {
+      await pool.end();
+      throw err;
+    }
+    return new PostgresStore(pool, maxPhotoBytesPerGame);
+  }
+
+  /** The schema version the database is at. */
+  async version(): Promise<number> {
+    const { rows } = await this.pool.query<{ v: number | null }>(
+      'SELECT max(version) AS v FROM tilecam_schema',
+    );
+    return rows[0]?.v ?? 0;
+  }
+
+  async createGame(game: { id: string; tokenHash: string; config: GameConfig }): Promise<void> {
+    await this.pool.query('INSERT INTO games (id, token_hash, config, created_at) VALUES ($1, $2, $3, $4)', [
+      game.id,
+      game.tokenHash,
+      JSON.stringify(game.config),
+      new Date().toISOString(),
+    ]);
+  }
+
+  async appendEvents(gameId: string, events: readonly StoredEvent[], ended?: string | null): Promise<void> {
+    await this.inTransaction(async (client) => {
+      for (const e of events) {
+        try {
+          await client.query(
+            'INSERT INTO events (game_id, seq, event, photo, decision, at) VALUES ($1, $2, $3, $4, $5, $6)',
+            [
+              gameId,
+              e.seq,
+              JSON.stringify(e.event),
+              e.photo ?? null,
+              e.decision ? JSON.stringify(e.decision) : null,
+              e.at,
+            ],
+          );
+        } catch (err) {
+          if ((err as { code?: string }).code === UNIQUE_VIOLATION)
+            throw new StoreConflict(`game ${gameId}: event ${e.seq} is recorded already`);
+          throw err;
+        }
+      }
+      if (ended !== undefined)
+        await client.query('UPDATE games SET ended_at = $1 WHERE id = $2', [ended, gameId]);
+    });
+  }
+
+  async setHeld(gameId: string, board: number, held: StoredHeld | null): Promise<void> {
+    if (held === null)
+      await this.pool.query('DELETE FROM held WHERE game_id = $1 AND board = $2', [gameId, board]);
+    else
+      await this.pool.query(
+        `INSERT INTO held (game_id, board, held) VALUES ($1, $2, $3)
+         ON CONFLICT (game_id, board) DO UPDATE SET held = EXCLUDED.held`,
+        [gameId, board, JSON.stringify(held)],
+      );
+  }
+
+  async getGame(id: string): Promise<StoredGame | undefined> {
+    const game = await this.pool.query<{
+      id: string;
+      token_hash: string;
+      config: string;
+      created_at: string;
+    }>('SELECT id, token_hash, config, created_at FROM games WHERE id = $1', [id]);
+    const row = game.rows[0];
+    if (!row) return undefined;
+    const events = await this.pool.query<{
+      seq: number;
+      event: string;
+      photo: string | null;
+      decision: string | null;
+      at: string;
+    }>('SELECT seq, event, photo, decision, at FROM events WHERE game_id = $1 ORDER BY seq', [id]);
+    const held = await this.pool.query<{ held: string }>(
+      'SELECT held FROM held WHERE game_id = $1 ORDER BY board',
+      [id],
+    );
+    return {
+      id: row.id,
+      tokenHash: row.token_hash,
+      config: JSON.parse(row.config),
+      createdAt: row.created_at,
+      events: events.rows.map((e) => ({
+        seq: e.seq,
+        event: JSON.parse(e.event),
+        at: e.at,
+        ...(e.photo ? { photo: e.photo } : {}),
+        ...(e.decision ? { decision: JSON.parse(e.decision) } : {}),
+      })),
+      held: held.rows.map((h) => JSON.parse(h.held) as StoredHeld),
+    };
+  }
+
+  async listGames(query: ListQuery): Promise<ListedGame[]> {
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (query.after) {
+      params.push(query.after.createdAt, query.after.id);
+      where.push(`(created_at < $1 OR (created_at = $1 AND id < $2))`);
+    }
+    if (query.status === 'live') where.push('ended_at IS NULL');
+    if (query.status === 'ended') where.push('ended_at IS NOT NULL');
+    params.push(query.limit);
+    const { rows } = await this.pool.query<{
+      id: string;
+      config: string;
+      created_at: string;
+      ended_at: string | null;
+    }>(
+      `SELECT id, config, created_at, ended_at FROM games ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      config: JSON.parse(r.config),
+      createdAt: r.created_at,
+      endedAt: r.ended_at,
+    }));
+  }
+
+  async savePhoto(gameId: string, name: string, bytes: Uint8Array): Promise<string | undefined> {
+    const file = basename(name);
+    const saved = await this.inTransaction(async (client) => {
+      // One writer at a time per game: the cap is checked and the photo kept together.
+      await client.query('SELECT 1 FROM games WHERE id = $1 FOR UPDATE', [gameId]);
+      const used = await client.query<{ bytes: string | null }>(
+        'SELECT sum(length(bytes)) AS bytes FROM photos WHERE game_id = $1 AND name <> $2',
+        [gameId, file],
+      );
+      if (Number(used.rows[0]?.bytes ?? 0) + bytes.length > this.maxPhotoBytesPerGame) return false;
+      await client.query(
+        `INSERT INTO photos (game_id, name, bytes) VALUES ($1, $2, $3)
+         ON CONFLICT (game_id, name) DO UPDATE SET bytes = EXCLUDED.bytes`,
+        [gameId, file, Buffer.from(bytes)],
+      );
+      return true;
+    });
+    return saved ? `photos/${gameId}/${file}` : undefined;
+  }
+
+  async getPhoto(gameId: string, name: string): Promise<Uint8Array | undefined> {
+    const { rows } = await this.pool.query<{ bytes: Buffer }>(
+      'SELECT bytes FROM photos WHERE game_id = $1 AND name = $2',
+      [gameId, basename(name)],
+    );
+    return rows[0]?.bytes;
+  }
+
+  async renamePhoto(gameId: string, path: string, name: string): Promise<string> {
+    const from = this.nameIn(gameId, path);
+    const to = basename(name);
+    const { rowCount } = await this.pool.query(
+      'UPDATE photos SET name = $3 WHERE game_id = $1 AND name = $2',
+      [gameId, from, to],
+    );
+    if (!rowCount) throw new Error(`photo ${path} of game ${gameId} is not kept`);
+    return `photos/${gameId}/${to}`;
+  }
+
+  async deletePhoto(gameId: string, path: string): Promise<void> {
+    await this.pool.query('DELETE FROM photos WHERE game_id = $1 AND name = $2', [
+      gameId,
+      this.nameIn(gameId, path),
+    ]);
+  }
+
+  async deletePhotos(gameId: string, prefix: string, keep: ReadonlySet<string> = new Set()): Promise<void> {
+    // The prefix is matched as text, never as a pattern.
+    await this.pool.query(
+      'DELETE FROM photos WHERE game_id = $1 AND left(name, length($2)) = $2 AND NOT (name = ANY($3))',
+      [gameId, prefix, [...keep]],
+    );
+  }
+
+  async saveCheck(check: StoredCheck, keep: number): Promise<void> {
+    await this.inTransaction(async (client) => {
+      await client.query(
+        `INSERT INTO checks (id, created_at, lang, verification, before_type, before, after_type, after)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          check.id,
+          check.createdAt,
+          check.lang,
+          JSON.stringify(check.verification),
+          check.before?.type ?? null,
+          check.before ? Buffer.from(check.before.bytes) : null,
+          check.after.type,
+          Buffer.from(check.after.bytes),
+        ],
+      );
+      await client.query(
+        'DELETE FROM checks WHERE n NOT IN (SELECT n FROM checks ORDER BY n DESC LIMIT $1)',
+        [keep],
+      );
+    });
+  }
+
+  async getCheck(id: string): ReturnType<GameStore['getCheck']> {
+    const { rows } = await this.pool.query<{
+      id: string;
+      created_at: string;
+      lang: 'en' | 'de';
+      verification: string;
+      before_type: string | null;
+      after_type: string;
+    }>('SELECT id, created_at, lang, verification, before_type, after_type FROM checks WHERE id = $1', [id]);
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      createdAt: row.created_at,
+      lang: row.lang,
+      verification: JSON.parse(row.verification),
+      before: row.before_type ? { type: row.before_type } : null,
+      after: { type: row.after_type },
+    };
+  }
+
+  async getCheckPhoto(id: string, which: 'before' | 'after'): Promise<StoredImage | undefined> {
+    // Two fixed statements: the column is never built from input.
+    const sql =
+      which === 'before'
+        ? 'SELECT before_type AS type, before AS bytes FROM checks WHERE id = $1'
+        : 'SELECT after_type AS type, after AS bytes FROM checks WHERE id = $1';
+    const { rows } = await this.pool.query<{ type: string | null; bytes: Buffer | null }>(sql, [id]);
+    const row = rows[0];
+    return row?.type && row.bytes ? { type: row.type, bytes: row.bytes } : undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  /** A stored photo path's file name, checked to be one of the game's (`photos/GAME/NAME`). */
+  private nameIn(gameId: string, path: string): string {
+    const parts = path.split('/');
+    if (parts.length !== 3 || parts[0] !== 'photos' || parts[1] !== gameId || !parts[2])
+      throw new Error(`photo ${path} is not one of game ${gameId}'s`);
+    return parts[2];
+  }
+
+  private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+/** Runs the migrations the database has not had, in order, one instance at a time. */
+async function migrate(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS tilecam_schema (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+    );
+    const { rows } = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM tilecam_schema');
+    const at = rows[0]?.v ?? 0;
+    if (at > MIGRATIONS.length)
+      throw new Error(
+        `the database's schema is version ${at}, newer than this tilecam knows (${MIGRATIONS.length}): upgrade tilecam`,
+      );
+    for (let v = at + 1; v <= MIGRATIONS.length; v++) {
+      await client.query(MIGRATIONS[v - 1]!);
+      await client.query('INSERT INTO tilecam_schema (version) VALUES ($1)', [v]);
+    }
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}

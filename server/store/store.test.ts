@@ -1,0 +1,198 @@
+/**
+ * One suite for every store: the embedded SQLite store and PostgreSQL (a server of its own, started by the test in
+ * a temporary folder: test/servers.ts). What one store keeps, the other keeps the same way.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresBin, type RunningPostgres, startPostgres } from '../../test/servers.ts';
+import type { GameConfig } from '../protocol/index.ts';
+import { PostgresStore } from './postgres.ts';
+import { SqliteStore } from './sqlite.ts';
+import { type GameStore, StoreConflict, type StoredEvent } from './types.ts';
+
+const config: GameConfig = {
+  players: ['Ann', 'Ben'],
+  lang: 'en',
+  variant: 'classic',
+  challengeRule: 'double',
+  capture: 'button',
+};
+const pass = (seq: number, player = 0): StoredEvent => ({
+  seq,
+  event: { type: 'pass', player },
+  at: `2026-11-23T10:0${seq}:00.000Z`,
+});
+const bytes = (n: number, fill = 7) => Buffer.alloc(n, fill);
+/** Bytes as a Buffer, whatever view a store hands back. */
+const got = (b: Uint8Array | undefined) => b && Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
+let postgres: RunningPostgres | undefined;
+beforeAll(async () => {
+  if (postgresBin()) postgres = await startPostgres();
+}, 60_000);
+afterAll(() => postgres?.stop());
+
+const kinds: { name: string; open: (cap?: number) => Promise<GameStore> }[] = [
+  {
+    name: 'SQLite',
+    open: async (cap) =>
+      new SqliteStore(join(mkdtempSync(join(tmpdir(), 'tilecam-store-')), 'games.db'), cap),
+  },
+  {
+    name: 'PostgreSQL',
+    open: async (cap) => {
+      if (!postgres) throw new Error('PostgreSQL is not installed here (apt-get install -y postgresql)');
+      return PostgresStore.open(postgres.url, cap);
+    },
+  },
+];
+
+let games = 0;
+const newId = () => `g${Date.now().toString(36)}${++games}`;
+
+describe.each(kinds)('the $name store', ({ name, open }) => {
+  let store: GameStore;
+  beforeAll(async () => {
+    store = await open(5000);
+  });
+  afterAll(() => store.close());
+
+  it('keeps a game: its config exactly, its events in order with their photos and decisions', async () => {
+    const id = newId();
+    await store.createGame({ id, tokenHash: 'ab'.repeat(32), config });
+    await store.appendEvents(id, [
+      { ...pass(1), photo: `photos/${id}/event-1.jpg`, decision: { how: 'read' } },
+      pass(2, 1),
+    ]);
+    await store.appendEvents(id, [pass(3)]);
+    const game = await store.getGame(id);
+    expect(game).toMatchObject({ id, tokenHash: 'ab'.repeat(32), held: [] });
+    expect(game?.config).toEqual(config);
+    expect(game?.events).toEqual([
+      { ...pass(1), photo: `photos/${id}/event-1.jpg`, decision: { how: 'read' } },
+      pass(2, 1),
+      pass(3),
+    ]);
+    expect(await store.getGame('no-such-game')).toBeUndefined();
+  });
+
+  it('records an event exactly once: a number already taken is a conflict, and the whole batch is refused', async () => {
+    const id = newId();
+    await store.createGame({ id, tokenHash: 'x', config });
+    await store.appendEvents(id, [pass(1)]);
+    await expect(store.appendEvents(id, [pass(2), pass(1)])).rejects.toBeInstanceOf(StoreConflict);
+    await expect(store.appendEvents(id, [pass(1)])).rejects.toThrow(/event 1 is recorded already/);
+    expect((await store.getGame(id))?.events.map((e) => e.seq)).toEqual([1]);
+  });
+
+  it('lists games newest first, live or ended, a page at a time', async () => {
+    const ids = [newId(), newId(), newId()];
+    for (const id of ids) {
+      await store.createGame({ id, tokenHash: 'x', config });
+      await new Promise((r) => setTimeout(r, 3));
+    }
+    await store.appendEvents(ids[1]!, [pass(1)], '2026-11-23T11:00:00.000Z');
+    const all = (await store.listGames({ limit: 1000 })).filter((g) => ids.includes(g.id));
+    expect(all.map((g) => g.id)).toEqual([...ids].reverse());
+    expect(all.map((g) => g.endedAt)).toEqual([null, '2026-11-23T11:00:00.000Z', null]);
+    const live = await store.listGames({ limit: 1000, status: 'live' });
+    expect(live.some((g) => g.id === ids[1])).toBe(false);
+    const ended = await store.listGames({ limit: 1000, status: 'ended' });
+    expect(ended.some((g) => g.id === ids[1])).toBe(true);
+    // A page after the newest of the three starts with the middle one.
+    const newest = all[0]!;
+    const next = await store.listGames({ limit: 1, after: { createdAt: newest.createdAt, id: newest.id } });
+    expect(next.map((g) => g.id)).toEqual([ids[1]]);
+    // Live again (an end taken back).
+    await store.appendEvents(ids[1]!, [pass(2)], null);
+    expect((await store.listGames({ limit: 1000, status: 'ended' })).some((g) => g.id === ids[1])).toBe(
+      false,
+    );
+  });
+
+  it('keeps a held reading per board until it is let go', async () => {
+    const id = newId();
+    await store.createGame({ id, tokenHash: 'x', config });
+    const held = {
+      board: 0,
+      reading: Array.from({ length: 15 }, () => '.'.repeat(15)),
+      reasons: ['hand in view'],
+      squares: [{ row: 7, col: 7 }],
+      photo: `photos/${id}/pending-1.jpg`,
+      look: { corners: [[0, 0] as const, [1, 0] as const, [1, 1] as const, [0, 1] as const], squares: [] },
+    };
+    await store.setHeld(id, 0, held);
+    await store.setHeld(id, 0, { ...held, reasons: ['again'] });
+    expect((await store.getGame(id))?.held).toEqual([{ ...held, reasons: ['again'] }]);
+    await store.setHeld(id, 0, null);
+    expect((await store.getGame(id))?.held).toEqual([]);
+  });
+
+  it('keeps photos by name, renames and removes them, and stops at the cap per game', async () => {
+    const id = newId();
+    await store.createGame({ id, tokenHash: 'x', config });
+    const path = await store.savePhoto(id, 'pending-1.jpg', bytes(2000, 1));
+    expect(path).toBe(`photos/${id}/pending-1.jpg`);
+    expect(got(await store.getPhoto(id, 'pending-1.jpg'))).toEqual(bytes(2000, 1));
+    expect(await store.renamePhoto(id, path!, 'event-1.jpg')).toBe(`photos/${id}/event-1.jpg`);
+    expect(got(await store.getPhoto(id, 'pending-1.jpg'))).toBeUndefined();
+    expect(got(await store.getPhoto(id, 'event-1.jpg'))).toEqual(bytes(2000, 1));
+    await store.savePhoto(id, 'pending-2.jpg', bytes(2000, 2));
+    // 4,000 bytes kept of the 5,000 a game may keep: 2,000 more is refused, 1,000 is not.
+    expect(await store.savePhoto(id, 'pending-3.jpg', bytes(2000, 3))).toBeUndefined();
+    expect(await store.savePhoto(id, 'pending-3.jpg', bytes(1000, 3))).toBe(`photos/${id}/pending-3.jpg`);
+    await store.deletePhotos(id, 'pending-', new Set(['pending-3.jpg']));
+    expect(got(await store.getPhoto(id, 'pending-2.jpg'))).toBeUndefined();
+    expect(got(await store.getPhoto(id, 'pending-3.jpg'))).toEqual(bytes(1000, 3));
+    await store.deletePhoto(id, `photos/${id}/pending-3.jpg`);
+    await store.deletePhoto(id, `photos/${id}/pending-3.jpg`); // gone already: not an error
+    expect(got(await store.getPhoto(id, 'pending-3.jpg'))).toBeUndefined();
+    // A path of another game's photo is refused.
+    await expect(store.deletePhoto(id, `photos/other/event-1.jpg`)).rejects.toThrow(/not one of game/);
+  });
+
+  it('keeps the newest checks with their photos', async () => {
+    const check = (n: number) => ({
+      id: `${name}-check-${n}-${newId()}`,
+      createdAt: new Date().toISOString(),
+      lang: 'en' as const,
+      verification: { verdict: 'right', n } as never,
+      before: n % 2 ? null : { type: 'image/jpeg', bytes: bytes(10, n) },
+      after: { type: 'image/png', bytes: bytes(12, n) },
+    });
+    const kept = [check(1), check(2), check(3)];
+    for (const c of kept) await store.saveCheck(c, 2);
+    expect(await store.getCheck(kept[0]!.id)).toBeUndefined();
+    expect(await store.getCheck(kept[1]!.id)).toEqual({
+      ...kept[1],
+      before: { type: 'image/jpeg' },
+      after: { type: 'image/png' },
+    });
+    const before = await store.getCheckPhoto(kept[1]!.id, 'before');
+    expect(before?.type).toBe('image/jpeg');
+    expect(got(before?.bytes)).toEqual(bytes(10, 2));
+    expect(await store.getCheckPhoto(kept[2]!.id, 'before')).toBeUndefined();
+    expect(got((await store.getCheckPhoto(kept[2]!.id, 'after'))?.bytes)).toEqual(bytes(12, 3));
+  });
+});
+
+describe.skipIf(!postgresBin())('the PostgreSQL schema', () => {
+  it('is migrated once, whoever opens the database first, and a newer schema is refused', async () => {
+    const [a, b] = await Promise.all([PostgresStore.open(postgres!.url), PostgresStore.open(postgres!.url)]);
+    expect(await a.version()).toBe(1);
+    expect(await b.version()).toBe(1);
+    await a.close();
+    await b.close();
+    const pg = await import('pg');
+    const client = new pg.default.Client({ connectionString: postgres!.url });
+    await client.connect();
+    await client.query('INSERT INTO tilecam_schema (version) VALUES (99)');
+    await expect(PostgresStore.open(postgres!.url)).rejects.toThrow(
+      /version 99, newer than this tilecam knows/,
+    );
+    await client.query('DELETE FROM tilecam_schema WHERE version = 99');
+    await client.end();
+  });
+});
