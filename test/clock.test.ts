@@ -60,7 +60,7 @@ describe.skipIf(!chromiumPresent)('the turn clock in a browser', () => {
       .split('\n');
 
   it('counts the time left down on a TV, shows the overtime in red with its cost, and stops at the end', async () => {
-    const { id, token } = server.service.create(
+    const { id, token } = await server.service.create(
       parseGameConfig({ players: ['Ann', 'Ben'], clockMinutes: 1 }),
     );
     const act = actor(id, token);
@@ -131,7 +131,7 @@ describe.skipIf(!chromiumPresent)('the turn clock in a browser', () => {
 
   it('counts the time used up on a phone, with a long name and an overtime, within the screen', async () => {
     // No game clock: the time used, counting up.
-    const plain = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const plain = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     const page = await watchedPage(browser, 390, 844);
     await page.clock.install();
     await page.goto(`${base}/board.html?game=${plain.id}`);
@@ -147,7 +147,7 @@ describe.skipIf(!chromiumPresent)('the turn clock in a browser', () => {
     expect(await page.locator('.player[data-player="0"] .clock').textContent()).toContain('time used');
 
     // A game clock, a 40-character name to play, three moves, and the overtime: nothing wider than the phone.
-    const timed = server.service.create(parseGameConfig({ players: ['Ann', LONG], clockMinutes: 1 }));
+    const timed = await server.service.create(parseGameConfig({ players: ['Ann', LONG], clockMinutes: 1 }));
     const act = actor(timed.id, timed.token);
     for (const n of [1, 2, 3]) await act({ type: 'confirm', board: demoBoard(n) });
     await page.goto(`${base}/board.html?game=${timed.id}`);

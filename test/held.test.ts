@@ -173,7 +173,7 @@ describe.skipIf(!chromiumPresent)("the scorekeeper's held reading in a browser",
     expect(problems).toEqual([]);
   }, 90_000);
   it('shows what a held play would score, and alerts when a new reading is held: a pulse, a chime, a mute', async () => {
-    const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     const snap = async () => (await (await fetch(`${base}/api/games/${id}`)).json()) as GameSnapshot;
     const act = (action: object) =>
       fetch(`${base}/api/games/${id}/actions`, {

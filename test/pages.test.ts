@@ -83,7 +83,7 @@ describe.skipIf(!chromiumPresent)('the pages at a phone, a laptop and a TV size'
       `--use-file-for-fake-video-capture=${video}`,
     ]);
 
-    game = server.service.create(parseGameConfig({ players: ['Ann', LONG], clockMinutes: 25 }));
+    game = await server.service.create(parseGameConfig({ players: ['Ann', LONG], clockMinutes: 25 }));
     for (const n of [1, 2, 3]) {
       const res = await fetch(`${base}/api/games/${game.id}/actions`, {
         method: 'POST',
@@ -99,7 +99,7 @@ describe.skipIf(!chromiumPresent)('the pages at a phone, a laptop and a TV size'
     }
     frozen = Date.parse((await snapshot(game.id)).clock.since) + 83_000;
 
-    held = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    held = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     const res = await fetch(`${base}/api/games/${held.id}/frames?endTurn=1`, {
       method: 'POST',
       headers: { authorization: `Bearer ${held.token}`, 'content-type': 'image/jpeg' },
@@ -245,7 +245,7 @@ describe.skipIf(!chromiumPresent)('the pages at a phone, a laptop and a TV size'
   }, 60_000);
 
   it('keeps the camera page to the screen, its status and End turn in view', async () => {
-    const { id, token } = server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     for (const [width, height] of SIZES) {
       const where = `${width}×${height}`;
       const page = await watchedPage(browser, width, height);
