@@ -269,8 +269,9 @@ describe('the game list', () => {
     });
     const at = `http://127.0.0.1:${listing.port}`;
     try {
-      const made: string[] = [];
-      for (let i = 0; i < 5; i++) made.push((await newGame(at)).id);
+      const games: { id: string; token: string }[] = [];
+      for (let i = 0; i < 5; i++) games.push(await newGame(at));
+      const made = games.map((g) => g.id);
       const ended = await newGame(at);
       await call(`${at}/api/games/${ended.id}/actions`, {
         method: 'POST',
@@ -293,6 +294,27 @@ describe('the game list', () => {
         [ended.id, true],
       ]);
       expect(((await call(`${at}/api/games?status=live`)).body.games as unknown[]).length).toBe(5);
+      // The listing shows each game's totals once it has an event.
+      const listed = (await call(`${at}/api/games`)).body.games as {
+        id: string;
+        scores: number[] | null;
+        abandoned: boolean;
+        archived: boolean;
+      }[];
+      expect(listed.find((g) => g.id === ended.id)).toMatchObject({ scores: [0, 0], abandoned: false });
+      expect(listed.find((g) => g.id === made[0])).toMatchObject({ scores: null, archived: false });
+      // A game being played cannot be archived; an ended one can, by its scorekeeper only, and comes back.
+      const archive = (id: string, token: string, method = 'POST') =>
+        call(`${at}/api/games/${id}/archive`, { method, token });
+      expect((await archive(games[0]!.id, games[0]!.token)).status).toBe(409);
+      expect((await archive(ended.id, games[0]!.token)).status).toBe(401);
+      expect((await archive(ended.id, ended.token)).status).toBe(200);
+      const ids = async (query = '') =>
+        ((await call(`${at}/api/games${query}`)).body.games as { id: string }[]).map((g) => g.id);
+      expect(await ids()).not.toContain(ended.id);
+      expect(await ids('?status=archived')).toEqual([ended.id]);
+      expect((await archive(ended.id, ended.token, 'DELETE')).status).toBe(200);
+      expect(await ids()).toContain(ended.id);
       for (const bad of ['limit=0', 'limit=101', 'limit=x', 'status=over', 'after=%21%21'])
         expect((await call(`${at}/api/games?${bad}`)).status).toBe(400);
     } finally {

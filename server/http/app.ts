@@ -135,6 +135,15 @@ export function createApp(
     const result = await service.act(session.id, body, parseVersion(body?.version));
     res.json({ ...result, snapshot: session.snapshot() });
   });
+  // Archiving a game that has ended (or was abandoned) takes it out of the listing; DELETE brings it back.
+  app.post('/api/games/:id/archive', async (req, res) => {
+    await service.archive(req.params.id!, bearer(req), true);
+    res.json({ archived: true });
+  });
+  app.delete('/api/games/:id/archive', async (req, res) => {
+    await service.archive(req.params.id!, bearer(req), false);
+    res.json({ archived: false });
+  });
   // A camera that serves MJPEG (a phone's IP-camera app): the server pulls it into the game.
   app.post('/api/games/:id/source', express.json({ limit: '4kb' }), async (req, res) => {
     await service.authorize(req.params.id!, bearer(req));

@@ -214,7 +214,7 @@ export type MeAction = z.output<ReturnType<typeof meActionSchema>>;
 /** What a page may post as an action in a Scrabble Me game (with the game's `version`). */
 export type MeActionInput = z.input<ReturnType<typeof meActionSchema>> & { version?: number };
 
-/** `GET /api/games?limit=N&status=live|ended&after=NEXT`: a page of games, newest first. */
+/** `GET /api/games?limit=N&status=live|ended|archived&after=NEXT`: a page of games, newest first. */
 export const listQuerySchema = z.object({
   limit: z
     .string()
@@ -222,7 +222,7 @@ export const listQuerySchema = z.object({
     .transform(Number)
     .refine((n) => n >= 1 && n <= 100, { error: 'limit must be a number from 1 to 100' })
     .optional(),
-  status: oneOf(['live', 'ended'] as const, 'status').optional(),
+  status: oneOf(['live', 'ended', 'archived'] as const, 'status').optional(),
   after: z.string().max(200, { error: 'after must be the next value of a previous page' }).optional(),
 });
 export type ListQuery = z.output<typeof listQuerySchema>;

@@ -521,11 +521,12 @@ export class MeSession implements Session {
     await this.store.appendEvents(
       this.id,
       events.map((event, k) => ({ seq: first + k + 1, event, at })),
-      (state.phase === 'ended') !== (this.state.phase === 'ended')
-        ? state.phase === 'ended'
-          ? at
-          : null
-        : undefined,
+      {
+        scores: state.scores,
+        ...((state.phase === 'ended') !== (this.state.phase === 'ended')
+          ? { ended: state.phase === 'ended' ? at : null }
+          : {}),
+      },
     );
     this.seq = first + events.length;
     this.state = state;

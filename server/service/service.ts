@@ -309,9 +309,14 @@ export class GameService {
     clearInterval(this.sweeper);
   }
 
-  /** Games newest first, a page at a time; `next` continues the listing. */
-  async list(query: { limit?: number; status?: 'live' | 'ended'; after?: string } = {}): Promise<{
-    games: { id: string; players: readonly string[]; variant: string; createdAt: string; ended: boolean }[];
+  /**
+   * Games newest first, a page at a time; `next` continues the listing. Archived games are listed only with
+   * `status: 'archived'`.
+   */
+  async list(
+    query: { limit?: number; status?: 'live' | 'ended' | 'archived'; after?: string } = {},
+  ): Promise<{
+    games: ListedGameView[];
     next: string | null;
   }> {
     const limitTo = query.limit ?? 50;
@@ -324,6 +329,7 @@ export class GameService {
     const rows = await this.store.listGames(q);
     const page = rows.slice(0, limitTo);
     const last = page.at(-1);
+    const now = Date.now();
     return {
       games: page.map((g) => ({
         id: g.id,
@@ -331,12 +337,35 @@ export class GameService {
         variant: g.config.variant,
         createdAt: g.createdAt,
         ended: g.endedAt !== null,
+        scores: g.scores,
+        lastEventAt: g.lastEventAt,
+        abandoned: g.endedAt === null && abandoned(g.lastEventAt ?? g.createdAt, now),
+        archived: g.archivedAt !== null,
       })),
       next:
         rows.length > limitTo && last
           ? Buffer.from(`${last.createdAt} ${last.id}`).toString('base64url')
           : null,
     };
+  }
+
+  /**
+   * Archives a game (the scorekeeper's token): it leaves the listing. Only a game that has ended, or was abandoned
+   * (nothing recorded for a week), so that a game being played never disappears; `archived: false` brings it back.
+   */
+  async archive(id: string, token: string | undefined, archived: boolean): Promise<void> {
+    const session = await this.authorize(id, token);
+    if (archived) {
+      const snapshot = session.snapshot();
+      const over = snapshot.variant === 'scrabble-me' ? snapshot.phase === 'ended' : snapshot.ended !== null;
+      const last = (await this.store.getGame(id))?.events.at(-1)?.at ?? session.stored.createdAt;
+      if (!over && !abandoned(last, Date.now()))
+        throw new ServiceError(
+          'not-allowed',
+          `the game is still being played: archive it once it has ended, or after ${ABANDONED_DAYS} days without a move`,
+        );
+    }
+    await this.store.setArchived(id, archived ? new Date().toISOString() : null);
   }
 
   /** Games in memory now (for tests and the soak bench). */
@@ -373,6 +402,29 @@ export class GameService {
     for (const key of this.sources.keys()) if (key.startsWith(`${id}/`)) return true;
     return false;
   }
+}
+
+/** A game with nothing recorded for this many days (and not ended) is abandoned: it may be archived. */
+export const ABANDONED_DAYS = 7;
+
+function abandoned(lastAt: string, now: number): boolean {
+  const t = Date.parse(lastAt);
+  return Number.isFinite(t) && now - t >= ABANDONED_DAYS * 24 * 3600 * 1000;
+}
+
+/** A game as `GET /api/games` lists it. */
+export interface ListedGameView {
+  readonly id: string;
+  readonly players: readonly string[];
+  readonly variant: string;
+  readonly createdAt: string;
+  readonly ended: boolean;
+  /** The totals after the last event, in seat order (null before the first). */
+  readonly scores: readonly number[] | null;
+  readonly lastEventAt: string | null;
+  /** Live, but nothing recorded for ABANDONED_DAYS days. */
+  readonly abandoned: boolean;
+  readonly archived: boolean;
 }
 
 /**

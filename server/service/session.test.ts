@@ -176,3 +176,34 @@ describe('the clock as a broadcast field', () => {
     expect(clockTexts(s, since + 75_000)).toEqual(['1:15', '0:00']);
   });
 });
+
+describe('archiving', () => {
+  it('archives a game abandoned for a week, never one being played, and lists it as abandoned first', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const start = Date.parse('2026-11-01T10:00:00.000Z');
+      vi.setSystemTime(start);
+      const service = new GameService(store);
+      const { id, token } = await service.create({
+        players: ['Ann', 'Ben'],
+        lang: 'en',
+        variant: 'classic',
+        challengeRule: 'double',
+        capture: 'button',
+      });
+      await service.act(id, { type: 'pass' });
+      vi.setSystemTime(start + 6 * 24 * 3600 * 1000);
+      await expect(service.archive(id, token, true)).rejects.toThrow(/still being played/);
+      const listed = async () => (await service.list({ limit: 100 })).games.find((g) => g.id === id);
+      expect(await listed()).toMatchObject({ abandoned: false, archived: false, scores: [0, 0] });
+      vi.setSystemTime(start + 8 * 24 * 3600 * 1000);
+      expect(await listed()).toMatchObject({ abandoned: true });
+      await service.archive(id, token, true);
+      expect(await listed()).toBeUndefined();
+      expect((await service.list({ status: 'archived', limit: 100 })).games.map((g) => g.id)).toContain(id);
+      await expect(service.archive(id, 'not-the-token', false)).rejects.toThrow(/token/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

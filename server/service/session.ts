@@ -455,7 +455,10 @@ export class GameSession implements Session {
           ...(decided ? { decision: decided } : {}),
         };
       }),
-      Boolean(state.ended) !== Boolean(this.state.ended) ? (state.ended ? at : null) : undefined,
+      {
+        scores: state.scores,
+        ...(Boolean(state.ended) !== Boolean(this.state.ended) ? { ended: state.ended ? at : null } : {}),
+      },
     );
     events.forEach((event, k) => {
       if (event.type === 'play' && decision) this.decisions.set(first + k, decision);

@@ -7,10 +7,11 @@
  */
 import { basename } from 'node:path';
 import pg from 'pg';
-import { DEFAULT_PHOTO_BYTES_PER_GAME } from './sqlite.ts';
+import { DEFAULT_PHOTO_BYTES_PER_GAME, type ListedRow, listed } from './sqlite.ts';
 import {
   type GameConfig,
   type GameStore,
+  type GameSummary,
   type ListedGame,
   type ListQuery,
   StoreConflict,
@@ -38,6 +39,8 @@ const MIGRATIONS: readonly string[] = [
    CREATE TABLE checks (
      n BIGSERIAL, id TEXT PRIMARY KEY, created_at TEXT NOT NULL, lang TEXT NOT NULL, verification TEXT NOT NULL,
      before_type TEXT, before BYTEA, after_type TEXT NOT NULL, after BYTEA NOT NULL);`,
+  // 2: the listing shows each game's totals and last move's time; games can be archived.
+  `ALTER TABLE games ADD COLUMN scores TEXT, ADD COLUMN last_event_at TEXT, ADD COLUMN archived_at TEXT;`,
 ];
 
 /** Any number: the advisory lock the migrations run under. */
@@ -85,7 +88,11 @@ export class PostgresStore implements GameStore {
     ]);
   }
 
-  async appendEvents(gameId: string, events: readonly StoredEvent[], ended?: string | null): Promise<void> {
+  async appendEvents(
+    gameId: string,
+    events: readonly StoredEvent[],
+    summary: GameSummary = {},
+  ): Promise<void> {
     await this.inTransaction(async (client) => {
       for (const e of events) {
         try {
@@ -106,9 +113,19 @@ export class PostgresStore implements GameStore {
           throw err;
         }
       }
-      if (ended !== undefined)
-        await client.query('UPDATE games SET ended_at = $1 WHERE id = $2', [ended, gameId]);
+      if (summary.ended !== undefined)
+        await client.query('UPDATE games SET ended_at = $1 WHERE id = $2', [summary.ended, gameId]);
+      const last = events.at(-1);
+      if (last)
+        await client.query(
+          'UPDATE games SET last_event_at = $1, scores = COALESCE($2, scores) WHERE id = $3',
+          [last.at, summary.scores ? JSON.stringify(summary.scores) : null, gameId],
+        );
     });
+  }
+
+  async setArchived(gameId: string, at: string | null): Promise<void> {
+    await this.pool.query('UPDATE games SET archived_at = $1 WHERE id = $2', [at, gameId]);
   }
 
   async setHeld(gameId: string, board: number, held: StoredHeld | null): Promise<void> {
@@ -165,25 +182,17 @@ export class PostgresStore implements GameStore {
       params.push(query.after.createdAt, query.after.id);
       where.push(`(created_at < $1 OR (created_at = $1 AND id < $2))`);
     }
+    if (query.status === 'archived') where.push('archived_at IS NOT NULL');
+    else where.push('archived_at IS NULL');
     if (query.status === 'live') where.push('ended_at IS NULL');
     if (query.status === 'ended') where.push('ended_at IS NOT NULL');
     params.push(query.limit);
-    const { rows } = await this.pool.query<{
-      id: string;
-      config: string;
-      created_at: string;
-      ended_at: string | null;
-    }>(
-      `SELECT id, config, created_at, ended_at FROM games ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+    const { rows } = await this.pool.query<ListedRow>(
+      `SELECT id, config, created_at, ended_at, scores, last_event_at, archived_at FROM games ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
       params,
     );
-    return rows.map((r) => ({
-      id: r.id,
-      config: JSON.parse(r.config),
-      createdAt: r.created_at,
-      endedAt: r.ended_at,
-    }));
+    return rows.map(listed);
   }
 
   async savePhoto(gameId: string, name: string, bytes: Uint8Array): Promise<string | undefined> {

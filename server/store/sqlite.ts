@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import {
   type GameConfig,
   type GameStore,
+  type GameSummary,
   type ListedGame,
   type ListQuery,
   StoreConflict,
@@ -60,6 +61,15 @@ export class SqliteStore implements GameStore {
     this.db.exec(`CREATE TABLE IF NOT EXISTS checks (
       id TEXT PRIMARY KEY, created_at TEXT NOT NULL, lang TEXT NOT NULL, verification TEXT NOT NULL,
       before_type TEXT, before BLOB, after_type TEXT NOT NULL, after BLOB NOT NULL)`);
+    // Version 6: the listing shows each game's totals and last move's time; games can be archived.
+    const gameColumns = this.db.prepare('PRAGMA table_info(games)').all() as { name: string }[];
+    for (const column of ['scores', 'last_event_at', 'archived_at'])
+      if (!gameColumns.some((c) => c.name === column))
+        this.db.exec(`ALTER TABLE games ADD COLUMN ${column} TEXT`);
+  }
+
+  async setArchived(gameId: string, at: string | null): Promise<void> {
+    this.db.prepare('UPDATE games SET archived_at = ? WHERE id = ?').run(at, gameId);
   }
 
   async saveCheck(check: StoredCheck, keep: number): Promise<void> {
@@ -126,7 +136,11 @@ export class SqliteStore implements GameStore {
       .run(game.id, game.tokenHash, JSON.stringify(game.config), new Date().toISOString());
   }
 
-  async appendEvents(gameId: string, events: readonly StoredEvent[], ended?: string | null): Promise<void> {
+  async appendEvents(
+    gameId: string,
+    events: readonly StoredEvent[],
+    summary: GameSummary = {},
+  ): Promise<void> {
     const insert = this.db.prepare(
       'INSERT INTO events (game_id, seq, event, photo, decision, at) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -141,8 +155,13 @@ export class SqliteStore implements GameStore {
             e.decision ? JSON.stringify(e.decision) : null,
             e.at,
           );
-        if (ended !== undefined)
-          this.db.prepare('UPDATE games SET ended_at = ? WHERE id = ?').run(ended, gameId);
+        if (summary.ended !== undefined)
+          this.db.prepare('UPDATE games SET ended_at = ? WHERE id = ?').run(summary.ended, gameId);
+        const last = events.at(-1);
+        if (last)
+          this.db
+            .prepare('UPDATE games SET last_event_at = ?, scores = COALESCE(?, scores) WHERE id = ?')
+            .run(last.at, summary.scores ? JSON.stringify(summary.scores) : null, gameId);
       })();
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
@@ -201,22 +220,14 @@ export class SqliteStore implements GameStore {
       where.push('(created_at < ? OR (created_at = ? AND id < ?))');
       params.push(query.after.createdAt, query.after.createdAt, query.after.id);
     }
+    if (query.status === 'archived') where.push('archived_at IS NOT NULL');
+    else where.push('archived_at IS NULL');
     if (query.status === 'live') where.push('ended_at IS NULL');
     if (query.status === 'ended') where.push('ended_at IS NOT NULL');
-    const sql = `SELECT id, config, created_at, ended_at FROM games ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+    const sql = `SELECT id, config, created_at, ended_at, scores, last_event_at, archived_at FROM games ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY created_at DESC, id DESC LIMIT ?`;
-    const rows = this.db.prepare(sql).all(...params, query.limit) as {
-      id: string;
-      config: string;
-      created_at: string;
-      ended_at: string | null;
-    }[];
-    return rows.map((r) => ({
-      id: r.id,
-      config: JSON.parse(r.config),
-      createdAt: r.created_at,
-      endedAt: r.ended_at,
-    }));
+    const rows = this.db.prepare(sql).all(...params, query.limit) as ListedRow[];
+    return rows.map(listed);
   }
 
   async savePhoto(gameId: string, name: string, bytes: Uint8Array): Promise<string | undefined> {
@@ -304,4 +315,27 @@ export class SqliteStore implements GameStore {
     }
     return used;
   }
+}
+
+/** A games row as the listing reads it. */
+export interface ListedRow {
+  id: string;
+  config: string;
+  created_at: string;
+  ended_at: string | null;
+  scores: string | null;
+  last_event_at: string | null;
+  archived_at: string | null;
+}
+
+export function listed(r: ListedRow): ListedGame {
+  return {
+    id: r.id,
+    config: JSON.parse(r.config),
+    createdAt: r.created_at,
+    endedAt: r.ended_at,
+    scores: r.scores ? (JSON.parse(r.scores) as number[]) : null,
+    lastEventAt: r.last_event_at,
+    archivedAt: r.archived_at,
+  };
 }

@@ -93,10 +93,13 @@ describe.each(kinds)('the $name store', ({ name, open }) => {
       await store.createGame({ id, tokenHash: 'x', config });
       await new Promise((r) => setTimeout(r, 3));
     }
-    await store.appendEvents(ids[1]!, [pass(1)], '2026-11-23T11:00:00.000Z');
+    await store.appendEvents(ids[1]!, [pass(1)], { ended: '2026-11-23T11:00:00.000Z', scores: [12, 7] });
     const all = (await store.listGames({ limit: 1000 })).filter((g) => ids.includes(g.id));
     expect(all.map((g) => g.id)).toEqual([...ids].reverse());
     expect(all.map((g) => g.endedAt)).toEqual([null, '2026-11-23T11:00:00.000Z', null]);
+    // The listing shows the totals and the last event's time once there is one.
+    expect(all.map((g) => g.scores)).toEqual([null, [12, 7], null]);
+    expect(all.map((g) => g.lastEventAt)).toEqual([null, pass(1).at, null]);
     const live = await store.listGames({ limit: 1000, status: 'live' });
     expect(live.some((g) => g.id === ids[1])).toBe(false);
     const ended = await store.listGames({ limit: 1000, status: 'ended' });
@@ -106,10 +109,19 @@ describe.each(kinds)('the $name store', ({ name, open }) => {
     const next = await store.listGames({ limit: 1, after: { createdAt: newest.createdAt, id: newest.id } });
     expect(next.map((g) => g.id)).toEqual([ids[1]]);
     // Live again (an end taken back).
-    await store.appendEvents(ids[1]!, [pass(2)], null);
+    await store.appendEvents(ids[1]!, [pass(2)], { ended: null });
     expect((await store.listGames({ limit: 1000, status: 'ended' })).some((g) => g.id === ids[1])).toBe(
       false,
     );
+    // Totals not given stay as they were.
+    expect((await store.listGames({ limit: 1000 })).find((g) => g.id === ids[1])?.scores).toEqual([12, 7]);
+    // Archived: out of the listing, in the archived one; and back.
+    await store.setArchived(ids[2]!, '2026-11-23T12:00:00.000Z');
+    expect((await store.listGames({ limit: 1000 })).some((g) => g.id === ids[2])).toBe(false);
+    const archived = await store.listGames({ limit: 1000, status: 'archived' });
+    expect(archived.find((g) => g.id === ids[2])?.archivedAt).toBe('2026-11-23T12:00:00.000Z');
+    await store.setArchived(ids[2]!, null);
+    expect((await store.listGames({ limit: 1000 })).some((g) => g.id === ids[2])).toBe(true);
   });
 
   it('keeps a held reading per board until it is let go', async () => {
@@ -181,8 +193,8 @@ describe.each(kinds)('the $name store', ({ name, open }) => {
 describe.skipIf(!postgresBin())('the PostgreSQL schema', () => {
   it('is migrated once, whoever opens the database first, and a newer schema is refused', async () => {
     const [a, b] = await Promise.all([PostgresStore.open(postgres!.url), PostgresStore.open(postgres!.url)]);
-    expect(await a.version()).toBe(1);
-    expect(await b.version()).toBe(1);
+    expect(await a.version()).toBe(2);
+    expect(await b.version()).toBe(2);
     await a.close();
     await b.close();
     const pg = await import('pg');

@@ -75,6 +75,12 @@ export interface ListedGame {
   readonly createdAt: string;
   /** When the game ended, or null while it is live. */
   readonly endedAt: string | null;
+  /** The totals after the last event recorded (seat order), or null before the first. */
+  readonly scores: readonly number[] | null;
+  /** When the last event was recorded, or null before the first. */
+  readonly lastEventAt: string | null;
+  /** When the game was archived (hidden from the listing), or null. */
+  readonly archivedAt: string | null;
 }
 
 export interface ListQuery {
@@ -82,7 +88,16 @@ export interface ListQuery {
   readonly limit: number;
   /** Only games created before this one (the cursor of the previous page). */
   readonly after?: { readonly createdAt: string; readonly id: string };
-  readonly status?: 'live' | 'ended';
+  /** Live or ended games (archived ones are left out), or only the archived ones. */
+  readonly status?: 'live' | 'ended' | 'archived';
+}
+
+/** What the listing shows of a game, kept as its events are recorded. */
+export interface GameSummary {
+  /** When the game ended (null: live again), left as it is when absent. */
+  readonly ended?: string | null;
+  /** The totals after these events, in seat order. */
+  readonly scores?: readonly number[];
 }
 
 /** Events that could not be appended: another writer (another instance) recorded the game's next event first. */
@@ -100,11 +115,13 @@ export class StoreConflict extends Error {
 export interface GameStore {
   createGame(game: { id: string; tokenHash: string; config: GameConfig }): Promise<void>;
   /**
-   * Appends events, all or none, and (`ended`: a time, or null for live again) marks when the game ended. The first
-   * `seq` must be the next number for the game: a number already taken is a StoreConflict (events are never
-   * rewritten, and a move is recorded exactly once).
+   * Appends events, all or none, with what the listing shows of the game after them (`summary`). The first `seq`
+   * must be the next number for the game: a number already taken is a StoreConflict (events are never rewritten,
+   * and a move is recorded exactly once).
    */
-  appendEvents(gameId: string, events: readonly StoredEvent[], ended?: string | null): Promise<void>;
+  appendEvents(gameId: string, events: readonly StoredEvent[], summary?: GameSummary): Promise<void>;
+  /** Archives the game at `at` (it leaves the listing), or (null) brings it back. */
+  setArchived(gameId: string, at: string | null): Promise<void>;
   /** Keeps the reading held for a board of the game, or (null) lets it go. */
   setHeld(gameId: string, board: number, held: StoredHeld | null): Promise<void>;
   getGame(id: string): Promise<StoredGame | undefined>;
