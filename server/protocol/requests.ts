@@ -40,6 +40,14 @@ export const gameConfigSchema = z
       challengeRule: oneOf(challengeRules, 'challengeRule').default('double'),
       capture: oneOf(captureModes, 'capture').default('button'),
       lexicon: oneOf(lexicons, 'lexicon').optional(),
+      /** The event (a tournament, a club night) the game belongs to: its games are shown together at /hall. */
+      event: z
+        .string({ error: 'event must be a name of 1 to 60 characters' })
+        .trim()
+        .min(1, { error: 'event must be a name of 1 to 60 characters' })
+        .max(60, { error: 'event must be a name of 1 to 60 characters' })
+        .regex(/^[^\p{Cc}]+$/u, { error: 'event must be a name of 1 to 60 characters' })
+        .optional(),
       /** A game clock: minutes per player for the whole game (overtime costs 10 points a minute at the end). */
       clockMinutes: z
         .number({ error: 'clockMinutes must be a whole number of minutes from 1 to 180' })
@@ -214,7 +222,7 @@ export type MeAction = z.output<ReturnType<typeof meActionSchema>>;
 /** What a page may post as an action in a Scrabble Me game (with the game's `version`). */
 export type MeActionInput = z.input<ReturnType<typeof meActionSchema>> & { version?: number };
 
-/** `GET /api/games?limit=N&status=live|ended|archived&after=NEXT`: a page of games, newest first. */
+/** `GET /api/games?limit=N&status=live|ended|archived&event=NAME&after=NEXT`: a page of games, newest first. */
 export const listQuerySchema = z.object({
   limit: z
     .string()
@@ -223,6 +231,8 @@ export const listQuerySchema = z.object({
     .refine((n) => n >= 1 && n <= 100, { error: 'limit must be a number from 1 to 100' })
     .optional(),
   status: oneOf(['live', 'ended', 'archived'] as const, 'status').optional(),
+  /** Only the games of this event. */
+  event: z.string().min(1).max(60, { error: 'event must be a name of 1 to 60 characters' }).optional(),
   after: z.string().max(200, { error: 'after must be the next value of a previous page' }).optional(),
 });
 export type ListQuery = z.output<typeof listQuerySchema>;

@@ -314,7 +314,7 @@ export class GameService {
    * `status: 'archived'`.
    */
   async list(
-    query: { limit?: number; status?: 'live' | 'ended' | 'archived'; after?: string } = {},
+    query: { limit?: number; status?: 'live' | 'ended' | 'archived'; event?: string; after?: string } = {},
   ): Promise<{
     games: ListedGameView[];
     next: string | null;
@@ -325,6 +325,7 @@ export class GameService {
       limit: limitTo + 1,
       ...(after ? { after } : {}),
       ...(query.status ? { status: query.status } : {}),
+      ...(query.event !== undefined ? { event: query.event } : {}),
     };
     const rows = await this.store.listGames(q);
     const page = rows.slice(0, limitTo);
@@ -335,6 +336,7 @@ export class GameService {
         id: g.id,
         players: g.config.players,
         variant: g.config.variant,
+        ...(g.config.event ? { event: g.config.event } : {}),
         createdAt: g.createdAt,
         ended: g.endedAt !== null,
         scores: g.scores,
@@ -417,6 +419,8 @@ export interface ListedGameView {
   readonly id: string;
   readonly players: readonly string[];
   readonly variant: string;
+  /** The event the game belongs to, if any. */
+  readonly event?: string;
   readonly createdAt: string;
   readonly ended: boolean;
   /** The totals after the last event, in seat order (null before the first). */

@@ -39,8 +39,10 @@ const MIGRATIONS: readonly string[] = [
    CREATE TABLE checks (
      n BIGSERIAL, id TEXT PRIMARY KEY, created_at TEXT NOT NULL, lang TEXT NOT NULL, verification TEXT NOT NULL,
      before_type TEXT, before BYTEA, after_type TEXT NOT NULL, after BYTEA NOT NULL);`,
-  // 2: the listing shows each game's totals and last move's time; games can be archived.
-  `ALTER TABLE games ADD COLUMN scores TEXT, ADD COLUMN last_event_at TEXT, ADD COLUMN archived_at TEXT;`,
+  // 2: the listing shows each game's totals and last move's time; games can be archived; games belong to an event.
+  `ALTER TABLE games ADD COLUMN scores TEXT, ADD COLUMN last_event_at TEXT, ADD COLUMN archived_at TEXT,
+     ADD COLUMN event TEXT;
+   CREATE INDEX games_by_event ON games (event, created_at DESC);`,
 ];
 
 /** Any number: the advisory lock the migrations run under. */
@@ -80,12 +82,16 @@ export class PostgresStore implements GameStore {
   }
 
   async createGame(game: { id: string; tokenHash: string; config: GameConfig }): Promise<void> {
-    await this.pool.query('INSERT INTO games (id, token_hash, config, created_at) VALUES ($1, $2, $3, $4)', [
-      game.id,
-      game.tokenHash,
-      JSON.stringify(game.config),
-      new Date().toISOString(),
-    ]);
+    await this.pool.query(
+      'INSERT INTO games (id, token_hash, config, created_at, event) VALUES ($1, $2, $3, $4, $5)',
+      [
+        game.id,
+        game.tokenHash,
+        JSON.stringify(game.config),
+        new Date().toISOString(),
+        game.config.event ?? null,
+      ],
+    );
   }
 
   async appendEvents(
@@ -181,6 +187,10 @@ export class PostgresStore implements GameStore {
     if (query.after) {
       params.push(query.after.createdAt, query.after.id);
       where.push(`(created_at < $1 OR (created_at = $1 AND id < $2))`);
+    }
+    if (query.event !== undefined) {
+      params.push(query.event);
+      where.push(`event = $${params.length}`);
     }
     if (query.status === 'archived') where.push('archived_at IS NOT NULL');
     else where.push('archived_at IS NULL');

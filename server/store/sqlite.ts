@@ -61,11 +61,13 @@ export class SqliteStore implements GameStore {
     this.db.exec(`CREATE TABLE IF NOT EXISTS checks (
       id TEXT PRIMARY KEY, created_at TEXT NOT NULL, lang TEXT NOT NULL, verification TEXT NOT NULL,
       before_type TEXT, before BLOB, after_type TEXT NOT NULL, after BLOB NOT NULL)`);
-    // Version 6: the listing shows each game's totals and last move's time; games can be archived.
+    // Version 6: the listing shows each game's totals and last move's time; games can be archived; games belong to
+    // an event (indexed: the hall lists an event's games).
     const gameColumns = this.db.prepare('PRAGMA table_info(games)').all() as { name: string }[];
-    for (const column of ['scores', 'last_event_at', 'archived_at'])
+    for (const column of ['scores', 'last_event_at', 'archived_at', 'event'])
       if (!gameColumns.some((c) => c.name === column))
         this.db.exec(`ALTER TABLE games ADD COLUMN ${column} TEXT`);
+    this.db.exec('CREATE INDEX IF NOT EXISTS games_by_event ON games (event, created_at DESC)');
   }
 
   async setArchived(gameId: string, at: string | null): Promise<void> {
@@ -132,8 +134,14 @@ export class SqliteStore implements GameStore {
 
   async createGame(game: { id: string; tokenHash: string; config: GameConfig }): Promise<void> {
     this.db
-      .prepare('INSERT INTO games (id, token_hash, config, created_at) VALUES (?, ?, ?, ?)')
-      .run(game.id, game.tokenHash, JSON.stringify(game.config), new Date().toISOString());
+      .prepare('INSERT INTO games (id, token_hash, config, created_at, event) VALUES (?, ?, ?, ?, ?)')
+      .run(
+        game.id,
+        game.tokenHash,
+        JSON.stringify(game.config),
+        new Date().toISOString(),
+        game.config.event ?? null,
+      );
   }
 
   async appendEvents(
@@ -219,6 +227,10 @@ export class SqliteStore implements GameStore {
     if (query.after) {
       where.push('(created_at < ? OR (created_at = ? AND id < ?))');
       params.push(query.after.createdAt, query.after.createdAt, query.after.id);
+    }
+    if (query.event !== undefined) {
+      where.push('event = ?');
+      params.push(query.event);
     }
     if (query.status === 'archived') where.push('archived_at IS NOT NULL');
     else where.push('archived_at IS NULL');

@@ -122,6 +122,14 @@ describe.each(kinds)('the $name store', ({ name, open }) => {
     expect(archived.find((g) => g.id === ids[2])?.archivedAt).toBe('2026-11-23T12:00:00.000Z');
     await store.setArchived(ids[2]!, null);
     expect((await store.listGames({ limit: 1000 })).some((g) => g.id === ids[2])).toBe(true);
+    // An event's games, and only they.
+    const event = `Club night ${newId()}`;
+    const inEvent = [newId(), newId()];
+    for (const id of inEvent) await store.createGame({ id, tokenHash: 'x', config: { ...config, event } });
+    expect((await store.listGames({ limit: 1000, event })).map((g) => g.id).sort()).toEqual(
+      [...inEvent].sort(),
+    );
+    expect((await store.listGames({ limit: 1000, event: 'no such event' })).length).toBe(0);
   });
 
   it('keeps a held reading per board until it is let go', async () => {

@@ -90,6 +90,8 @@ export interface ListQuery {
   readonly after?: { readonly createdAt: string; readonly id: string };
   /** Live or ended games (archived ones are left out), or only the archived ones. */
   readonly status?: 'live' | 'ended' | 'archived';
+  /** Only the games of this event (GameConfig.event). */
+  readonly event?: string;
 }
 
 /** What the listing shows of a game, kept as its events are recorded. */
