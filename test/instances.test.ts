@@ -123,4 +123,22 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     const loser = results[0]!.body.status === 'committed' ? b : a;
     expect((await act(loser, id, token, { type: 'pass', version: 1 })).body.status).toBe('committed');
   });
+
+  it('counts a client’s rate limits once across the instances (in Redis)', async () => {
+    // The two tests above created 2 games from this address; the limit is 20 a minute for all instances together
+    // (each instance counting alone would allow 20 each).
+    let created = 0;
+    let refused = 0;
+    for (let k = 0; k < 30 && refused === 0; k++) {
+      const res = await fetch(`${base(k % 2 ? b : a)}/api/games`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ players: ['Ann', 'Ben'] }),
+      });
+      if (res.status === 201) created++;
+      else if (res.status === 429) refused++;
+    }
+    expect(refused).toBe(1);
+    expect(created + 2).toBe(20);
+  });
 });

@@ -9,6 +9,8 @@ import { Redis } from 'ioredis';
 export interface GameBus {
   /** This instance's name, on its own messages. */
   readonly instance: string;
+  /** A connection for commands (the shared rate limits count there), when the bus is Redis. */
+  readonly redis?: Redis;
   /** Tells the others that game `id` changed. */
   publish(id: string): Promise<void>;
   /** Calls `listener` with the id of every game another instance changed. */
@@ -22,12 +24,14 @@ const GAME_ID = /^[\w-]{1,64}$/;
 
 export class RedisBus implements GameBus {
   readonly instance = randomUUID();
+  readonly redis: Redis;
   private readonly listeners = new Set<(id: string) => void>();
 
   private constructor(
     private readonly pub: Redis,
     private readonly sub: Redis,
   ) {
+    this.redis = pub;
     sub.on('message', (_channel: string, text: string) => {
       let message: { game?: unknown; from?: unknown };
       try {

@@ -3,7 +3,7 @@
  * explained; a GCG record rescored to its first wrong score. The reading and the verdict are verify.ts's.
  */
 import { randomBytes } from 'node:crypto';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import sharp, { type Metadata } from 'sharp';
 import { decodeGcg, explainTurn, formatBoard, isTileSetId, readGcg, replayGcg } from '../engine/index.ts';
 import { readingLexicon } from '../lexicon/index.ts';
@@ -32,7 +32,7 @@ type KeptCheck = NonNullable<Awaited<ReturnType<GameStore['getCheck']>>>;
 const IMAGE_FORMATS: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
 export class CheckService {
-  private readonly limiter: RateLimiterMemory;
+  private readonly limiter: RateLimiterAbstract;
   private readonly cards = new Map<string, Buffer>();
 
   constructor(
@@ -40,7 +40,7 @@ export class CheckService {
     private readonly games: GameService,
     private readonly read: PhotoReader = readPhoto,
   ) {
-    this.limiter = new RateLimiterMemory({ points: games.limits.checksPerMinute, duration: 60 });
+    this.limiter = games.limiter('checks', games.limits.checksPerMinute, 60);
   }
 
   async admit(client: string): Promise<void> {

@@ -5,7 +5,12 @@
  * are decided one at a time, in the order they came. Transport-free: HTTP and WebSocket call into it.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 import type { Lexicon } from '../engine/index.ts';
 import { defaultEnglishLexicon, readingLexicon } from '../lexicon/index.ts';
 import type { FrameResult } from '../protocol/index.ts';
@@ -44,8 +49,8 @@ export class GameService {
   readonly limits: Limits;
   private readonly timing: CaptureTiming;
   private readonly policy: SourcePolicy;
-  private readonly frameLimiter: RateLimiterMemory;
-  private readonly createLimiter: RateLimiterMemory;
+  private readonly frameLimiter: RateLimiterAbstract;
+  private readonly createLimiter: RateLimiterAbstract;
   private readonly sweeper: NodeJS.Timeout;
   private readonly bus: GameBus | undefined;
 
@@ -57,12 +62,29 @@ export class GameService {
     this.timing = o.timing ?? { frames: 3, ms: 1500 };
     this.limits = o.limits ?? defaultLimits;
     this.policy = o.sources ?? 'lan';
-    this.frameLimiter = new RateLimiterMemory({ points: this.limits.framesPerSecond, duration: 1 });
-    this.createLimiter = new RateLimiterMemory({ points: this.limits.gamesPerMinute, duration: 60 });
+    this.bus = o.bus;
+    this.frameLimiter = this.limiter('frames', this.limits.framesPerSecond, 1);
+    this.createLimiter = this.limiter('games', this.limits.gamesPerMinute, 60);
     this.sweeper = setInterval(() => this.sweep(), Math.min(this.limits.idleMs, 60_000));
     this.sweeper.unref();
-    this.bus = o.bus;
     this.bus?.subscribe((id) => this.changedElsewhere(id));
+  }
+
+  /**
+   * A rate limit of `points` per `seconds`: counted in Redis when there are several instances (one count for all of
+   * them; in memory here should Redis stop answering), else in this process.
+   */
+  limiter(name: string, points: number, seconds: number): RateLimiterAbstract {
+    const local = new RateLimiterMemory({ points, duration: seconds, keyPrefix: `tilecam:${name}` });
+    const redis = this.bus?.redis;
+    if (!redis) return local;
+    return new RateLimiterRedis({
+      storeClient: redis,
+      points,
+      duration: seconds,
+      keyPrefix: `tilecam:${name}`,
+      insuranceLimiter: local,
+    });
   }
 
   /**
@@ -492,7 +514,7 @@ function checkVersion(session: Session, version: number | undefined): void {
     );
 }
 
-export async function limit(limiter: RateLimiterMemory, key: string, message: string): Promise<void> {
+export async function limit(limiter: RateLimiterAbstract, key: string, message: string): Promise<void> {
   try {
     await limiter.consume(key);
   } catch (err) {
