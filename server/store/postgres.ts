@@ -7,7 +7,8 @@
  */
 import { basename } from 'node:path';
 import pg from 'pg';
-import { DEFAULT_PHOTO_BYTES_PER_GAME, type ListedRow, listed } from './sqlite.ts';
+import { type CheckRow, type EventRow, keptCheck, type ListedRow, listed, storedEvent } from './rows.ts';
+import { DEFAULT_PHOTO_BYTES_PER_GAME } from './sqlite.ts';
 import {
   type GameConfig,
   type GameStore,
@@ -154,13 +155,10 @@ export class PostgresStore implements GameStore {
     }>('SELECT id, token_hash, config, created_at FROM games WHERE id = $1', [id]);
     const row = game.rows[0];
     if (!row) return undefined;
-    const events = await this.pool.query<{
-      seq: number;
-      event: string;
-      photo: string | null;
-      decision: string | null;
-      at: string;
-    }>('SELECT seq, event, photo, decision, at FROM events WHERE game_id = $1 ORDER BY seq', [id]);
+    const events = await this.pool.query<EventRow>(
+      'SELECT seq, event, photo, decision, at FROM events WHERE game_id = $1 ORDER BY seq',
+      [id],
+    );
     const held = await this.pool.query<{ held: string }>(
       'SELECT held FROM held WHERE game_id = $1 ORDER BY board',
       [id],
@@ -170,13 +168,7 @@ export class PostgresStore implements GameStore {
       tokenHash: row.token_hash,
       config: JSON.parse(row.config),
       createdAt: row.created_at,
-      events: events.rows.map((e) => ({
-        seq: e.seq,
-        event: JSON.parse(e.event),
-        at: e.at,
-        ...(e.photo ? { photo: e.photo } : {}),
-        ...(e.decision ? { decision: JSON.parse(e.decision) } : {}),
-      })),
+      events: events.rows.map(storedEvent),
       held: held.rows.map((h) => JSON.parse(h.held) as StoredHeld),
     };
   }
@@ -283,24 +275,11 @@ export class PostgresStore implements GameStore {
   }
 
   async getCheck(id: string): ReturnType<GameStore['getCheck']> {
-    const { rows } = await this.pool.query<{
-      id: string;
-      created_at: string;
-      lang: 'en' | 'de';
-      verification: string;
-      before_type: string | null;
-      after_type: string;
-    }>('SELECT id, created_at, lang, verification, before_type, after_type FROM checks WHERE id = $1', [id]);
-    const row = rows[0];
-    if (!row) return undefined;
-    return {
-      id: row.id,
-      createdAt: row.created_at,
-      lang: row.lang,
-      verification: JSON.parse(row.verification),
-      before: row.before_type ? { type: row.before_type } : null,
-      after: { type: row.after_type },
-    };
+    const { rows } = await this.pool.query<CheckRow>(
+      'SELECT id, created_at, lang, verification, before_type, after_type FROM checks WHERE id = $1',
+      [id],
+    );
+    return rows[0] && keptCheck(rows[0]);
   }
 
   async getCheckPhoto(id: string, which: 'before' | 'after'): Promise<StoredImage | undefined> {

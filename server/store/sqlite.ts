@@ -5,6 +5,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import Database from 'better-sqlite3';
+import { type CheckRow, type EventRow, keptCheck, type ListedRow, listed, storedEvent } from './rows.ts';
 import {
   type GameConfig,
   type GameStore,
@@ -101,25 +102,8 @@ export class SqliteStore implements GameStore {
   async getCheck(id: string): ReturnType<GameStore['getCheck']> {
     const row = this.db
       .prepare('SELECT id, created_at, lang, verification, before_type, after_type FROM checks WHERE id = ?')
-      .get(id) as
-      | {
-          id: string;
-          created_at: string;
-          lang: 'en' | 'de';
-          verification: string;
-          before_type: string | null;
-          after_type: string;
-        }
-      | undefined;
-    if (!row) return undefined;
-    return {
-      id: row.id,
-      createdAt: row.created_at,
-      lang: row.lang,
-      verification: JSON.parse(row.verification),
-      before: row.before_type ? { type: row.before_type } : null,
-      after: { type: row.after_type },
-    };
+      .get(id) as CheckRow | undefined;
+    return row && keptCheck(row);
   }
 
   async getCheckPhoto(id: string, which: 'before' | 'after'): Promise<StoredImage | undefined> {
@@ -194,20 +178,8 @@ export class SqliteStore implements GameStore {
     const events = (
       this.db
         .prepare('SELECT seq, event, photo, decision, at FROM events WHERE game_id = ? ORDER BY seq')
-        .all(id) as {
-        seq: number;
-        event: string;
-        photo: string | null;
-        decision: string | null;
-        at: string;
-      }[]
-    ).map((e) => ({
-      seq: e.seq,
-      event: JSON.parse(e.event),
-      at: e.at,
-      ...(e.photo ? { photo: e.photo } : {}),
-      ...(e.decision ? { decision: JSON.parse(e.decision) } : {}),
-    }));
+        .all(id) as EventRow[]
+    ).map(storedEvent);
     const held = (
       this.db.prepare('SELECT held FROM held WHERE game_id = ? ORDER BY board').all(id) as { held: string }[]
     ).map((h) => JSON.parse(h.held) as StoredHeld);
@@ -327,27 +299,4 @@ export class SqliteStore implements GameStore {
     }
     return used;
   }
-}
-
-/** A games row as the listing reads it. */
-export interface ListedRow {
-  id: string;
-  config: string;
-  created_at: string;
-  ended_at: string | null;
-  scores: string | null;
-  last_event_at: string | null;
-  archived_at: string | null;
-}
-
-export function listed(r: ListedRow): ListedGame {
-  return {
-    id: r.id,
-    config: JSON.parse(r.config),
-    createdAt: r.created_at,
-    endedAt: r.ended_at,
-    scores: r.scores ? (JSON.parse(r.scores) as number[]) : null,
-    lastEventAt: r.last_event_at,
-    archivedAt: r.archived_at,
-  };
 }
