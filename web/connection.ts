@@ -13,11 +13,14 @@ export function connect(
   onMessage: (m: ServerMessage) => void = () => {},
   /** The scorekeeper's token: the connection also gets the camera pictures. */
   token?: string | null,
-): { send(data: ClientMessage): void } {
+): { send(data: ClientMessage): void; close(): void } {
   let ws: WebSocket | undefined;
   let seq = 0;
   let lastHeard = 0;
+  /** Closed by the page (the hall drops a game that left the event's live games): no reconnecting. */
+  let closed = false;
   const open = () => {
+    if (closed) return;
     onState('connecting');
     seq = 0;
     ws = new WebSocket(
@@ -36,13 +39,21 @@ export function connect(
       onMessage(m);
     };
     ws.onclose = () => {
+      if (closed) return;
       onState('stale');
       setTimeout(open, 1000);
     };
   };
   open();
-  setInterval(() => {
+  const watch = setInterval(() => {
     if (lastHeard && Date.now() - lastHeard > 15000) onState('stale');
   }, 2000);
-  return { send: (data) => ws?.readyState === WebSocket.OPEN && ws.send(JSON.stringify(data)) };
+  return {
+    send: (data) => ws?.readyState === WebSocket.OPEN && ws.send(JSON.stringify(data)),
+    close: () => {
+      closed = true;
+      clearInterval(watch);
+      ws?.close();
+    },
+  };
 }

@@ -1,8 +1,11 @@
 /**
  * The start page: create a game and share its links (QR codes for the phones at the table), keep each created
- * game's scorekeeper link on this computer ("Your games on this computer"), and list the games on this server.
+ * game's scorekeeper link on this computer ("Your games on this computer"), and list the games on this server with
+ * their scores, status and date (an event's games link to its hall); a finished or abandoned game whose scorekeeper
+ * link this computer keeps can be archived, and restored from "Show archived".
  */
 import type { GameConfigInput } from '../server/protocol/index.ts';
+import { hallHref, type ListedGame, listGames, playersWithScores } from './listing.ts';
 import { el } from './render.ts';
 import { copyText, gameShareLinks, sharePanel } from './share.ts';
 
@@ -25,13 +28,12 @@ function showClockField(): void {
 variantSelect.addEventListener('change', showClockField);
 showClockField();
 
+/** A game as this page shares it: the server's list, or a game kept on this computer. */
 interface Listed {
   id: string;
   players: string[];
   variant?: string;
-  /** When it was created, and whether it has ended (the server's list says; a kept game may not). */
-  createdAt?: string;
-  ended?: boolean;
+  event?: string;
 }
 
 /** How the list names a kind of game. */
@@ -64,6 +66,7 @@ form.onsubmit = async (e) => {
     .split('\n')
     .map((p) => p.trim())
     .filter(Boolean);
+  const event = String(data.get('event') ?? '').trim();
   const res = await fetch('/api/games', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -80,6 +83,7 @@ form.onsubmit = async (e) => {
       ...(data.get('variant') === 'scrabble-me'
         ? { podium: String(data.get('podium')).replace(/\s+/g, '') }
         : {}),
+      ...(event ? { event } : {}),
       // Empty: no game clock (a disabled field, Scrabble Me's, is not in the form's data).
       ...(String(data.get('clockMinutes') ?? '').trim() !== ''
         ? { clockMinutes: Number(data.get('clockMinutes')) }
@@ -97,7 +101,13 @@ form.onsubmit = async (e) => {
     createError.hidden = false;
     return;
   }
-  const game: Listed = { id: body.id, players, variant: String(data.get('variant')) };
+  rememberEvent(event);
+  const game: Listed = {
+    id: body.id,
+    players,
+    variant: String(data.get('variant')),
+    ...(event ? { event } : {}),
+  };
   remember({
     ...game,
     created: new Date().toISOString(),
@@ -218,25 +228,169 @@ function showKept(): void {
 }
 showKept();
 
-async function refresh() {
-  const { games } = (await (await fetch('/api/games')).json()) as { games: Listed[] };
-  list.replaceChildren(
-    ...games.map((g) => {
-      // The players, the kind of game, whether it is still being played, and when it began.
-      const li = el('li', { class: 'listed', 'data-game': g.id });
-      const meta = [
-        VARIANTS[g.variant ?? ''] ?? g.variant,
-        g.ended ? 'finished' : 'being played',
-        g.createdAt ? when(g.createdAt) : '',
-      ].filter(Boolean);
-      li.append(
-        el('strong', {}, g.players.join(' v ')),
-        ' ',
-        el('span', { class: `game-meta${g.ended ? ' ended' : ''}` }, meta.join(' · ')),
-        gameLinks(g),
-      );
-      return li;
-    }),
+/**
+ * The event of the last game started here, offered for the next one (a director starts one game after another).
+ */
+const EVENT = 'tilecam.event';
+const eventInput = form.elements.namedItem('event') as HTMLInputElement;
+function rememberEvent(event: string): void {
+  try {
+    if (event) localStorage.setItem(EVENT, event);
+    else localStorage.removeItem(EVENT);
+  } catch {
+    // Storage refused: the field is typed again.
+  }
+}
+try {
+  eventInput.value = localStorage.getItem(EVENT) ?? '';
+} catch {
+  // Storage refused.
+}
+
+/** "Games": the current games, or with "Show archived" the archived ones; a page at a time. */
+const gamesTitle = document.getElementById('games-title')!;
+const showArchived = document.getElementById('show-archived') as HTMLButtonElement;
+const gamesError = document.getElementById('games-error')!;
+const gamesSaid = document.getElementById('games-said')!;
+const more = document.getElementById('more-games') as HTMLButtonElement;
+let archivedView = false;
+let next: string | null = null;
+/** The listing asked for last: an older answer that arrives after it is dropped. */
+let listing = 0;
+
+showArchived.onclick = () => {
+  archivedView = !archivedView;
+  showArchived.setAttribute('aria-pressed', String(archivedView));
+  showArchived.textContent = archivedView ? 'Show current games' : 'Show archived';
+  gamesTitle.textContent = archivedView ? 'Archived games' : 'Games';
+  gamesSaid.textContent = '';
+  void refresh();
+};
+more.onclick = () => void refresh(true);
+
+/** The scorekeeper's token of a game this computer keeps. */
+function keptToken(id: string): string | undefined {
+  const g = kept().find((k) => k.id === id);
+  if (!g) return undefined;
+  try {
+    return new URLSearchParams(new URL(g.link).hash.slice(1)).get('token') ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How the list says where a game stands. */
+function standing(g: ListedGame): string {
+  if (g.ended) return 'finished';
+  if (g.abandoned) return 'abandoned (no move for a week)';
+  return 'being played';
+}
+
+/**
+ * Archives a game (or restores it, `archived` false) with the scorekeeper's token; it leaves this view of the list.
+ * What went wrong is said in the game's own line.
+ */
+async function setArchived(
+  g: ListedGame,
+  token: string,
+  archived: boolean,
+  button: HTMLButtonElement,
+  error: HTMLElement,
+): Promise<void> {
+  button.disabled = true;
+  error.hidden = true;
+  const names = g.players.join(' v ');
+  const what = archived ? 'archived' : 'restored';
+  const fail = (why: string) => {
+    error.textContent = `${names} was not ${what}: ${why}.`;
+    error.hidden = false;
+    button.disabled = false;
+  };
+  let res: Response;
+  try {
+    res = await fetch(`/api/games/${encodeURIComponent(g.id)}/archive`, {
+      method: archived ? 'POST' : 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    });
+  } catch {
+    return fail('the server could not be reached');
+  }
+  if (!res.ok) {
+    const body = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
+    return fail(body.error?.message ?? `the server answered ${res.status}`);
+  }
+  gamesSaid.textContent = archived
+    ? `${names} archived: it is under "Show archived".`
+    : `${names} restored to the games.`;
+  await refresh();
+}
+
+/** A game's line: players and scores, kind, status, date, event and hall, links, and Archive or Restore. */
+function gameItem(g: ListedGame): HTMLElement {
+  const li = el('li', { class: 'listed', 'data-game': g.id });
+  const status = g.archived ? `archived, ${standing(g)}` : standing(g);
+  const meta = [VARIANTS[g.variant] ?? g.variant, status, when(g.createdAt)].filter(Boolean);
+  const state = g.ended ? 'ended' : g.abandoned ? 'abandoned' : 'live';
+  li.dataset.status = state;
+  li.append(
+    el('strong', { class: 'listed-scores' }, playersWithScores(g)),
+    ' ',
+    el('span', { class: `game-meta ${state}` }, meta.join(' · ')),
   );
+  const links = gameLinks(g);
+  if (g.event) {
+    links.prepend(
+      el('span', { class: 'listed-event' }, `${g.event}:`),
+      ' ',
+      el('a', { href: hallHref(g.event), class: 'hall-open' }, 'the hall'),
+      ' ',
+    );
+  }
+  li.append(links);
+  const token = keptToken(g.id);
+  const error = el('p', { class: 'listed-error', role: 'alert' });
+  error.hidden = true;
+  if (token && (g.archived || g.ended || g.abandoned)) {
+    const archive = !g.archived;
+    const button = el(
+      'button',
+      {
+        type: 'button',
+        class: archive ? 'archive' : 'restore',
+        'aria-label': `${archive ? 'Archive' : 'Restore'} ${g.players.join(' v ')}`,
+      },
+      archive ? 'Archive' : 'Restore',
+    ) as HTMLButtonElement;
+    button.onclick = () => void setArchived(g, token, archive, button, error);
+    links.append(button);
+  }
+  li.append(error);
+  return li;
+}
+
+/** Lists the games again from the first page (or, with `more`, the next page below those shown). */
+async function refresh(append = false) {
+  const ask = ++listing;
+  try {
+    const page = await listGames({
+      ...(archivedView ? { status: 'archived' as const } : {}),
+      ...(append && next ? { after: next } : {}),
+    });
+    if (ask !== listing) return;
+    gamesError.hidden = true;
+    next = page.next;
+    more.hidden = next === null;
+    const items = page.games.map(gameItem);
+    if (append) list.append(...items);
+    else list.replaceChildren(...items);
+    if (!append && page.games.length === 0)
+      list.replaceChildren(
+        el('li', { class: 'listed-none' }, archivedView ? 'No archived games.' : 'No games yet.'),
+      );
+  } catch (err) {
+    if (ask !== listing) return;
+    gamesError.textContent = `The games could not be listed: ${(err as Error).message}.`;
+    gamesError.hidden = false;
+  }
 }
 void refresh();

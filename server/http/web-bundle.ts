@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-const pages = ['index', 'board', 'overlay', 'overlay-builder', 'camera', 'check'] as const;
+const pages = ['index', 'board', 'overlay', 'overlay-builder', 'camera', 'check', 'hall'] as const;
 
 export async function bundleWeb(): Promise<Map<string, string>> {
   const dir = fileURLToPath(new URL('../../web/', import.meta.url));
