@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { labelledPhotos } from '../server/bench/labelled.ts';
 import { TileMemory } from './adapt.ts';
 import { Camera } from './camera.ts';
+import { type CellModel, readCells } from './classify.ts';
 import { readFrame } from './recognize.ts';
 
 /** A feature near one of a few directions, with some noise. */
@@ -74,6 +75,58 @@ describe('TileMemory', () => {
       memory.add('?', near(0, 0.1, n), 0);
     }
     expect(memory.size).toBe(3 + 4);
+  });
+});
+
+describe('reading with the game’s examples (readCells)', () => {
+  const classes = ['.', '?', '#', 'I0', 'L0', 'T0'];
+  const model = { classes, size: 32, margin: 0.2, features: 16 } as unknown as CellModel;
+  /** 225 cells: cell 0 the model reads L 0.55 / I 0.35, every other cell plainly empty. */
+  const probs = () => {
+    const p = new Float32Array(225 * classes.length);
+    for (let i = 0; i < 225; i++) p[i * classes.length] = 0.995;
+    p.set([0.05, 0.02, 0.03, 0.35, 0.55, 0], 0);
+    return p;
+  };
+  const features = (direction: number) => {
+    const f = new Float32Array(225 * 16);
+    f.set(near(direction, 0.1, 5), 0);
+    return f;
+  };
+  const memory = (voters: string[]) => {
+    const m = new TileMemory({ k: 5 });
+    m.add('T', near(4, 0.1, 1), 0);
+    m.add('L', near(3, 0.1, 2), 0);
+    voters.forEach((label, n) => {
+      m.add(label, near(2, 0.1, n + 10), 0);
+    });
+    return m;
+  };
+
+  it('reads what most of the nearest examples show, never surer than the model alone is of it', () => {
+    const look = { memory: memory(['I', 'I', 'I', 'I', 'I']), features: features(2), size: 16 };
+    const alone = readCells(model, probs());
+    const taught = readCells(model, probs(), undefined, look);
+    expect(alone.chars[0]).toBe('L');
+    expect(taught.chars[0]).toBe('I');
+    // The model's own share of I: 0.35 of the readings' 1.
+    expect(taught.confidence[0]).toBeCloseTo(0.35, 5);
+    for (const o of taught.options[0]!) {
+      const own = { I: 0.35, L: 0.55, '.': 0.05, '?': 0.02, '#': 0.03, T: 0 }[o.tile]!;
+      expect(o.p).toBeLessThanOrEqual(own + 1e-6);
+    }
+    // Plainly empty squares are left alone.
+    expect(taught.chars[1]).toBe('.');
+    expect(taught.confidence[1]).toBe(alone.confidence[1]);
+  });
+
+  it('leaves the model’s reading when the examples do not agree among themselves', () => {
+    // Near the square: two I's among five examples: I leads only by the L's being voted down, and that is no
+    // majority for I.
+    const look = { memory: memory(['I', 'I', 'T', 'T']), features: features(2), size: 16 };
+    const read = readCells(model, probs(), undefined, look);
+    expect(read.chars[0]).toBe('L');
+    expect(read.options[0]).toEqual(readCells(model, probs()).options[0]);
   });
 });
 

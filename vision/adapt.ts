@@ -83,6 +83,11 @@ export class TileMemory {
     if (list.length > cap) list.splice(0, list.length - cap);
   }
 
+  /** Whether a factor from `weigh` is a majority of the nearest examples' votes. */
+  backs(factor: number): boolean {
+    return factor >= ((Math.floor(this.k / 2) + 1 + PRIOR) / (this.k + PRIOR)) ** this.strength - 1e-9;
+  }
+
   /**
    * Per reading of `keys`, a factor for the model's score of that reading on a square whose features are
    * `feature`, from its `k` nearest examples: (votes + ½) / (k + ½) to the power `strength`, 1 for a reading with no

@@ -236,7 +236,13 @@ export function readCells(
     const weighed: [string, number][] | undefined = weights && raw.map(([t, v], j) => [t, v * weights[j]!]);
     // The game's examples count only where they change which reading leads: where they agree with the model, the
     // model's own shares stand (the examples are seen through the same model: agreeing, they add no certainty).
-    const scores = weighed && leader(weighed) !== leader(raw) ? weighed : raw;
+    // And they may only lead to a reading most of the nearest examples vote for: a reading with no example yet (its
+    // factor neutral) never takes the lead by the others being voted down.
+    const flipped =
+      weighed !== undefined &&
+      leader(weighed) !== leader(raw) &&
+      look!.memory.backs(weights![leader(weighed)]!);
+    const scores = flipped ? weighed : raw;
     let best = 0;
     let bestLetter = -1;
     let total = p(hand);
@@ -257,11 +263,17 @@ export function readCells(
     letter.push(bestLetter < 0 ? '?' : scores[bestLetter]![0]);
     letterShare.push(bestLetter < 0 ? 0 : share(scores[bestLetter]![1]));
     blankShare.push(rawShare(p(blank)));
+    // Each reading's share, never above the model's own for it where the examples changed the lead: the game's
+    // context weighs these shares by thresholds measured on the model's.
+    const rawOf = new Map(raw);
     options.push(
       [...scores, ['#', p(hand)] as [string, number]]
         .sort((a, b) => b[1] - a[1])
         .slice(0, OPTIONS)
-        .map(([tile, v]) => ({ tile, p: share(v) })),
+        .map(([tile, v]) => ({
+          tile,
+          p: flipped ? Math.min(share(v), rawShare(rawOf.get(tile) ?? p(hand))) : share(v),
+        })),
     );
   }
   return {

@@ -237,7 +237,10 @@ export class StoreOpenError extends Error {}
 
 /** The store `db` names: a PostgreSQL URL, or a SQLite file (default: DATABASE_URL, else data/tilecam.db). */
 export async function openStore(db: string | undefined, photoBytesPerGame: number): Promise<GameStore> {
-  const chosen = db ?? process.env.DATABASE_URL ?? join(process.cwd(), 'data', 'tilecam.db');
+  if (db !== undefined && db.trim() === '')
+    throw new StoreOpenError('--db needs a SQLite file or a postgres:// URL, not an empty name');
+  // An empty DATABASE_URL is no setting (an empty SQLite name would be a database that vanishes on exit).
+  const chosen = db || process.env.DATABASE_URL?.trim() || join(process.cwd(), 'data', 'tilecam.db');
   if (/^postgres(ql)?:\/\//i.test(chosen)) {
     let shown = 'postgres://…';
     try {
@@ -266,7 +269,8 @@ export async function openStore(db: string | undefined, photoBytesPerGame: numbe
 
 /** The bus to the other instances `redis` names (default: REDIS_URL), or none: one process. */
 async function openBus(redis: string | undefined): Promise<GameBus | undefined> {
-  const url = redis ?? process.env.REDIS_URL;
+  if (redis !== undefined && redis.trim() === '') throw new StoreOpenError('--redis needs a redis:// URL');
+  const url = redis || process.env.REDIS_URL?.trim() || undefined;
   if (!url) return undefined;
   if (!/^rediss?:\/\//i.test(url)) throw new StoreOpenError('the Redis URL must be redis://HOST:PORT');
   try {

@@ -254,22 +254,27 @@ export class HeldReadings {
   }
 
   /**
-   * Board `board`'s move is recorded from `photo` (a frame, or `held`: the held reading's, confirmed): stores the
-   * photo as `name` and lets the held reading go, with its photo unless it became the move's. The stored path.
+   * The path the photo of board `board`'s move will have (`photo`: a frame, or `held`: the held reading's,
+   * confirmed), to record with the move before `settle` keeps it there; undefined when there is none.
    */
-  async settle(
-    board: number,
-    photo: Uint8Array | 'held' | undefined,
-    name: string,
-  ): Promise<string | undefined> {
+  photoPath(board: number, photo: Uint8Array | 'held' | undefined, name: string): string | undefined {
+    const has = photo === 'held' ? this.held.get(board)?.photo !== undefined : photo !== undefined;
+    return has ? `photos/${this.gameId}/${name}` : undefined;
+  }
+
+  /**
+   * Board `board`'s move has been recorded from `photo` (a frame, or `held`: the held reading's, confirmed): keeps
+   * the photo as `name` (photoPath) and lets the held reading go, with its photo unless it became the move's. Called
+   * only once the move is stored, so that a move refused by the store (another instance recorded one first) leaves
+   * the held reading and every photo as they were. A photo over the game's cap is not kept (the move still is).
+   */
+  async settle(board: number, photo: Uint8Array | 'held' | undefined, name: string): Promise<void> {
     const held = this.held.get(board)?.photo;
-    const path =
-      photo === 'held'
-        ? held && (await this.store.renamePhoto(this.gameId, held, name))
-        : photo && (await this.store.savePhoto(this.gameId, name, photo));
+    if (photo === 'held') {
+      if (held) await this.store.renamePhoto(this.gameId, held, name);
+    } else if (photo) await this.store.savePhoto(this.gameId, name, photo);
     if (this.held.has(board)) await this.set(board, undefined);
     if (held && photo !== 'held') await this.store.deletePhoto(this.gameId, held);
-    return path;
   }
 
   /** Lets every held reading go, with its photo. */
@@ -282,8 +287,7 @@ export class HeldReadings {
 
   /** Changes the reading held for a board, in memory and in the store. */
   private async set(board: number, held: Held | undefined): Promise<void> {
-    if (held) this.held.set(board, held);
-    else this.held.delete(board);
+    // The store first: a write that fails leaves the reading in memory as it is stored.
     await this.store.setHeld(
       this.gameId,
       board,
@@ -298,6 +302,8 @@ export class HeldReadings {
           }
         : null,
     );
+    if (held) this.held.set(board, held);
+    else this.held.delete(board);
   }
 
   /** The reading held for `board` as the protocol shows it. */

@@ -342,8 +342,15 @@ export class MeSession implements Session {
         return this.hold(board, read, [inferred.ok ? 'tiles were taken off' : inferred.message], [], photo);
       const held = overdrawn(inferred.move.placements);
       if (held) return held;
-      await this.keepPhoto(board, photo, `bonus-board-${board + 1}-${this.seq + 1}.jpg`);
-      return this.apply([{ type: 'bonus', player: holder, placements: inferred.move.placements }], board);
+      const name = `bonus-board-${board + 1}-${this.seq + 1}.jpg`;
+      const result = await this.apply(
+        [{ type: 'bonus', player: holder, placements: inferred.move.placements }],
+        board,
+      );
+      // Kept once the word is stored: a word refused leaves the held reading and its photo as they were.
+      await this.held.settle(board, photo, name);
+      this.notify();
+      return result;
     }
     const inferred = inferMove(this.state.boards[board]!, read, { layout: this.state.rules.base.layout });
     if (!inferred.ok && inferred.reason !== 'no-change') {
@@ -353,11 +360,8 @@ export class MeSession implements Session {
       return this.hold(board, read, ['tiles were taken off this board'], [], photo);
     const held = inferred.ok ? overdrawn(inferred.move.placements) : undefined;
     if (held) return held;
-    const path = await this.keepPhoto(
-      board,
-      photo,
-      `round-${this.state.round}-board-${board + 1}-${this.seq + 1}.jpg`,
-    );
+    const name = `round-${this.state.round}-board-${board + 1}-${this.seq + 1}.jpg`;
+    const path = this.held.photoPath(board, photo, name);
     const seq = this.seq + 1;
     await this.store.appendEvents(this.id, [
       {
@@ -369,6 +373,8 @@ export class MeSession implements Session {
       },
     ]);
     this.seq = seq;
+    // The photo is kept, and the held reading let go, once the turn is stored.
+    await this.held.settle(board, photo, name);
     this.turns.set(board, read);
     // The camera in front of this board learns this set's tiles from the reading accepted.
     if (photo) this.intake.learn(holder, read);
@@ -395,15 +401,6 @@ export class MeSession implements Session {
       return `the racks are refilled first, ${this.state.players[s.picks[0]!]} to pick`;
     if (s.phase === 'podium') return 'the podium is refilled first';
     return s.phase;
-  }
-
-  /** Stores the photo a board's accepted reading came from (`held`: the confirmed reading's) as `name`. */
-  private keepPhoto(
-    board: number,
-    photo: Uint8Array | 'held' | undefined,
-    name: string,
-  ): Promise<string | undefined> {
-    return this.held.settle(board, photo, name);
   }
 
   private async hold(

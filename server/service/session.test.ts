@@ -152,6 +152,19 @@ describe('the game clock', () => {
       ]);
       expect(end.players[0]!.score).toBe(scored - 20);
       expect(end.clock).toMatchObject({ used: [170_000, 10_000], running: false });
+      // Ended twice: refused, nothing charged again.
+      await expect(session.act({ type: 'end', racks: ['', ''] })).rejects.toThrow(
+        /racks are counted already/,
+      );
+      // Taken back and ended again a minute later: only the minute begun since costs more.
+      await session.act({ type: 'undo' });
+      vi.setSystemTime(start + 240_000);
+      await session.act({ type: 'end', racks: ['', ''] });
+      const again = session.snapshot();
+      expect(again.turns.filter((t) => t.kind === 'time-penalty').reduce((sum, t) => sum + t.points, 0)).toBe(
+        -30,
+      );
+      expect(again.players[0]!.score).toBe(scored - 30);
     } finally {
       vi.useRealTimers();
     }
@@ -205,5 +218,46 @@ describe('archiving', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('a move the store refuses', () => {
+  it('leaves the held reading and its photo as they were (another instance recorded the game’s next event first)', async () => {
+    const { StoreConflict } = await import('../store/types.ts');
+    let refuse = false;
+    // The same store, refusing the next append as PostgreSQL does when the event's number is taken.
+    const refusing = new Proxy(store, {
+      get(target, key, receiver) {
+        if (key === 'appendEvents' && refuse)
+          return async () => {
+            refuse = false;
+            throw new StoreConflict('event 2 is recorded already');
+          };
+        const value = Reflect.get(target, key, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const service = new GameService(refusing);
+    const session = await classicGame(service, 'button');
+    const za = Array.from({ length: 15 }, (_, r) => (r === 7 ? '......ZA.......' : '.'.repeat(15)));
+    await session.act({ type: 'confirm', board: za });
+    const bytes = readFileSync(new URL('../../fixtures/photos/a_second_z_tile.jpg', import.meta.url));
+    expect((await session.submitFrame(bytes, true)).status).toBe('needs-confirmation');
+    const held = session.snapshot().pending;
+    const heldPhoto = held!.photo.split('/').pop()!;
+    refuse = true;
+    await expect(service.act(session.id, { type: 'confirm' })).rejects.toThrow(/another server recorded/);
+    // Nothing changed: the reading still waits, with its photo, and no move photo was kept.
+    expect((await service.get(session.id)).snapshot()).toMatchObject({
+      version: 1,
+      pending: { photo: held!.photo },
+    });
+    expect(await store.getPhoto(session.id, heldPhoto)).toBeDefined();
+    expect(await store.getPhoto(session.id, 'event-2.jpg')).toBeUndefined();
+    expect((await store.getGame(session.id))?.held).toHaveLength(1);
+    // Confirmed again, it is recorded, its photo becoming the move's.
+    expect((await service.act(session.id, { type: 'confirm' })).status).toBe('committed');
+    expect(await store.getPhoto(session.id, 'event-2.jpg')).toBeDefined();
+    expect(await store.getPhoto(session.id, heldPhoto)).toBeUndefined();
   });
 });

@@ -440,8 +440,10 @@ export class GameSession implements Session {
     }
     this.stopWaiting();
     const at = new Date().toISOString();
-    const path = await this.held.settle(BOARD, photo, `event-${this.seq + 1}.jpg`);
-    // The events (two for a forgotten End turn) and the game's end are stored together or not at all.
+    const name = `event-${this.seq + 1}.jpg`;
+    const path = this.held.photoPath(BOARD, photo, name);
+    // The events (two for a forgotten End turn) and the game's end are stored together or not at all; the photo and
+    // the held reading change only once they are.
     const first = this.seq;
     await this.store.appendEvents(
       this.id,
@@ -460,6 +462,7 @@ export class GameSession implements Session {
         ...(Boolean(state.ended) !== Boolean(this.state.ended) ? { ended: state.ended ? at : null } : {}),
       },
     );
+    await this.held.settle(BOARD, photo, name);
     events.forEach((event, k) => {
       if (event.type === 'play' && decision) this.decisions.set(first + k, decision);
     });
@@ -500,11 +503,21 @@ export class GameSession implements Session {
       case 'challenge':
         return this.commit([{ type: 'challenge', player: action.player, acceptable: action.acceptable }]);
       case 'end': {
-        // Over the game clock: the penalties are recorded with the end, before it (its racks are settled last).
+        if (this.state.ended?.racksSettled)
+          throw new ServiceError(
+            'not-allowed',
+            'the game is over: its racks are counted already (Undo first)',
+          );
+        // Over the game clock: the penalties are recorded with the end, before it (its racks are settled last);
+        // an end taken back and made again adds only what more time has cost.
         const { used } = this.clock(Date.now());
-        const penalties = overtimePenalties(this.state.rules, used).flatMap((points, player) =>
-          points > 0 ? [{ type: 'time-penalty' as const, player, points }] : [],
-        );
+        const recorded = new Array<number>(this.state.players.length).fill(0);
+        for (const t of this.state.turns)
+          if (t.kind === 'time-penalty') recorded[t.player] = (recorded[t.player] ?? 0) - t.points;
+        const penalties = overtimePenalties(this.state.rules, used).flatMap((points, player) => {
+          const more = points - (recorded[player] ?? 0);
+          return more > 0 ? [{ type: 'time-penalty' as const, player, points: more }] : [];
+        });
         return this.commit([...penalties, { type: 'end', racks: action.racks }]);
       }
       case 'confirm': {

@@ -147,22 +147,25 @@ export class PostgresStore implements GameStore {
   }
 
   async getGame(id: string): Promise<StoredGame | undefined> {
-    const game = await this.pool.query<{
-      id: string;
-      token_hash: string;
-      config: string;
-      created_at: string;
-    }>('SELECT id, token_hash, config, created_at FROM games WHERE id = $1', [id]);
-    const row = game.rows[0];
-    if (!row) return undefined;
-    const events = await this.pool.query<EventRow>(
-      'SELECT seq, event, photo, decision, at FROM events WHERE game_id = $1 ORDER BY seq',
-      [id],
-    );
-    const held = await this.pool.query<{ held: string }>(
-      'SELECT held FROM held WHERE game_id = $1 ORDER BY board',
-      [id],
-    );
+    // One snapshot of the database: the events and the held readings as they were together.
+    const read = await this.inTransaction(async (client) => {
+      const game = await client.query<{ id: string; token_hash: string; config: string; created_at: string }>(
+        'SELECT id, token_hash, config, created_at FROM games WHERE id = $1',
+        [id],
+      );
+      if (!game.rows[0]) return undefined;
+      const events = await client.query<EventRow>(
+        'SELECT seq, event, photo, decision, at FROM events WHERE game_id = $1 ORDER BY seq',
+        [id],
+      );
+      const held = await client.query<{ held: string }>(
+        'SELECT held FROM held WHERE game_id = $1 ORDER BY board',
+        [id],
+      );
+      return { row: game.rows[0], events, held };
+    }, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    if (!read) return undefined;
+    const { row, events, held } = read;
     return {
       id: row.id,
       tokenHash: row.token_hash,
@@ -305,18 +308,22 @@ export class PostgresStore implements GameStore {
     return parts[2];
   }
 
-  private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
     const client = await this.pool.connect();
+    let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
+      await client.query(begin);
       const result = await work(client);
       await client.query('COMMIT');
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      // A connection that cannot even roll back is broken: it is closed, not handed back to the pool.
+      await client.query('ROLLBACK').catch((e: Error) => {
+        broken = e;
+      });
       throw err;
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 }
@@ -342,9 +349,12 @@ async function migrate(pool: pg.Pool): Promise<void> {
     }
     await client.query('COMMIT');
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    let broken: Error | undefined;
+    await client.query('ROLLBACK').catch((e: Error) => {
+      broken = e;
+    });
+    client.release(broken);
     throw err;
-  } finally {
-    client.release();
   }
+  client.release();
 }

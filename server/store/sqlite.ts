@@ -65,9 +65,15 @@ export class SqliteStore implements GameStore {
     // Version 6: the listing shows each game's totals and last move's time; games can be archived; games belong to
     // an event (indexed: the hall lists an event's games).
     const gameColumns = this.db.prepare('PRAGMA table_info(games)').all() as { name: string }[];
-    for (const column of ['scores', 'last_event_at', 'archived_at', 'event'])
-      if (!gameColumns.some((c) => c.name === column))
-        this.db.exec(`ALTER TABLE games ADD COLUMN ${column} TEXT`);
+    const added = ['scores', 'last_event_at', 'archived_at', 'event'].filter(
+      (column) => !gameColumns.some((c) => c.name === column),
+    );
+    for (const column of added) this.db.exec(`ALTER TABLE games ADD COLUMN ${column} TEXT`);
+    // Games recorded before: their last event's time from their events (their totals come with their next event).
+    if (added.includes('last_event_at'))
+      this.db.exec(
+        'UPDATE games SET last_event_at = (SELECT max(at) FROM events WHERE events.game_id = games.id)',
+      );
     this.db.exec('CREATE INDEX IF NOT EXISTS games_by_event ON games (event, created_at DESC)');
   }
 
