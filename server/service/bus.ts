@@ -9,8 +9,11 @@ import { Redis } from 'ioredis';
 export interface GameBus {
   /** This instance's name, on its own messages. */
   readonly instance: string;
-  /** A connection for commands (the shared rate limits count there), when the bus is Redis. */
+  /** A connection for commands (the shared rate limits count there), when the bus is Redis: it fails at once
+   *  while Redis is away (no queue of commands waiting for it), so a limiter falls back to counting in memory. */
   readonly redis?: Redis;
+  /** Calls `listener` when the bus is back after losing Redis: messages sent meanwhile were missed. */
+  onReconnect(listener: () => void): void;
   /** Tells the others that game `id` changed. */
   publish(id: string): Promise<void>;
   /** Calls `listener` with the id of every game another instance changed. */
@@ -27,11 +30,23 @@ export class RedisBus implements GameBus {
   readonly redis: Redis;
   private readonly listeners = new Set<(id: string) => void>();
 
+  private readonly reconnected = new Set<() => void>();
+
   private constructor(
     private readonly pub: Redis,
     private readonly sub: Redis,
+    commands: Redis,
   ) {
-    this.redis = pub;
+    this.redis = commands;
+    // The subscriber's ready after the first: it lost Redis for a while (ioredis subscribes again by itself).
+    let first = true;
+    sub.on('ready', () => {
+      if (first) {
+        first = false;
+        return;
+      }
+      for (const listener of this.reconnected) listener();
+    });
     sub.on('message', (_channel: string, text: string) => {
       let message: { game?: unknown; from?: unknown };
       try {
@@ -50,17 +65,19 @@ export class RedisBus implements GameBus {
     const options = { lazyConnect: true, maxRetriesPerRequest: 3, connectTimeout: 5000 };
     const pub = new Redis(url, options);
     const sub = new Redis(url, options);
+    const commands = new Redis(url, { ...options, enableOfflineQueue: false });
+    const all = [pub, sub, commands];
     // A dropped connection reconnects by itself; its errors are the log's, not a crash.
-    for (const r of [pub, sub]) r.on('error', (err: Error) => console.error(`Redis: ${err.message}`));
+    for (const r of all) r.on('error', (err: Error) => console.error(`Redis: ${err.message}`));
     try {
-      await Promise.all([pub.connect(), sub.connect()]);
+      await Promise.all(all.map((r) => r.connect()));
       await sub.subscribe(CHANNEL);
     } catch (err) {
-      pub.disconnect();
-      sub.disconnect();
+      for (const r of all) r.disconnect();
       throw err;
     }
-    return new RedisBus(pub, sub);
+    const bus = new RedisBus(pub, sub, commands);
+    return bus;
   }
 
   async publish(id: string): Promise<void> {
@@ -71,8 +88,13 @@ export class RedisBus implements GameBus {
     this.listeners.add(listener);
   }
 
+  onReconnect(listener: () => void): void {
+    this.reconnected.add(listener);
+  }
+
   async close(): Promise<void> {
     this.listeners.clear();
-    await Promise.allSettled([this.sub.quit(), this.pub.quit()]);
+    this.reconnected.clear();
+    await Promise.allSettled([this.sub.quit(), this.pub.quit(), this.redis.quit()]);
   }
 }

@@ -3,7 +3,7 @@
  * camera seat's last frame and grid, the camera pictures, doubled End turns), the readings held for the
  * scorekeeper with their photos, and the camera streams shown to the scorekeeper.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Camera, type Corners, TileMemory } from '../../vision/index.ts';
 import { type Board, formatBoard, parseBoard, type Square } from '../engine/index.ts';
 import type { Look, PendingView, SourceView } from '../protocol/index.ts';
@@ -117,6 +117,12 @@ export class FrameIntake {
     if (!camera) return 0;
     const rows = Array.from({ length: 15 }, (_, r) => board.cells.slice(r * 15, r * 15 + 15).join(''));
     return camera.learn(rows);
+  }
+
+  /** Forgets what every camera learnt of the set (a committed square was corrected: it may have taught a wrong
+   *  reading). */
+  forget(): void {
+    for (const seat of [...this.cameras.keys()]) this.cameras.delete(seat);
   }
 
   /** What the frame `bytes` showed when it was read, if it was. */
@@ -254,25 +260,41 @@ export class HeldReadings {
   }
 
   /**
-   * The path the photo of board `board`'s move will have (`photo`: a frame, or `held`: the held reading's,
-   * confirmed), to record with the move before `settle` keeps it there; undefined when there is none.
+   * Before board `board`'s move is stored from `photo` (a frame, or `held`: the held reading's, confirmed): a new
+   * frame is kept under a name of its own (the game's photo cap checked), and the path the move's photo will have as
+   * `name` is said (undefined: no photo, or over the cap). `settle` then names it so, once the move is stored;
+   * `discard` lets it go if the store refuses the move.
    */
-  photoPath(board: number, photo: Uint8Array | 'held' | undefined, name: string): string | undefined {
-    const has = photo === 'held' ? this.held.get(board)?.photo !== undefined : photo !== undefined;
-    return has ? `photos/${this.gameId}/${name}` : undefined;
+  async prepare(
+    board: number,
+    photo: Uint8Array | 'held' | undefined,
+    name: string,
+  ): Promise<{ path: string | undefined; upload?: string }> {
+    const path = `photos/${this.gameId}/${name}`;
+    if (photo === 'held') return { path: this.held.get(board)?.photo === undefined ? undefined : path };
+    if (!photo) return { path: undefined };
+    const upload = await this.store.savePhoto(this.gameId, `upload-${randomUUID()}.jpg`, photo);
+    return upload ? { path, upload } : { path: undefined };
+  }
+
+  /** The move was not stored: its frame, kept by `prepare`, goes. */
+  async discard(prepared: { upload?: string }): Promise<void> {
+    if (prepared.upload) await this.store.deletePhoto(this.gameId, prepared.upload);
   }
 
   /**
-   * Board `board`'s move has been recorded from `photo` (a frame, or `held`: the held reading's, confirmed): keeps
-   * the photo as `name` (photoPath) and lets the held reading go, with its photo unless it became the move's. Called
-   * only once the move is stored, so that a move refused by the store (another instance recorded one first) leaves
-   * the held reading and every photo as they were. A photo over the game's cap is not kept (the move still is).
+   * Board `board`'s move has been stored from `photo`: its photo takes the name `prepare` said, and the held
+   * reading goes, with its photo unless it became the move's. A move the store refused changed nothing of this.
    */
-  async settle(board: number, photo: Uint8Array | 'held' | undefined, name: string): Promise<void> {
+  async settle(
+    board: number,
+    photo: Uint8Array | 'held' | undefined,
+    name: string,
+    prepared: { path: string | undefined; upload?: string },
+  ): Promise<void> {
     const held = this.held.get(board)?.photo;
-    if (photo === 'held') {
-      if (held) await this.store.renamePhoto(this.gameId, held, name);
-    } else if (photo) await this.store.savePhoto(this.gameId, name, photo);
+    if (prepared.upload) await this.store.renamePhoto(this.gameId, prepared.upload, name);
+    else if (photo === 'held' && held && prepared.path) await this.store.renamePhoto(this.gameId, held, name);
     if (this.held.has(board)) await this.set(board, undefined);
     if (held && photo !== 'held') await this.store.deletePhoto(this.gameId, held);
   }

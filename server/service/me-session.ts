@@ -343,12 +343,19 @@ export class MeSession implements Session {
       const held = overdrawn(inferred.move.placements);
       if (held) return held;
       const name = `bonus-board-${board + 1}-${this.seq + 1}.jpg`;
-      const result = await this.apply(
-        [{ type: 'bonus', player: holder, placements: inferred.move.placements }],
-        board,
-      );
+      const prepared = await this.held.prepare(board, photo, name);
+      let result: MeFrameResult;
+      try {
+        result = await this.apply(
+          [{ type: 'bonus', player: holder, placements: inferred.move.placements }],
+          board,
+        );
+      } catch (err) {
+        await this.held.discard(prepared);
+        throw err;
+      }
       // Kept once the word is stored: a word refused leaves the held reading and its photo as they were.
-      await this.held.settle(board, photo, name);
+      await this.held.settle(board, photo, name, prepared);
       this.notify();
       return result;
     }
@@ -361,9 +368,10 @@ export class MeSession implements Session {
     const held = inferred.ok ? overdrawn(inferred.move.placements) : undefined;
     if (held) return held;
     const name = `round-${this.state.round}-board-${board + 1}-${this.seq + 1}.jpg`;
-    const path = this.held.photoPath(board, photo, name);
+    const prepared = await this.held.prepare(board, photo, name);
+    const path = prepared.path;
     const seq = this.seq + 1;
-    await this.store.appendEvents(this.id, [
+    const appended = this.store.appendEvents(this.id, [
       {
         seq,
         event: { type: 'board-turn', board, reading: formatBoard(read) },
@@ -372,9 +380,15 @@ export class MeSession implements Session {
         decision,
       },
     ]);
+    try {
+      await appended;
+    } catch (err) {
+      await this.held.discard(prepared);
+      throw err;
+    }
     this.seq = seq;
-    // The photo is kept, and the held reading let go, once the turn is stored.
-    await this.held.settle(board, photo, name);
+    // The photo is named, and the held reading let go, once the turn is stored.
+    await this.held.settle(board, photo, name, prepared);
     this.turns.set(board, read);
     // The camera in front of this board learns this set's tiles from the reading accepted.
     if (photo) this.intake.learn(holder, read);
@@ -535,8 +549,12 @@ export class MeSession implements Session {
       // An End turn still waiting out a hand belonged to the round now scored or corrected.
       for (const camera of [...this.handWaits.keys()]) this.stopWaiting(camera);
     }
-    // A correction changes tiles under the readings' decisions: they no longer describe the boards.
-    if (events.some((e) => e.type === 'correction')) this.decided.clear();
+    // A correction changes tiles under the readings' decisions: they no longer describe the boards, and what the
+    // cameras learnt from them may be wrong.
+    if (events.some((e) => e.type === 'correction')) {
+      this.decided.clear();
+      this.intake.forget();
+    }
     this.notify();
     return { status: 'committed', event: events.at(-1)!, ...(board === undefined ? {} : { board }) };
   }

@@ -68,6 +68,10 @@ export class GameService {
     this.sweeper = setInterval(() => this.sweep(), Math.min(this.limits.idleMs, 60_000));
     this.sweeper.unref();
     this.bus?.subscribe((id) => this.changedElsewhere(id));
+    // Changes told while Redis was away were missed: every game in memory catches up from the store.
+    this.bus?.onReconnect(() => {
+      for (const id of this.sessions.keys()) this.changedElsewhere(id);
+    });
   }
 
   /**

@@ -441,11 +441,12 @@ export class GameSession implements Session {
     this.stopWaiting();
     const at = new Date().toISOString();
     const name = `event-${this.seq + 1}.jpg`;
-    const path = this.held.photoPath(BOARD, photo, name);
+    const prepared = await this.held.prepare(BOARD, photo, name);
+    const path = prepared.path;
     // The events (two for a forgotten End turn) and the game's end are stored together or not at all; the photo and
     // the held reading change only once they are.
     const first = this.seq;
-    await this.store.appendEvents(
+    const appended = this.store.appendEvents(
       this.id,
       events.map((event, k) => {
         const decided = event.type === 'play' ? decision : undefined;
@@ -462,7 +463,13 @@ export class GameSession implements Session {
         ...(Boolean(state.ended) !== Boolean(this.state.ended) ? { ended: state.ended ? at : null } : {}),
       },
     );
-    await this.held.settle(BOARD, photo, name);
+    try {
+      await appended;
+    } catch (err) {
+      await this.held.discard(prepared);
+      throw err;
+    }
+    await this.held.settle(BOARD, photo, name, prepared);
     events.forEach((event, k) => {
       if (event.type === 'play' && decision) this.decisions.set(first + k, decision);
     });
@@ -478,6 +485,8 @@ export class GameSession implements Session {
     this.stable = undefined;
     // The camera learns this set's tiles from a move read from it (or read and confirmed).
     if (photo && events.some((e) => e.type === 'play')) this.intake.learn(0, state.board);
+    // A correction (a square fixed, a move taken back) may undo what a camera learnt: it starts afresh.
+    if (events.some((e) => e.type === 'correction')) this.intake.forget();
     this.notify();
     return { status: 'committed', event: events.at(-1)! };
   }
