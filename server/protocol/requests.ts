@@ -232,7 +232,12 @@ export const listQuerySchema = z.object({
     .optional(),
   status: oneOf(['live', 'ended', 'archived'] as const, 'status').optional(),
   /** Only the games of this event. */
-  event: z.string().min(1).max(60, { error: 'event must be a name of 1 to 60 characters' }).optional(),
+  event: z
+    .string()
+    .trim()
+    .min(1, { error: 'event must be a name of 1 to 60 characters' })
+    .max(60, { error: 'event must be a name of 1 to 60 characters' })
+    .optional(),
   after: z.string().max(200, { error: 'after must be the next value of a previous page' }).optional(),
 });
 export type ListQuery = z.output<typeof listQuerySchema>;
