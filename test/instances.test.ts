@@ -141,4 +141,33 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     expect(refused).toBe(1);
     expect(created + 2).toBe(20);
   });
+
+  it('records a move once when two services decide it before either hears of the other (the database decides)', async () => {
+    // No bus between these two: only the database's unique event numbers stand between them and a doubled move.
+    const { GameService } = await import('../server/service/service.ts');
+    const { PostgresStore } = await import('../server/store/postgres.ts');
+    const stores = [await PostgresStore.open(postgres.url), await PostgresStore.open(postgres.url)];
+    const [one, two] = stores.map((store) => new GameService(store));
+    const { id } = await one!.create({
+      players: ['Ann', 'Ben'],
+      lang: 'en',
+      variant: 'classic',
+      challengeRule: 'double',
+      capture: 'button',
+    });
+    // Both have the game in memory at version 0.
+    await one!.get(id);
+    await two!.get(id);
+    expect((await one!.act(id, { type: 'confirm', board: board(1) })).status).toBe('committed');
+    // The second, not told, decides the same move: the store refuses it, and it catches up.
+    await expect(two!.act(id, { type: 'confirm', board: board(1) })).rejects.toThrow(
+      /another server recorded/,
+    );
+    expect((await two!.get(id)).version).toBe(1);
+    expect(((await stores[0]!.getGame(id))?.events ?? []).map((e) => e.event.type)).toEqual(['play']);
+    // And goes on from there.
+    expect((await two!.act(id, { type: 'pass' })).status).toBe('committed');
+    for (const s of [one!, two!]) s.stopAll();
+    for (const store of stores) await store.close();
+  });
 });

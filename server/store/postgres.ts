@@ -24,7 +24,7 @@ import {
 } from './types.ts';
 
 /** The schema, one migration per version; never edit one that has shipped, add the next. */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE games (
      id TEXT PRIMARY KEY, token_hash TEXT NOT NULL, config TEXT NOT NULL, created_at TEXT NOT NULL, ended_at TEXT);
    CREATE INDEX games_by_created ON games (created_at DESC, id DESC);

@@ -5,10 +5,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresBin, type RunningPostgres, startPostgres } from '../../test/servers.ts';
 import type { GameConfig } from '../protocol/index.ts';
-import { PostgresStore } from './postgres.ts';
+import { MIGRATIONS, PostgresStore } from './postgres.ts';
 import { SqliteStore } from './sqlite.ts';
 import { type GameStore, StoreConflict, type StoredEvent } from './types.ts';
 
@@ -199,20 +200,58 @@ describe.each(kinds)('the $name store', ({ name, open }) => {
 });
 
 describe.skipIf(!postgresBin())('the PostgreSQL schema', () => {
-  it('is migrated once, whoever opens the database first, and a newer schema is refused', async () => {
-    const [a, b] = await Promise.all([PostgresStore.open(postgres!.url), PostgresStore.open(postgres!.url)]);
-    expect(await a.version()).toBe(2);
-    expect(await b.version()).toBe(2);
+  /** A new, empty database on the test's server, and its URL. */
+  async function freshDatabase(name: string): Promise<string> {
+    const admin = new pg.Client({ connectionString: postgres!.url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    return postgres!.url.replace(/\/tilecam$/, `/${name}`);
+  }
+
+  it('is created once when two instances open a new database together', async () => {
+    const url = await freshDatabase(`fresh_${Date.now()}`);
+    const [a, b] = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);
+    expect(await a.version()).toBe(MIGRATIONS.length);
+    expect(await b.version()).toBe(MIGRATIONS.length);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const { rows } = await client.query<{ version: number }>(
+      'SELECT version FROM tilecam_schema ORDER BY version',
+    );
+    expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    await client.end();
     await a.close();
     await b.close();
-    const pg = await import('pg');
-    const client = new pg.default.Client({ connectionString: postgres!.url });
+  });
+
+  it('upgrades a database of the first version, its games kept', async () => {
+    const url = await freshDatabase(`v1_${Date.now()}`);
+    const client = new pg.Client({ connectionString: url });
     await client.connect();
-    await client.query('INSERT INTO tilecam_schema (version) VALUES (99)');
-    await expect(PostgresStore.open(postgres!.url)).rejects.toThrow(
-      /version 99, newer than this tilecam knows/,
+    // As the first version left it: its schema and one game with one event.
+    await client.query(
+      'CREATE TABLE tilecam_schema (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
     );
-    await client.query('DELETE FROM tilecam_schema WHERE version = 99');
+    await client.query(MIGRATIONS[0]!);
+    await client.query('INSERT INTO tilecam_schema (version) VALUES (1)');
+    await client.query(
+      "INSERT INTO games (id, token_hash, config, created_at) VALUES ('old', 'x', $1, '2026-11-01T10:00:00.000Z')",
+      [JSON.stringify(config)],
+    );
+    await client.query(
+      'INSERT INTO events (game_id, seq, event, at) VALUES (\'old\', 1, \'{"type":"pass","player":0}\', \'2026-11-01T10:01:00.000Z\')',
+    );
+    const store = await PostgresStore.open(url);
+    expect(await store.version()).toBe(MIGRATIONS.length);
+    expect((await store.getGame('old'))?.events).toHaveLength(1);
+    expect(await store.listGames({ limit: 10 })).toEqual([
+      expect.objectContaining({ id: 'old', scores: null, archivedAt: null }),
+    ]);
+    // A newer schema than this tilecam knows is refused.
+    await client.query(`INSERT INTO tilecam_schema (version) VALUES (${MIGRATIONS.length + 97})`);
+    await store.close();
+    await expect(PostgresStore.open(url)).rejects.toThrow(/newer than this tilecam knows/);
     await client.end();
   });
 });
