@@ -3,9 +3,6 @@
  * a game's Share panel), the scoreboard (dark and light), the scorekeeper's page, the overlay builder and the camera
  * page (its no-camera message shown), on a laptop and a phone, have no violation of serious or critical impact.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../server/http/app.ts';
@@ -14,13 +11,11 @@ import {
   axeViolations,
   chromiumPresent,
   closeWatched,
+  confirmDemoMoves,
   startWithBrowser,
   stopWithBrowser,
   watchedPage,
 } from './browser.ts';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const demo = join(root, 'fixtures/demo_game');
 
 describe.skipIf(!chromiumPresent)('accessibility of the pages (axe-core)', () => {
   let server: RunningServer;
@@ -30,19 +25,7 @@ describe.skipIf(!chromiumPresent)('accessibility of the pages (axe-core)', () =>
   beforeAll(async () => {
     ({ server, browser, base } = await startWithBrowser('a11y'));
     game = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
-    for (const n of [1, 2]) {
-      const res = await fetch(`${base}/api/games/${game.id}/actions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${game.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          type: 'confirm',
-          board: readFileSync(join(demo, `${n}.txt`), 'utf8')
-            .trimEnd()
-            .split('\n'),
-        }),
-      });
-      expect(res.status).toBe(200);
-    }
+    await confirmDemoMoves(base, game, [1, 2]);
   }, 60_000);
   afterAll(() => stopWithBrowser(browser, server));
 

@@ -3,7 +3,7 @@
  * root, no background traffic), a real server on an ephemeral port beside it, and pages that record the native
  * dialogs they open (the pages must open none) and their script errors, and the accessibility check (axe-core).
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axe from 'axe-core';
@@ -81,4 +81,30 @@ export async function axeViolations(
   return violations
     .filter((v) => impacts.includes(v.impact))
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).join(', ')}`);
+}
+
+/** The demo game's board after move `n` (fixtures/demo_game/N.txt), as board text. */
+export function demoBoard(n: number): string[] {
+  return readFileSync(new URL(`../fixtures/demo_game/${n}.txt`, import.meta.url), 'utf8')
+    .trimEnd()
+    .split('\n');
+}
+
+/**
+ * The scorekeeper confirms the demo game's boards after `moves` into game `game` through the API (WINDY, AN, JOEY
+ * for 1, 2, 3), each answered 200.
+ */
+export async function confirmDemoMoves(
+  base: string,
+  game: { id: string; token: string },
+  moves: readonly number[],
+): Promise<void> {
+  for (const n of moves) {
+    const res = await fetch(`${base}/api/games/${game.id}/actions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${game.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'confirm', board: demoBoard(n) }),
+    });
+    expect(res.status).toBe(200);
+  }
 }

@@ -16,7 +16,14 @@ import type { RunningServer } from '../server/http/app.ts';
 import type { GameSnapshot, MeSnapshot } from '../server/protocol/index.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
 import { defaultOverlay, type OverlayOptions, overlayPath, parseOverlay } from '../web/overlay-options.ts';
-import { chromiumPresent, closeWatched, startWithBrowser, stopWithBrowser, watchedPage } from './browser.ts';
+import {
+  chromiumPresent,
+  closeWatched,
+  confirmDemoMoves,
+  startWithBrowser,
+  stopWithBrowser,
+  watchedPage,
+} from './browser.ts';
 import { mePhoto } from './me-game.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -178,19 +185,7 @@ describe.skipIf(!chromiumPresent)('the OBS overlay in a browser', () => {
     ({ server, browser, base } = await startWithBrowser('overlay'));
     // A classic game: Ann plays WINDY, the long-named player AN, Ann JOEY (the demo game's boards, confirmed).
     classic = await server.service.create(parseGameConfig({ players: ['Ann', LONG] }));
-    for (const n of [1, 2, 3]) {
-      const res = await fetch(`${base}/api/games/${classic.id}/actions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${classic.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          type: 'confirm',
-          board: readFileSync(join(demo, `${n}.txt`), 'utf8')
-            .trimEnd()
-            .split('\n'),
-        }),
-      });
-      expect(res.status).toBe(200);
-    }
+    await confirmDemoMoves(base, classic, [1, 2, 3]);
     // Scrabble Me for four: a board each, round 1 read from photos (Dee's board is the demo game's WINDY).
     me = await server.service.create(
       parseGameConfig({

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot } from '../server/protocol/index.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
-import { chromiumPresent, closeWatched, launch, watchedPage } from './browser.ts';
+import { chromiumPresent, closeWatched, confirmDemoMoves, launch, watchedPage } from './browser.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const demo = join(root, 'fixtures/demo_game');
@@ -84,19 +84,7 @@ describe.skipIf(!chromiumPresent)('the pages at a phone, a laptop and a TV size'
     ]);
 
     game = await server.service.create(parseGameConfig({ players: ['Ann', LONG], clockMinutes: 25 }));
-    for (const n of [1, 2, 3]) {
-      const res = await fetch(`${base}/api/games/${game.id}/actions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${game.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          type: 'confirm',
-          board: readFileSync(join(demo, `${n}.txt`), 'utf8')
-            .trimEnd()
-            .split('\n'),
-        }),
-      });
-      expect(res.status).toBe(200);
-    }
+    await confirmDemoMoves(base, game, [1, 2, 3]);
     frozen = Date.parse((await snapshot(game.id)).clock.since) + 83_000;
 
     held = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
