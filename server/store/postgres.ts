@@ -7,7 +7,17 @@
  */
 import { basename } from 'node:path';
 import pg from 'pg';
-import { type CheckRow, type EventRow, keptCheck, type ListedRow, listed, storedEvent } from './rows.ts';
+import {
+  type CheckRow,
+  type EventRow,
+  eventValues,
+  gameValues,
+  keptCheck,
+  type ListedRow,
+  lastEventValues,
+  listed,
+  storedEvent,
+} from './rows.ts';
 import { DEFAULT_PHOTO_BYTES_PER_GAME } from './sqlite.ts';
 import {
   type GameConfig,
@@ -85,13 +95,7 @@ export class PostgresStore implements GameStore {
   async createGame(game: { id: string; tokenHash: string; config: GameConfig }): Promise<void> {
     await this.pool.query(
       'INSERT INTO games (id, token_hash, config, created_at, event) VALUES ($1, $2, $3, $4, $5)',
-      [
-        game.id,
-        game.tokenHash,
-        JSON.stringify(game.config),
-        new Date().toISOString(),
-        game.config.event ?? null,
-      ],
+      gameValues(game),
     );
   }
 
@@ -105,14 +109,7 @@ export class PostgresStore implements GameStore {
         try {
           await client.query(
             'INSERT INTO events (game_id, seq, event, photo, decision, at) VALUES ($1, $2, $3, $4, $5, $6)',
-            [
-              gameId,
-              e.seq,
-              JSON.stringify(e.event),
-              e.photo ?? null,
-              e.decision ? JSON.stringify(e.decision) : null,
-              e.at,
-            ],
+            eventValues(gameId, e),
           );
         } catch (err) {
           if ((err as { code?: string }).code === UNIQUE_VIOLATION)
@@ -122,11 +119,11 @@ export class PostgresStore implements GameStore {
       }
       if (summary.ended !== undefined)
         await client.query('UPDATE games SET ended_at = $1 WHERE id = $2', [summary.ended, gameId]);
-      const last = events.at(-1);
+      const last = lastEventValues(gameId, events, summary);
       if (last)
         await client.query(
           'UPDATE games SET last_event_at = $1, scores = COALESCE($2, scores) WHERE id = $3',
-          [last.at, summary.scores ? JSON.stringify(summary.scores) : null, gameId],
+          last,
         );
     });
   }

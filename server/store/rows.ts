@@ -2,7 +2,36 @@
  * The rows both stores read, and how each becomes what the store interface returns: SQLite and PostgreSQL keep the
  * same columns (JSON as text), so one mapping serves both.
  */
-import type { GameStore, ListedGame, StoredEvent } from './types.ts';
+import type { GameConfig, GameStore, GameSummary, ListedGame, StoredEvent } from './types.ts';
+
+/** A new game's column values: id, token_hash, config, created_at, event. */
+export function gameValues(game: { id: string; tokenHash: string; config: GameConfig }) {
+  return [
+    game.id,
+    game.tokenHash,
+    JSON.stringify(game.config),
+    new Date().toISOString(),
+    game.config.event ?? null,
+  ];
+}
+
+/** An event's column values: game_id, seq, event, photo, decision, at. */
+export function eventValues(gameId: string, e: StoredEvent) {
+  return [
+    gameId,
+    e.seq,
+    JSON.stringify(e.event),
+    e.photo ?? null,
+    e.decision ? JSON.stringify(e.decision) : null,
+    e.at,
+  ];
+}
+
+/** After appending `events`: last_event_at and the totals (null: as they were), then the game id. */
+export function lastEventValues(gameId: string, events: readonly StoredEvent[], summary: GameSummary) {
+  const last = events.at(-1);
+  return last ? [last.at, summary.scores ? JSON.stringify(summary.scores) : null, gameId] : undefined;
+}
 
 /** A games row as the listing reads it. */
 export interface ListedRow {

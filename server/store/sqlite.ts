@@ -5,7 +5,17 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import Database from 'better-sqlite3';
-import { type CheckRow, type EventRow, keptCheck, type ListedRow, listed, storedEvent } from './rows.ts';
+import {
+  type CheckRow,
+  type EventRow,
+  eventValues,
+  gameValues,
+  keptCheck,
+  type ListedRow,
+  lastEventValues,
+  listed,
+  storedEvent,
+} from './rows.ts';
 import {
   type GameConfig,
   type GameStore,
@@ -125,13 +135,7 @@ export class SqliteStore implements GameStore {
   async createGame(game: { id: string; tokenHash: string; config: GameConfig }): Promise<void> {
     this.db
       .prepare('INSERT INTO games (id, token_hash, config, created_at, event) VALUES (?, ?, ?, ?, ?)')
-      .run(
-        game.id,
-        game.tokenHash,
-        JSON.stringify(game.config),
-        new Date().toISOString(),
-        game.config.event ?? null,
-      );
+      .run(...gameValues(game));
   }
 
   async appendEvents(
@@ -144,22 +148,14 @@ export class SqliteStore implements GameStore {
     );
     try {
       this.db.transaction(() => {
-        for (const e of events)
-          insert.run(
-            gameId,
-            e.seq,
-            JSON.stringify(e.event),
-            e.photo ?? null,
-            e.decision ? JSON.stringify(e.decision) : null,
-            e.at,
-          );
+        for (const e of events) insert.run(...eventValues(gameId, e));
         if (summary.ended !== undefined)
           this.db.prepare('UPDATE games SET ended_at = ? WHERE id = ?').run(summary.ended, gameId);
-        const last = events.at(-1);
+        const last = lastEventValues(gameId, events, summary);
         if (last)
           this.db
             .prepare('UPDATE games SET last_event_at = ?, scores = COALESCE(?, scores) WHERE id = ?')
-            .run(last.at, summary.scores ? JSON.stringify(summary.scores) : null, gameId);
+            .run(...last);
       })();
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
