@@ -265,14 +265,14 @@ export function readCells(
     blankShare.push(rawShare(p(blank)));
     // Each reading's share, never above the model's own for it where the examples changed the lead: the game's
     // context weighs these shares by thresholds measured on the model's.
-    const rawOf = new Map(raw);
+    const rawOf = flipped ? new Map(raw) : undefined;
     options.push(
       [...scores, ['#', p(hand)] as [string, number]]
         .sort((a, b) => b[1] - a[1])
         .slice(0, OPTIONS)
         .map(([tile, v]) => ({
           tile,
-          p: flipped ? Math.min(share(v), rawShare(rawOf.get(tile) ?? p(hand))) : share(v),
+          p: rawOf ? Math.min(share(v), rawShare(rawOf.get(tile) ?? p(hand))) : share(v),
         })),
     );
   }
