@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot, ServerMessage } from '../server/protocol/index.ts';
+import { parseGameConfig } from '../server/service/validate.ts';
 
 const demo = fileURLToPath(new URL('../fixtures/demo_game/', import.meta.url));
 const frame = (i: number) => readFileSync(join(demo, `${i}.jpg`));
@@ -91,6 +92,29 @@ describe('games over HTTP', () => {
       json: { players: ['A', 'B'], variant: 'finish-line', levels: ['pro', 'expert'] },
     });
     expect(bad.status).toBe(400);
+  });
+
+  it('refuses a bad game clock or event name, saying what is allowed', async () => {
+    for (const [body, message] of [
+      [{ clockMinutes: 0 }, /clockMinutes must be a whole number of minutes from 1 to 180/],
+      [{ clockMinutes: 2.5 }, /clockMinutes must be a whole number/],
+      [{ clockMinutes: 181 }, /clockMinutes must be a whole number/],
+      [{ event: 'x'.repeat(61) }, /event must be a name of 1 to 60 characters/],
+      [{ event: '  ' }, /event must be a name of 1 to 60 characters/],
+      [{ event: 'a\u0007b' }, /event must be a name/],
+      [{ variant: 'scrabble-me', podium: 'EATRSN', clockMinutes: 5 }, /Scrabble Me .* no game clock/],
+    ] as const) {
+      // Checked as the server checks a request body (each game created over HTTP counts against the rate limit).
+      expect(() => parseGameConfig({ players: ['A', 'B'], ...body })).toThrow(message);
+    }
+    expect((await api(`/api/games?event=${'y'.repeat(61)}`)).status).toBe(400);
+    const timed = await api('/api/games', {
+      method: 'POST',
+      json: { players: ['A', 'B'], clockMinutes: 25, event: ' Club ' },
+    });
+    expect(timed.status).toBe(201);
+    const listed = (await api('/api/games?event=Club')).body.games as { id: string; event?: string }[];
+    expect(listed).toEqual([expect.objectContaining({ id: timed.body.id, event: 'Club' })]);
   });
 
   it('refuses bad game settings with a clear error', async () => {
