@@ -397,3 +397,20 @@ class TurnFrames {
 function digest(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('base64');
 }
+
+/**
+ * The stored events after version `seq`, which must follow it without a gap (a game catching up with what it or
+ * another instance stored): a gap is a broken store, thrown.
+ */
+export function eventsAfter<E extends { readonly seq: number }>(
+  events: readonly E[],
+  seq: number,
+  gameId: string,
+): E[] {
+  const newer = events.filter((e) => e.seq > seq);
+  newer.forEach((e, k) => {
+    if (e.seq !== seq + k + 1)
+      throw new Error(`stored game ${gameId} skips from event ${seq + k} to ${e.seq}`);
+  });
+  return newer;
+}

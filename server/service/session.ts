@@ -45,7 +45,7 @@ import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
 import type { Thumbnail } from './frames.ts';
 import { type Interpretation, interpret, newTiles } from './interpret.ts';
-import { FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
+import { eventsAfter, FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
 import { clockOf, snapshotOf } from './snapshot.ts';
 import { verdictOf } from './verify.ts';
 
@@ -128,10 +128,7 @@ export class GameSession implements Session {
 
   /** Applies the stored events after this version, in order. */
   private catchUp(events: StoredGame['events']): void {
-    for (const e of events) {
-      if (e.seq <= this.seq) continue;
-      if (e.seq !== this.seq + 1)
-        throw new Error(`stored game ${this.id} skips from event ${this.seq} to ${e.seq}`);
+    for (const e of eventsAfter(events, this.seq, this.id)) {
       const step = applyEvent(this.state, e.event as GameEvent);
       if (!step.ok)
         throw new Error(`stored game ${this.id} does not replay at event ${e.seq}: ${step.message}`);
