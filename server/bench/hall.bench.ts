@@ -4,18 +4,19 @@
  * same load, for comparison:
  *   1. one instance (`tilecam serve` on PostgreSQL, no Redis): the single-process figure;
  *   2. two instances on the same PostgreSQL and Redis; half-way through, one instance is killed (SIGKILL): its
- *      viewers reconnect to the other and get a full snapshot, its cameras send there.
+ *      viewers reconnect to the other and get a full snapshot, its cameras send there;
+ *   3. two instances started with `--queue` and one `tilecam worker`: the workers read every frame (work.ts);
+ *   4. the same with two workers;
+ *   5. the same again; half-way through, one instance and one worker are killed (SIGKILL).
+ * HALL_PHASES=1,3 runs only those.
  * Load: GAMES boards, each a simulated camera sending a frame with End turn every FRAME_MS (the project's rendered
  * demo photos: moves 1, 2, 3, then the scorekeeper takes them back and the camera plays them again), VIEWERS
  * WebSocket viewers spread over the games and over the instances. Printed per phase: frames read per second, frame
  * posted → every viewer of its game updated (p50/p99/max), moves lost or recorded twice (from the database), viewers
  * reconnected, and each process's RSS.
- *
- * Not measured: a BullMQ queue of vision work and `tilecam worker` (not written): every instance reads the frames
- * sent to it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -25,10 +26,41 @@ import type { GameSnapshot, ServerMessage } from '../protocol/index.ts';
 
 const GAMES = Number(process.env.HALL_GAMES ?? 32);
 const VIEWERS = Number(process.env.HALL_VIEWERS ?? 1000);
-const FRAME_MS = 2000;
+/** How often each camera sends a frame (HALL_FRAME_MS: shorter to send more than can be read, for capacity). */
+const FRAME_MS = Number(process.env.HALL_FRAME_MS ?? 2000);
 const PHASE_MS = Number(process.env.HALL_SECONDS ?? 40) * 1000;
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const photos = [1, 2, 3].map((n) => readFileSync(join(root, `fixtures/demo_game/${n}.jpg`)));
+/**
+ * What the cameras send: by default the first three photos of the real German games in ../shared (a mounted camera
+ * over each board: the first two-thirds of a second of a steady camera's work), game g of the hall showing shared
+ * game g mod 7; HALL_PHOTOS=demo (or no ../shared): the project's rendered demo photos (each from another angle: every
+ * frame is searched cold).
+ */
+const shared = join(root, '../shared/realdata/scrabscrap-de');
+const real = process.env.HALL_PHOTOS !== 'demo' && existsSync(shared);
+const cameraPhotos: { lang: 'en' | 'de'; name: string; photos: Buffer<ArrayBuffer>[] }[] = real
+  ? Array.from({ length: 7 }, (_, g) => {
+      // The photos after the game's first three plays (image-N shows the board after move N of game.csv).
+      const sheet = readFileSync(join(shared, `game0${g + 1}/game.csv`), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1);
+      const plays = sheet
+        .flatMap((line, i) => (line.split(',')[3]?.includes('-') ? [] : [i + 1]))
+        .slice(0, 3);
+      return {
+        lang: 'de' as const,
+        name: `game0${g + 1}`,
+        photos: plays.map((n) => readFileSync(join(shared, `game0${g + 1}/image-${n}.jpg`))),
+      };
+    })
+  : [
+      {
+        lang: 'en',
+        name: 'demo',
+        photos: [1, 2, 3].map((n) => readFileSync(join(root, `fixtures/demo_game/${n}.jpg`))),
+      },
+    ];
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -43,11 +75,21 @@ interface Instance {
   alive: boolean;
 }
 
-async function serve(db: string, redis?: string): Promise<Instance> {
+async function serve(db: string, redis?: string, queue = false): Promise<Instance> {
   const args = ['server/cli/bin.mjs', 'serve', '--port', '0', '--host', '127.0.0.1', '--db', db, '--json'];
   if (redis) args.push('--redis', redis);
+  if (queue) args.push('--queue');
   // Many viewers and cameras from one address: the per-address and per-game limits are raised for the bench.
   args.push('--limit', 'framesPerSecond=50', '--limit', 'gamesPerMinute=1000');
+  return start(args);
+}
+
+/** A `tilecam worker` on the database and Redis. */
+function worker(db: string, redis: string): Promise<Instance> {
+  return start(['server/cli/bin.mjs', 'worker', '--db', db, '--redis', redis, '--json']);
+}
+
+async function start(args: string[]): Promise<Instance> {
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -62,12 +104,22 @@ async function serve(db: string, redis?: string): Promise<Instance> {
     child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
   });
   child.stdout!.resume();
-  const { port } = JSON.parse(line) as { port: number };
+  const { port = 0 } = JSON.parse(line) as { port?: number };
   const instance = { child, base: `http://127.0.0.1:${port}`, port, alive: true };
   child.once('exit', () => {
     instance.alive = false;
   });
   return instance;
+}
+
+/** CPU seconds (user + system) the process has used so far. */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 function rssMb(pid: number | undefined): number {
@@ -87,6 +139,9 @@ interface Game {
   viewers: Viewer[];
   /** Frames answered `committed` (moves that must be in the database once each). */
   committed: number;
+  /** What its camera sends, move by move, and where the photos come from. */
+  photos: Buffer<ArrayBuffer>[];
+  source: string;
   step: number;
 }
 
@@ -99,23 +154,33 @@ interface Viewer {
   fullAfterReconnect: number;
 }
 
-async function phase(name: string, instances: Instance[], killHalfway: boolean, url: string) {
+async function phase(
+  name: string,
+  instances: Instance[],
+  workers: Instance[],
+  killHalfway: boolean,
+  url: string,
+) {
   const live = () => instances.filter((i) => i.alive);
   const pick = (k: number) => live()[k % live().length]!;
   const event = `bench-${name}-${Date.now()}`;
   const games: Game[] = [];
   for (let g = 0; g < GAMES; g++) {
+    const { lang, photos, name: source } = cameraPhotos[g % cameraPhotos.length]!;
     const res = await fetch(`${pick(g).base}/api/games`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ players: ['Ann', 'Ben'], event }),
+      body: JSON.stringify({ players: ['Ann', 'Ben'], event, lang }),
     });
     const { id, token } = (await res.json()) as { id: string; token: string };
-    games.push({ id, token, version: 0, viewers: [], committed: 0, step: 0 });
+    games.push({ id, token, version: 0, viewers: [], committed: 0, step: 0, photos, source });
   }
   const latencies: number[] = [];
   /** Per game, the post time of the frame whose commit the viewers are waiting for, by version. */
-  const waiting = new Map<string, { version: number; t0: number; left: Set<Viewer> }>();
+  const waiting = new Map<string, { version: number; t0: number; left: Set<Viewer>; warm: boolean }>();
+  /** The first frames of each camera (its first three moves: the board searched for the first time, the model and
+   *  the code warming up) are measured apart. */
+  const warmup: number[] = [];
 
   const connect = (v: Viewer) => {
     const ws = new WebSocket(`ws://127.0.0.1:${v.at.port}/ws?game=${v.game.id}`);
@@ -130,7 +195,8 @@ async function phase(name: string, instances: Instance[], killHalfway: boolean, 
       first = false;
       v.version = s.version;
       const w = waiting.get(v.game.id);
-      if (w && s.version >= w.version && w.left.delete(v)) latencies.push(performance.now() - w.t0);
+      if (w && s.version >= w.version && w.left.delete(v))
+        (w.warm ? latencies : warmup).push(performance.now() - w.t0);
     });
     ws.on('error', () => {});
     ws.on('close', () => {
@@ -153,8 +219,11 @@ async function phase(name: string, instances: Instance[], killHalfway: boolean, 
 
   let frames = 0;
   let failed = 0;
+  let held = 0;
   const start = performance.now();
-  let killed: Instance | undefined;
+  let killed = false;
+  const cpuAtStart = [...instances, ...workers].map((p) => cpuSeconds(p.child.pid));
+  const benchCpu = process.cpuUsage();
   const camera = async (g: Game, offset: number) => {
     await pause(offset);
     let k = 0;
@@ -175,16 +244,32 @@ async function phase(name: string, instances: Instance[], killHalfway: boolean, 
         const at = pick(k++);
         const expected = g.version + 1;
         const left = new Set(g.viewers);
-        waiting.set(g.id, { version: expected, t0, left });
+        waiting.set(g.id, { version: expected, t0, left, warm: g.committed >= 3 });
         try {
           const res = await fetch(`${at.base}/api/games/${g.id}/frames?endTurn=1`, {
             method: 'POST',
             headers: { authorization: `Bearer ${g.token}`, 'content-type': 'image/jpeg' },
-            body: photos[g.step]!,
+            body: g.photos[g.step]!,
           });
-          const result = (await res.json()) as { status?: string; error?: { code: string } };
+          const result = (await res.json()) as {
+            status?: string;
+            event?: { type: string };
+            error?: { code: string };
+          };
           frames++;
-          if (result.status === 'committed') {
+          if (process.env.HALL_DEBUG)
+            console.log(g.source, g.step, result.status, result.event?.type ?? result.error?.code);
+          if (result.status === 'needs-confirmation') {
+            // Held for a click (a real photo now and then): the scorekeeper confirms the reading as it stands.
+            held++;
+            const res = await fetch(`${pick(k++).base}/api/games/${g.id}/actions`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${g.token}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ type: 'confirm' }),
+            });
+            Object.assign(result, (await res.json()) as typeof result);
+          }
+          if (result.status === 'committed' && result.event?.type === 'play') {
             g.committed++;
             g.version = expected;
             g.step++;
@@ -204,14 +289,18 @@ async function phase(name: string, instances: Instance[], killHalfway: boolean, 
   const cameras = games.map((g, i) => camera(g, (i * FRAME_MS) / GAMES));
   if (killHalfway && instances.length > 1) {
     await pause(PHASE_MS / 2);
-    killed = instances[1]!;
-    killed.child.kill('SIGKILL');
+    killed = true;
+    instances[1]!.child.kill('SIGKILL');
+    // And a worker, most likely in the middle of a frame.
+    if (workers.length > 1) workers[1]!.child.kill('SIGKILL');
   }
   await Promise.all(cameras);
   const seconds = (performance.now() - start) / 1000;
   await pause(1500);
   stopping = true;
   const rss = instances.map((i) => (i.alive ? rssMb(i.child.pid) : Number.NaN));
+  const workerRss = workers.map((i) => (i.alive ? rssMb(i.child.pid) : Number.NaN));
+  const cpu = [...instances, ...workers].map((p, i) => cpuSeconds(p.child.pid) - cpuAtStart[i]!);
   for (const g of games) for (const v of g.viewers) v.ws?.close();
 
   // The database says what was recorded: each frame answered `committed` is one play event, exactly.
@@ -232,39 +321,63 @@ async function phase(name: string, instances: Instance[], killHalfway: boolean, 
   const viewers = games.flatMap((g) => g.viewers);
   const reconnected = viewers.filter((v) => v.reconnects > 0);
   console.log(
-    `\n${name}: ${instances.length} instance${instances.length > 1 ? 's' : ''}, ${GAMES} games, ${VIEWERS} viewers, ${Math.round(seconds)} s`,
+    `\n${name}: ${instances.length} instance${instances.length > 1 ? 's' : ''}${workers.length ? `, ${workers.length} worker${workers.length > 1 ? 's' : ''}` : ''}, ${GAMES} games, ${VIEWERS} viewers, ${Math.round(seconds)} s`,
   );
   console.log(
-    `  frames read: ${frames} (${(frames / seconds).toFixed(1)} a second; ${failed} not committed: killed mid-request or held)`,
+    `  frames read: ${frames} (${(frames / seconds).toFixed(1)} a second; ${held} held and confirmed by the scorekeeper; ${failed} not committed: the instance killed mid-request)`,
   );
   console.log(
-    `  frame posted → every viewer updated: p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}, max ${ms(Math.max(...latencies))} (${latencies.length} updates)`,
+    `  frame posted → every viewer updated: p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}, max ${ms(Math.max(...latencies))} (${latencies.length} updates; each camera's first three moves apart: p50 ${ms(pct(warmup, 50))}, p99 ${ms(pct(warmup, 99))}, ${warmup.length} updates)`,
   );
   console.log(
     `  moves recorded: ${games.reduce((a, g) => a + g.committed, 0)}; lost ${lost}; recorded twice ${doubled}`,
   );
   if (killed)
     console.log(
-      `  killed one instance half-way: ${reconnected.length} viewers reconnected, ${reconnected.filter((v) => v.fullAfterReconnect > 0).length} of them got a full snapshot first`,
+      `  killed one instance${workers.length > 1 ? ' and one worker' : ''} half-way: ${reconnected.length} viewers reconnected, ${reconnected.filter((v) => v.fullAfterReconnect > 0).length} of them got a full snapshot first`,
     );
+  const names = [
+    ...instances.map((_, i) => `instance ${i + 1}`),
+    ...workers.map((_, i) => `worker ${i + 1}`),
+  ];
   console.log(
-    `  RSS: ${rss.map((r, i) => `instance ${i + 1} ${Number.isFinite(r) ? `${Math.round(r)} MB` : 'killed'}`).join(', ')}`,
+    `  CPU used over the phase: ${cpu.map((c, i) => `${names[i]} ${Number.isFinite(c) ? `${c.toFixed(1)} s` : 'killed'}`).join(', ')}, this bench's cameras and viewers ${((({ user, system }) => (user + system) / 1e6)(process.cpuUsage(benchCpu))).toFixed(1)} s (of ${(2 * seconds).toFixed(0)} s on 2 cores)`,
+  );
+  console.log(
+    `  RSS: ${[
+      ...rss.map((r, i) => `instance ${i + 1} ${Number.isFinite(r) ? `${Math.round(r)} MB` : 'killed'}`),
+      ...workerRss.map((r, i) => `worker ${i + 1} ${Number.isFinite(r) ? `${Math.round(r)} MB` : 'killed'}`),
+    ].join(', ')}`,
   );
 }
 
 let postgres: RunningPostgres | undefined;
 let redis: RunningRedis | undefined;
-const instances: Instance[] = [];
+const running: Instance[] = [];
+const phases = new Set((process.env.HALL_PHASES ?? '1,2,3,4,5').split(',').map((p) => p.trim()));
+/** Starts the processes of a phase, runs it and stops them. */
+async function run(name: string, instances: Instance[], workers: Instance[], kill: boolean) {
+  running.push(...instances, ...workers);
+  await phase(name, instances, workers, kill, postgres!.url);
+  for (const p of [...instances, ...workers]) if (p.alive) p.child.kill('SIGKILL');
+}
 try {
-  console.log(`tilecam hall bench (node ${process.version}): PostgreSQL and Redis on loopback, started here`);
+  console.log(
+    `tilecam hall bench (node ${process.version}): PostgreSQL and Redis on loopback, started here; cameras send ${real ? 'the first three photos of the real German games (../shared)' : 'the rendered demo photos'}`,
+  );
   [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-  instances.push(await serve(postgres.url));
-  await phase('single process', instances, false, postgres.url);
-  instances.pop()!.child.kill('SIGKILL');
-  instances.push(await serve(postgres.url, redis.url), await serve(postgres.url, redis.url));
-  await phase('two instances', instances, true, postgres.url);
+  const db = postgres.url;
+  const r = redis.url;
+  if (phases.has('1')) await run('single process', [await serve(db)], [], false);
+  if (phases.has('2')) await run('two instances', [await serve(db, r), await serve(db, r)], [], true);
+  const queued = async () => [await serve(db, r, true), await serve(db, r, true)];
+  if (phases.has('3')) await run('queue, one worker', await queued(), [await worker(db, r)], false);
+  if (phases.has('4'))
+    await run('queue, two workers', await queued(), [await worker(db, r), await worker(db, r)], false);
+  if (phases.has('5'))
+    await run('queue, two workers, kills', await queued(), [await worker(db, r), await worker(db, r)], true);
 } finally {
-  for (const i of instances) if (i.alive) i.child.kill('SIGKILL');
+  for (const i of running) if (i.alive) i.child.kill('SIGKILL');
   await redis?.stop();
   postgres?.stop();
 }

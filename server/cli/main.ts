@@ -8,13 +8,18 @@ import { recognizeCommand } from './recognize.ts';
 import { replayCommand } from './replay.ts';
 import { serveCommand } from './serve.ts';
 import { verifyCommand } from './verify.ts';
+import { workerCommand } from './worker.ts';
 
 export type Command = (args: string[]) => Promise<number>;
 
 const commands: Record<string, { run: Command; help: string }> = {
   serve: {
     run: serveCommand,
-    help: 'serve [--port 3000] [--host 0.0.0.0] [--db FILE] [--sources none|public|lan|any] [--limit NAME=N …]   the service (also `npm start`)',
+    help: 'serve [--port 3000] [--host 0.0.0.0] [--db FILE|postgres://…] [--redis redis://…] [--queue] [--sources none|public|lan|any] [--limit NAME=N …]   the service (also `npm start`)',
+  },
+  worker: {
+    run: workerCommand,
+    help: 'worker [--db postgres://…] [--redis redis://…] [--json]   read the frames instances started with --queue hand over',
   },
   recognize: {
     run: recognizeCommand,

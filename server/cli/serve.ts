@@ -1,5 +1,5 @@
 /**
- * `tilecam serve [--port 3000] [--host 0.0.0.0] [--db FILE|postgres://…] [--redis redis://…] [--sources lan] [--limit NAME=VALUE …]`: starts the
+ * `tilecam serve [--port 3000] [--host 0.0.0.0] [--db FILE|postgres://…] [--redis redis://…] [--queue] [--sources lan] [--limit NAME=VALUE …]`: starts the
  * service and prints where to find it.
  */
 import { networkInterfaces } from 'node:os';
@@ -19,6 +19,8 @@ export interface ServerArgs {
   host: string;
   db?: string;
   redis?: string;
+  /** Frames and actions go to `tilecam worker` processes (over --redis). */
+  queue?: boolean;
   sources: SourcePolicy;
   limits: Limits;
 }
@@ -32,6 +34,7 @@ export function parseServerArgs(args: string[], allowJson: boolean): ServerArgs 
       host: { type: 'string' },
       db: { type: 'string' },
       redis: { type: 'string' },
+      queue: { type: 'boolean' },
       sources: { type: 'string' },
       limit: { type: 'string', multiple: true },
       ...(allowJson ? { json: { type: 'boolean' as const } } : {}),
@@ -53,6 +56,7 @@ export function parseServerArgs(args: string[], allowJson: boolean): ServerArgs 
     limits: parseLimits(values.limit ?? [], defaultLimits),
     ...(typeof values.db === 'string' ? { db: values.db } : {}),
     ...(typeof values.redis === 'string' ? { redis: values.redis } : {}),
+    ...(values.queue ? { queue: true } : {}),
   };
 }
 

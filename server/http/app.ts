@@ -16,6 +16,7 @@ import { defaultLimits, type Limits, type SourcePolicy } from '../service/limits
 import { GameService } from '../service/service.ts';
 import type { CaptureTiming } from '../service/session.ts';
 import { parseGameConfig, parseListQuery, parseSourceRequest, parseVersion } from '../service/validate.ts';
+import { WorkQueue } from '../service/work.ts';
 import { PostgresStore } from '../store/postgres.ts';
 import { SqliteStore } from '../store/sqlite.ts';
 import type { GameStore } from '../store/types.ts';
@@ -33,6 +34,9 @@ export interface ServerOptions {
   db?: string;
   /** Redis (`redis://HOST:PORT`) shared with the other instances of the service. Default: REDIS_URL, else none. */
   redis?: string;
+  /** Frames and actions are decided by `tilecam worker` processes through a queue on that Redis (work.ts), not
+   *  here. Default: TILECAM_QUEUE=1. */
+  queue?: boolean;
   /** Auto capture: identical readings needed before a commit. */
   timing?: CaptureTiming;
   /** Heartbeat period in milliseconds (default 5000). */
@@ -268,13 +272,18 @@ export async function openStore(db: string | undefined, photoBytesPerGame: numbe
 }
 
 /** The bus to the other instances `redis` names (default: REDIS_URL), or none: one process. */
-async function openBus(redis: string | undefined): Promise<GameBus | undefined> {
+/** The Redis `redis` names (default: REDIS_URL), checked; undefined when none is set. */
+export function redisUrl(redis: string | undefined): string | undefined {
   if (redis !== undefined && redis.trim() === '') throw new StoreOpenError('--redis needs a redis:// URL');
   const url = redis || process.env.REDIS_URL?.trim() || undefined;
-  if (!url) return undefined;
-  if (!/^rediss?:\/\//i.test(url)) throw new StoreOpenError('the Redis URL must be redis://HOST:PORT');
+  if (url && !/^rediss?:\/\//i.test(url)) throw new StoreOpenError('the Redis URL must be redis://HOST:PORT');
+  return url;
+}
+
+/** Opens `open(url)`, saying which Redis could not be reached (without its password). */
+export async function reach<T>(url: string, open: (url: string) => Promise<T>): Promise<T> {
   try {
-    return await RedisBus.open(url);
+    return await open(url);
   } catch (err) {
     throw new StoreOpenError(
       `cannot reach Redis at ${url.replace(/\/\/[^@/]*@/, '//')}: ${(err as Error).message}`,
@@ -282,18 +291,38 @@ async function openBus(redis: string | undefined): Promise<GameBus | undefined> 
   }
 }
 
+async function openBus(redis: string | undefined): Promise<GameBus | undefined> {
+  const url = redisUrl(redis);
+  return url ? reach(url, RedisBus.open) : undefined;
+}
+
+/** The work queue, when frames go to workers: it needs Redis and a database every process shares. */
+async function openQueue(options: ServerOptions): Promise<WorkQueue | undefined> {
+  if (!(options.queue ?? process.env.TILECAM_QUEUE === '1')) return undefined;
+  const url = redisUrl(options.redis);
+  if (!url)
+    throw new StoreOpenError(
+      '--queue hands frames to `tilecam worker` processes over Redis: set --redis or REDIS_URL',
+    );
+  return reach(url, WorkQueue.open);
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const limits = options.limits ?? defaultLimits;
   const store = await openStore(options.db, limits.photoBytesPerGame);
   let bus: GameBus | undefined;
+  let work: WorkQueue | undefined;
   try {
     bus = await openBus(options.redis);
+    work = await openQueue(options);
   } catch (err) {
+    await bus?.close();
     await store.close();
     throw err;
   }
   const service = new GameService(store, {
     ...(bus ? { bus } : {}),
+    ...(work ? { work } : {}),
     ...(options.timing ? { timing: options.timing } : {}),
     limits,
     ...(options.sources ? { sources: options.sources } : {}),
@@ -317,6 +346,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // Nothing listens (a port taken, an address not this machine's): nothing is left open.
     service.stopAll();
     ws.close();
+    await work?.close();
     await bus?.close();
     await store.close();
     throw err;
@@ -330,6 +360,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ws.close();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
+      await work?.close();
       await bus?.close();
       await store.close();
     },

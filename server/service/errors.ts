@@ -12,6 +12,8 @@ export const errorStatus = {
   'too-large': 413,
   'unsupported-media': 415,
   'rate-limited': 429,
+  /** The work queue is not answering (no `tilecam worker` running on its Redis). */
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -14,7 +14,13 @@ import {
 import type { Lexicon } from '../engine/index.ts';
 import { defaultEnglishLexicon, readingLexicon } from '../lexicon/index.ts';
 import type { FrameResult } from '../protocol/index.ts';
-import { type GameConfig, type GameStore, type ListQuery, StoreConflict } from '../store/types.ts';
+import {
+  type GameConfig,
+  type GameStore,
+  type ListQuery,
+  StoreConflict,
+  type StoredGame,
+} from '../store/types.ts';
 import type { GameBus } from './bus.ts';
 import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
@@ -22,6 +28,7 @@ import { defaultLimits, type Limits, type SourcePolicy } from './limits.ts';
 import { MeSession } from './me-session.ts';
 import { checkSourceUrl, mjpegFrames, SourceError } from './mjpeg.ts';
 import { type CaptureTiming, GameSession } from './session.ts';
+import { partitionOf, type WorkHandler, type WorkJob } from './work.ts';
 
 export type { Session } from './contract.ts';
 
@@ -33,6 +40,11 @@ export interface ServiceOptions {
   readonly sources?: SourcePolicy;
   /** Other instances of the service on the same store (Redis): told of every change, and telling of theirs. */
   readonly bus?: GameBus;
+  /**
+   * Where the games' frames and actions are decided, when not in this process: the work queue that `tilecam
+   * worker` processes take them from (work.ts). This instance then only keeps its games' views up to date.
+   */
+  readonly work?: { run(job: WorkJob): Promise<FrameResult> };
 }
 
 /** A game in memory, with when it was last asked for and its queue. */
@@ -40,6 +52,8 @@ interface Live {
   readonly session: Session;
   lastUsed: number;
   readonly queue: GameQueue;
+  /** The held readings as last read from the store (an instance whose games a worker decides compares them). */
+  held: string;
 }
 
 export class GameService {
@@ -53,6 +67,7 @@ export class GameService {
   private readonly createLimiter: RateLimiterAbstract;
   private readonly sweeper: NodeJS.Timeout;
   private readonly bus: GameBus | undefined;
+  private readonly work: ServiceOptions['work'];
 
   constructor(
     readonly store: GameStore,
@@ -63,6 +78,7 @@ export class GameService {
     this.limits = o.limits ?? defaultLimits;
     this.policy = o.sources ?? 'lan';
     this.bus = o.bus;
+    this.work = o.work;
     this.frameLimiter = this.limiter('frames', this.limits.framesPerSecond, 1);
     this.createLimiter = this.limiter('games', this.limits.gamesPerMinute, 60);
     this.sweeper = setInterval(() => this.sweep(), Math.min(this.limits.idleMs, 60_000));
@@ -108,7 +124,7 @@ export class GameService {
     live.queue
       .run(async () => {
         const stored = await this.store.getGame(id);
-        if (stored) live.session.refresh(stored);
+        if (stored) refresh(live, stored);
       })
       .catch((err: unknown) => console.error(`game ${id}: catching up: ${(err as Error).message}`));
   }
@@ -126,7 +142,7 @@ export class GameService {
       } catch (err) {
         if (!(err instanceof StoreConflict)) throw err;
         const stored = await this.store.getGame(id);
-        if (stored) live.session.refresh(stored);
+        if (stored) refresh(live, stored);
         throw new ServiceError(
           'stale',
           'another server recorded a move in this game first: look at the game again, then retry',
@@ -197,7 +213,7 @@ export class GameService {
             stored.config.lexicon === 'none' ? undefined : readingLexicon(stored.config.lang),
           );
     const queue = new GameQueue();
-    const live: Live = { session, lastUsed: Date.now(), queue };
+    const live: Live = { session, lastUsed: Date.now(), queue, held: JSON.stringify(stored.held ?? []) };
     // Work the game schedules for later (an End turn waiting out a hand) runs in its queue like any other.
     session.defer = (task) => {
       queue
@@ -239,10 +255,19 @@ export class GameService {
     const live = await this.live(id);
     const { session, queue } = live;
     const read = (frame: Uint8Array): Promise<FrameResult> =>
-      this.guarded(id, live, () => {
-        checkVersion(session, version);
-        return session.submitFrame(frame, endTurn, { camera });
-      })();
+      this.work
+        ? this.remote(live, {
+            kind: 'frame',
+            game: id,
+            frame: Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength).toString('base64'),
+            endTurn,
+            camera,
+            ...(version === undefined ? {} : { version }),
+          })
+        : this.guarded(id, live, () => {
+            checkVersion(session, version);
+            return session.submitFrame(frame, endTurn, { camera });
+          })();
     if (endTurn || version !== undefined) return queue.run(() => read(bytes));
     return queue.feed<FrameResult>(camera, bytes, read, { status: 'skipped' });
   }
@@ -254,6 +279,10 @@ export class GameService {
   async act(id: string, action: unknown, version?: number): Promise<FrameResult> {
     const live = await this.live(id);
     const { session, queue } = live;
+    if (this.work)
+      return queue.run(() =>
+        this.remote(live, { kind: 'act', game: id, action, ...(version === undefined ? {} : { version }) }),
+      );
     return queue.run(
       this.guarded(id, live, async () => {
         checkVersion(session, version);
@@ -406,6 +435,40 @@ export class GameService {
    * recently used while more than the limit are loaded. Everything of a game is stored (its events, its held
    * readings), so it is loaded again exactly as it was; only the cameras' last frames are lost.
    */
+  /**
+   * `job` decided by a worker (work.ts); then this instance's copy of the game catches up from the store, so that
+   * the answer and the views show what the worker recorded.
+   */
+  private async remote(live: Live, job: WorkJob): Promise<FrameResult> {
+    try {
+      return await this.work!.run(job);
+    } finally {
+      await this.catchUp(live);
+    }
+  }
+
+  /** Reads the game again from the store when its events or held readings there differ from those in memory. */
+  private async catchUp(live: Live): Promise<void> {
+    const stored = await this.store.getGame(live.session.id);
+    if (!stored) return;
+    if (
+      (stored.events.at(-1)?.seq ?? 0) !== live.session.version ||
+      JSON.stringify(stored.held ?? []) !== live.held
+    )
+      refresh(live, stored);
+  }
+
+  /** The work of a `tilecam worker` (work.ts): decided here, as without a queue. */
+  readonly handler: WorkHandler = {
+    frame: (game, bytes, endTurn, camera, version) =>
+      this.submitFrame(game, bytes, endTurn, { camera, version }),
+    act: (game, action, version) => this.act(game, action, version),
+    dropPartition: (p) => {
+      for (const [id, live] of this.sessions)
+        if (partitionOf(id) === p && live.queue.idle && !live.session.busy) this.sessions.delete(id);
+    },
+  };
+
   sweep(now = Date.now(), keep?: string): void {
     const candidates = [...this.sessions.entries()]
       .filter(
@@ -508,6 +571,12 @@ export class GameQueue {
       );
     });
   }
+}
+
+/** The game in memory as stored (another process changed it). */
+function refresh(live: Live, stored: StoredGame): void {
+  live.session.refresh(stored);
+  live.held = JSON.stringify(stored.held ?? []);
 }
 
 function checkVersion(session: Session, version: number | undefined): void {

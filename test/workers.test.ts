@@ -1,0 +1,213 @@
+/**
+ * Frames read by `tilecam worker` processes through the work queue (server/service/work.ts): an instance started
+ * with `--queue` on PostgreSQL and Redis (each started by the test on a free loopback port), and two worker
+ * processes. Frames and actions sent to the instance are decided by the workers, in order, each queue by one
+ * worker; a worker killed in the middle of a frame loses nothing and records nothing twice.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { type RunningServer, startServer } from '../server/http/app.ts';
+import type { GameSnapshot, ServerMessage } from '../server/protocol/index.ts';
+import { ownerOf, PARTITIONS, partitionOf } from '../server/service/work.ts';
+import { PostgresStore } from '../server/store/postgres.ts';
+import { type RunningPostgres, type RunningRedis, startPostgres, startRedis } from './servers.ts';
+
+let postgres: RunningPostgres;
+let redis: RunningRedis;
+let server: RunningServer;
+let store: PostgresStore;
+const workers: { child: ChildProcess; id: string }[] = [];
+const root = new URL('..', import.meta.url);
+
+async function startWorker(): Promise<{ child: ChildProcess; id: string }> {
+  const child = spawn(
+    process.execPath,
+    ['server/cli/bin.mjs', 'worker', '--db', postgres.url, '--redis', redis.url, '--json'],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('the worker did not start in 60 s')), 60_000);
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) {
+        clearTimeout(timer);
+        resolve(out.split('\n')[0]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the worker exited with ${code}`)));
+  });
+  child.stdout!.resume();
+  return { child, id: (JSON.parse(line) as { worker: string }).worker };
+}
+
+beforeAll(async () => {
+  [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+  server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    db: postgres.url,
+    redis: redis.url,
+    queue: true,
+    heartbeatMs: 60_000,
+  });
+  workers.push(...(await Promise.all([startWorker(), startWorker()])));
+  store = await PostgresStore.open(postgres.url);
+}, 120_000);
+
+afterAll(async () => {
+  for (const w of workers) w.child.kill('SIGKILL');
+  await server?.close();
+  await store?.close();
+  await redis?.stop();
+  postgres?.stop();
+});
+
+const base = () => `http://127.0.0.1:${server.port}`;
+const photo = (n: number) => readFileSync(new URL(`../fixtures/demo_game/${n}.jpg`, import.meta.url));
+
+async function newGame(): Promise<{ id: string; token: string }> {
+  const res = await fetch(`${base()}/api/games`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ players: ['Ann', 'Ben'] }),
+  });
+  return (await res.json()) as { id: string; token: string };
+}
+
+async function endTurn(id: string, token: string, bytes: ReturnType<typeof photo>) {
+  const res = await fetch(`${base()}/api/games/${id}/frames?endTurn=1`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'image/jpeg' },
+    body: bytes,
+  });
+  return { status: res.status, body: (await res.json()) as { status?: string; error?: { code: string } } };
+}
+
+/** The moves the database holds for the game. */
+async function plays(id: string): Promise<number> {
+  return ((await store.getGame(id))?.events ?? []).filter((e) => e.event.type === 'play').length;
+}
+
+async function until<T>(what: () => Promise<T | undefined>, ms: number, label: string): Promise<T> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const found = await what();
+    if (found !== undefined) return found;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`${label}: not in ${ms} ms`);
+}
+
+describe('an instance with --queue and two tilecam worker processes', () => {
+  it('shares the queues out: each is consumed by exactly one worker', async () => {
+    const queues = Array.from(
+      { length: PARTITIONS },
+      (_, p) => new Queue(`tilecam-work-${p}`, { connection: { url: redis.url } }),
+    );
+    try {
+      // Both workers have announced themselves and taken their share (a heartbeat a second).
+      const counts = await until(
+        async () => {
+          const n = await Promise.all(queues.map(async (q) => (await q.getWorkers()).length));
+          return n.every((c) => c === 1) ? n : undefined;
+        },
+        15_000,
+        'one worker per queue',
+      );
+      expect(counts).toHaveLength(PARTITIONS);
+      // And neither worker has all of them (rendezvous hashing over the two).
+      const owners = new Set(
+        Array.from({ length: PARTITIONS }, (_, p) =>
+          ownerOf(
+            p,
+            workers.map((w) => w.id),
+          ),
+        ),
+      );
+      expect(owners.size).toBe(2);
+    } finally {
+      await Promise.all(queues.map((q) => q.close()));
+    }
+  }, 30_000);
+
+  it('has the workers read a game’s frames and decide its actions, in order, and tells the viewers', async () => {
+    const { id, token } = await newGame();
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?game=${id}`);
+    const seen: number[] = [];
+    ws.on('message', (data) => {
+      const m = JSON.parse(String(data)) as ServerMessage;
+      if (m.type === 'snapshot') seen.push((m.data as GameSnapshot).version);
+    });
+    await new Promise((r) => ws.once('open', r));
+    for (const n of [1, 2, 3]) {
+      const { status, body } = await endTurn(id, token, photo(n));
+      expect(status).toBe(200);
+      expect(body.status).toBe('committed');
+    }
+    // The same frame again: nothing new (the worker's copy of the game is the one that recorded it).
+    expect((await endTurn(id, token, photo(3))).body.status).toBe('unchanged');
+    // An action goes the same way; a bad one is refused with the game's own message.
+    const act = async (action: object) => {
+      const res = await fetch(`${base()}/api/games/${id}/actions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(action),
+      });
+      return {
+        status: res.status,
+        body: (await res.json()) as { status?: string; snapshot?: GameSnapshot; error?: { code: string } },
+      };
+    };
+    const undo = await act({ type: 'undo' });
+    expect(undo.body.status).toBe('committed');
+    // The answer's snapshot already shows what the worker recorded.
+    expect(undo.body.snapshot?.version).toBe(4);
+    expect((await act({ type: 'fly' })).status).toBe(400);
+    expect(await plays(id)).toBe(3);
+    await until(async () => (seen.includes(4) ? true : undefined), 5000, 'the viewer told');
+    expect(seen.filter((v) => v > 0)).toEqual([...seen.filter((v) => v > 0)].sort((a, b) => a - b));
+    ws.close();
+  }, 60_000);
+
+  it('loses nothing and records nothing twice when the worker reading a frame is killed mid-frame', async () => {
+    const { id, token } = await newGame();
+    expect((await endTurn(id, token, photo(1))).body.status).toBe('committed');
+    const queue = new Queue(`tilecam-work-${partitionOf(id)}`, { connection: { url: redis.url } });
+    try {
+      const owner = workers.find(
+        (w) =>
+          w.id ===
+          ownerOf(
+            partitionOf(id),
+            workers.map((x) => x.id),
+          ),
+      )!;
+      const answer = endTurn(id, token, photo(2));
+      // The frame's job is being read: the worker is stopped there, and (still mid-frame) killed.
+      await until(
+        async () => ((await queue.getActiveCount()) > 0 ? true : undefined),
+        10_000,
+        'the job active',
+      );
+      owner.child.kill('SIGSTOP');
+      expect(await queue.getActiveCount()).toBe(1);
+      owner.child.kill('SIGKILL');
+      workers.splice(workers.indexOf(owner), 1);
+      // The other worker takes the queue over and reads the frame again: the move is recorded, once ('unchanged'
+      // when the killed worker had recorded it just before it was stopped).
+      const { status, body } = await answer;
+      expect(status).toBe(200);
+      expect(['committed', 'unchanged']).toContain(body.status);
+      expect(await plays(id)).toBe(2);
+      // And the game goes on on the survivor.
+      expect((await endTurn(id, token, photo(3))).body.status).toBe('committed');
+      expect(await plays(id)).toBe(3);
+    } finally {
+      await queue.close();
+    }
+  }, 60_000);
+});
