@@ -170,5 +170,12 @@ describe.skipIf(!present)('learning a set the model never saw (kwwangkw-en woode
     const truth = label('w19').join('');
     const wrong = (board: readonly string[]) => [...board.join('')].filter((t, i) => t !== truth[i]).length;
     expect(wrong(taught.board)).toBeLessThan(wrong(alone.board));
+    // Unlearnt (a correction): the examples are gone, and the next frame is read whole on the grid it knows.
+    await camera.read(photo('w17'));
+    camera.unlearn();
+    expect(memory.size).toBe(0);
+    const again = await camera.read(photo('w17'));
+    expect(again.path).toBe('hint');
+    expect(again.cellsRead).toBe(225);
   });
 });

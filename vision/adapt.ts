@@ -83,6 +83,13 @@ export class TileMemory {
     if (list.length > cap) list.splice(0, list.length - cap);
   }
 
+  /** Forgets every example. */
+  clear(): void {
+    this.examples.clear();
+    this.cache = undefined;
+    this.turns = undefined;
+  }
+
   /** Whether a factor from `weigh` is a majority of the nearest examples' votes. */
   backs(factor: number): boolean {
     return factor >= ((Math.floor(this.k / 2) + 1 + PRIOR) / (this.k + PRIOR)) ** this.strength - 1e-9;

@@ -149,6 +149,15 @@ export class Camera {
     }
     return learnt;
   }
+
+  /**
+   * Forgets what the camera learnt of the set (a committed square was corrected: the examples may include a wrong
+   * one), and reads its next frame whole again, on the grid it knows (no search: the camera has not moved).
+   */
+  unlearn(): void {
+    this.options.memory?.clear();
+    this.reference = undefined;
+  }
 }
 
 const PER = SAMPLES * SAMPLES;

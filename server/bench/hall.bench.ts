@@ -23,6 +23,7 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { type RunningPostgres, type RunningRedis, startPostgres, startRedis } from '../../test/servers.ts';
 import type { GameSnapshot, ServerMessage } from '../protocol/index.ts';
+import { gameFolders, readGame } from './live-sheet.ts';
 
 const GAMES = Number(process.env.HALL_GAMES ?? 32);
 const VIEWERS = Number(process.env.HALL_VIEWERS ?? 1000);
@@ -31,28 +32,22 @@ const FRAME_MS = Number(process.env.HALL_FRAME_MS ?? 2000);
 const PHASE_MS = Number(process.env.HALL_SECONDS ?? 40) * 1000;
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /**
- * What the cameras send: by default the first three photos of the real German games in ../shared (a mounted camera
- * over each board: the first two-thirds of a second of a steady camera's work), game g of the hall showing shared
- * game g mod 7; HALL_PHOTOS=demo (or no ../shared): the project's rendered demo photos (each from another angle: every
- * frame is searched cold).
+ * What the cameras send: by default the real German games in ../shared, game g of the hall showing shared game
+ * g mod 7 (a mounted camera over each board), its photos after each play from the game's first one up to its first
+ * pass or challenge, at most HALL_MOVES (8); then the scorekeeper takes them all back and the camera plays them
+ * again (a camera starts afresh after a move is taken back: that frame is searched cold). HALL_PHOTOS=demo (or no
+ * ../shared): the project's rendered demo photos, three moves (each from another angle: every frame is cold).
  */
 const shared = join(root, '../shared/realdata/scrabscrap-de');
 const real = process.env.HALL_PHOTOS !== 'demo' && existsSync(shared);
+const MOVES = Number(process.env.HALL_MOVES ?? 8);
 const cameraPhotos: { lang: 'en' | 'de'; name: string; photos: Buffer<ArrayBuffer>[] }[] = real
-  ? Array.from({ length: 7 }, (_, g) => {
-      // The photos after the game's first three plays (image-N shows the board after move N of game.csv).
-      const sheet = readFileSync(join(shared, `game0${g + 1}/game.csv`), 'utf8')
-        .trim()
-        .split('\n')
-        .slice(1);
-      const plays = sheet
-        .flatMap((line, i) => (line.split(',')[3]?.includes('-') ? [] : [i + 1]))
-        .slice(0, 3);
-      return {
-        lang: 'de' as const,
-        name: `game0${g + 1}`,
-        photos: plays.map((n) => readFileSync(join(shared, `game0${g + 1}/image-${n}.jpg`))),
-      };
+  ? gameFolders(shared).map((name) => {
+      const { moves } = readGame(shared, name);
+      const first = moves.findIndex((m) => m.kind === 'play');
+      const end = moves.findIndex((m, i) => i > first && m.kind !== 'play');
+      const plays = moves.slice(first, end < 0 ? undefined : end).slice(0, MOVES);
+      return { lang: 'de' as const, name, photos: plays.map((m) => readFileSync(m.photo!)) };
     })
   : [
       {
@@ -178,8 +173,8 @@ async function phase(
   const latencies: number[] = [];
   /** Per game, the post time of the frame whose commit the viewers are waiting for, by version. */
   const waiting = new Map<string, { version: number; t0: number; left: Set<Viewer>; warm: boolean }>();
-  /** The first frames of each camera (its first three moves: the board searched for the first time, the model and
-   *  the code warming up) are measured apart. */
+  /** The first frames of each camera (its first round of moves: the board searched for the first time, the model
+   *  and the code warming up) are measured apart. */
   const warmup: number[] = [];
 
   const connect = (v: Viewer) => {
@@ -229,9 +224,9 @@ async function phase(
     let k = 0;
     while (performance.now() - start < PHASE_MS) {
       const t0 = performance.now();
-      if (g.step === 3) {
-        // The scorekeeper takes the three moves back; the camera plays them again.
-        for (let u = 0; u < 3; u++) {
+      if (g.step === g.photos.length) {
+        // The scorekeeper takes the moves back; the camera plays them again.
+        for (let u = 0; u < g.photos.length; u++) {
           const res = await fetch(`${pick(k++).base}/api/games/${g.id}/actions`, {
             method: 'POST',
             headers: { authorization: `Bearer ${g.token}`, 'content-type': 'application/json' },
@@ -244,7 +239,7 @@ async function phase(
         const at = pick(k++);
         const expected = g.version + 1;
         const left = new Set(g.viewers);
-        waiting.set(g.id, { version: expected, t0, left, warm: g.committed >= 3 });
+        waiting.set(g.id, { version: expected, t0, left, warm: g.committed >= g.photos.length });
         try {
           const res = await fetch(`${at.base}/api/games/${g.id}/frames?endTurn=1`, {
             method: 'POST',
@@ -327,7 +322,7 @@ async function phase(
     `  frames read: ${frames} (${(frames / seconds).toFixed(1)} a second; ${held} held and confirmed by the scorekeeper; ${failed} not committed: the instance killed mid-request)`,
   );
   console.log(
-    `  frame posted → every viewer updated: p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}, max ${ms(Math.max(...latencies))} (${latencies.length} updates; each camera's first three moves apart: p50 ${ms(pct(warmup, 50))}, p99 ${ms(pct(warmup, 99))}, ${warmup.length} updates)`,
+    `  frame posted → every viewer updated: p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}, max ${ms(Math.max(...latencies))} (${latencies.length} updates; each camera's first round of moves apart: p50 ${ms(pct(warmup, 50))}, p99 ${ms(pct(warmup, 99))}, ${warmup.length} updates)`,
   );
   console.log(
     `  moves recorded: ${games.reduce((a, g) => a + g.committed, 0)}; lost ${lost}; recorded twice ${doubled}`,
@@ -359,11 +354,14 @@ const phases = new Set((process.env.HALL_PHASES ?? '1,2,3,4,5').split(',').map((
 async function run(name: string, instances: Instance[], workers: Instance[], kill: boolean) {
   running.push(...instances, ...workers);
   await phase(name, instances, workers, kill, postgres!.url);
+  // Stopped as an operator would (SIGTERM: the running jobs finish), then for good.
+  for (const p of [...instances, ...workers]) if (p.alive) p.child.kill('SIGTERM');
+  await pause(2000);
   for (const p of [...instances, ...workers]) if (p.alive) p.child.kill('SIGKILL');
 }
 try {
   console.log(
-    `tilecam hall bench (node ${process.version}): PostgreSQL and Redis on loopback, started here; cameras send ${real ? 'the first three photos of the real German games (../shared)' : 'the rendered demo photos'}`,
+    `tilecam hall bench (node ${process.version}): PostgreSQL and Redis on loopback, started here; cameras send ${real ? `the photos of the real German games (../shared), ${cameraPhotos.map((c) => c.photos.length).join('/')} moves before taking them back` : 'the rendered demo photos'}`,
   );
   [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
   const db = postgres.url;

@@ -120,9 +120,9 @@ export class FrameIntake {
   }
 
   /** Forgets what every camera learnt of the set (a committed square was corrected: it may have taught a wrong
-   *  reading). */
+   *  reading); each reads its next frame whole. */
   forget(): void {
-    for (const seat of [...this.cameras.keys()]) this.cameras.delete(seat);
+    for (const camera of this.cameras.values()) camera.unlearn();
   }
 
   /** What the frame `bytes` showed when it was read, if it was. */
