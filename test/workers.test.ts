@@ -138,11 +138,16 @@ describe('an instance with --queue and two tilecam worker processes', () => {
     const { id, token } = await newGame();
     const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?game=${id}`);
     const seen: number[] = [];
+    const grids: unknown[] = [];
     ws.on('message', (data) => {
       const m = JSON.parse(String(data)) as ServerMessage;
       if (m.type === 'snapshot') seen.push((m.data as GameSnapshot).version);
+      if (m.type === 'thumbnail') grids.push((m.data as { corners: unknown }).corners);
     });
     await new Promise((r) => ws.once('open', r));
+    // The scorekeeper's page watches the camera at this instance: it is shown each frame with the grid the worker
+    // found in it.
+    ws.send(JSON.stringify({ type: 'camera-view', data: { token } }));
     for (const n of [1, 2, 3]) {
       const { status, body } = await endTurn(id, token, photo(n));
       expect(status).toBe(200);
@@ -168,6 +173,9 @@ describe('an instance with --queue and two tilecam worker processes', () => {
     expect(undo.body.snapshot?.version).toBe(4);
     expect((await act({ type: 'fly' })).status).toBe(400);
     expect(await plays(id)).toBe(3);
+    // Three frames read (the fourth, the very frame that had just ended a turn, is answered without a reading).
+    expect(grids).toHaveLength(3);
+    expect(grids.every((g) => Array.isArray(g) && g.length === 4)).toBe(true);
     await until(async () => (seen.includes(4) ? true : undefined), 5000, 'the viewer told');
     expect(seen.filter((v) => v > 0)).toEqual([...seen.filter((v) => v > 0)].sort((a, b) => a - b));
     ws.close();

@@ -269,7 +269,9 @@ async function phase(
             g.version = expected;
             g.step++;
           } else if (result.status === 'unchanged') {
-            // Recorded already (a retry after the instance that recorded it went away).
+            // Recorded already, by the request sent before this one, whose instance went away before it answered:
+            // the move is in the database once.
+            g.committed++;
             g.version = expected;
             g.step++;
           } else failed++;

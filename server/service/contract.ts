@@ -3,6 +3,7 @@
  * (session.ts) and Scrabble Me, a board per player (me-session.ts). HTTP, WebSocket and the service hold a
  * `Session` and never ask which kind it is. One comment per member, as chessground's api.ts declares its Api.
  */
+import type { Corners } from '../../vision/index.ts';
 import type { FrameResult, Snapshot, Verification } from '../protocol/index.ts';
 import type { StoredGame } from '../store/types.ts';
 import type { Thumbnail } from './frames.ts';
@@ -45,6 +46,13 @@ export interface Session {
 
   /** Calls `listener` with each camera frame, small, and the grid found in it (for pages with the token). */
   onThumbnail(listener: (thumb: Thumbnail) => void): () => void;
+
+  /** Where the grid was found in `frame`, if this process read it (a worker tells the instance that took it). */
+  gridOf(frame: Uint8Array): Corners | undefined;
+
+  /** Shows a frame another process read (a worker) to this process's thumbnail listeners, with the grid it found
+   *  there (null: no board). */
+  showFrame(frame: Uint8Array, camera: number, grid: Corners | null): Promise<void>;
 
   /**
    * A frame from the camera at seat `camera` (0 for a game on one board). Without `endTurn` it feeds the views

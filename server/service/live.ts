@@ -140,6 +140,11 @@ export class FrameIntake {
     this.turnFrames.remember(seat, bytes, version, now);
   }
 
+  /** Shows a frame read elsewhere (a worker) to whoever watches the cameras here. */
+  show(bytes: Uint8Array, corners: Corners | null, seat: number): Promise<void> {
+    return this.thumbnail(bytes, corners, seat);
+  }
+
   private async thumbnail(bytes: Uint8Array, corners: Corners | null, seat: number): Promise<void> {
     if (this.thumbnailListeners.size === 0) return;
     const thumb = await makeThumbnail(bytes, corners);

@@ -8,6 +8,7 @@
  * Cameras are numbered by seat. A camera sees the board its seat's player holds (after a blank swap the boards
  * change places), but the tiles decide: a reading is matched to the board whose committed tiles it shows.
  */
+import type { Corners } from '../../vision/index.ts';
 import {
   afterChallenges,
   applyMeEvent,
@@ -174,6 +175,14 @@ export class MeSession implements Session {
 
   onThumbnail(listener: (thumb: Thumbnail) => void): () => void {
     return this.intake.onThumbnail(listener);
+  }
+
+  gridOf(frame: Uint8Array): Corners | undefined {
+    return this.intake.lookOf(frame)?.corners as Corners | undefined;
+  }
+
+  showFrame(frame: Uint8Array, camera: number, grid: Corners | null): Promise<void> {
+    return this.intake.show(frame, grid, camera);
   }
 
   snapshot(): MeSnapshot {

@@ -28,7 +28,7 @@ import { defaultLimits, type Limits, type SourcePolicy } from './limits.ts';
 import { MeSession } from './me-session.ts';
 import { checkSourceUrl, mjpegFrames, SourceError } from './mjpeg.ts';
 import { type CaptureTiming, GameSession } from './session.ts';
-import { partitionOf, type WorkHandler, type WorkJob } from './work.ts';
+import { partitionOf, type WorkAnswer, type WorkHandler, type WorkJob } from './work.ts';
 
 export type { Session } from './contract.ts';
 
@@ -44,7 +44,7 @@ export interface ServiceOptions {
    * Where the games' frames and actions are decided, when not in this process: the work queue that `tilecam
    * worker` processes take them from (work.ts). This instance then only keeps its games' views up to date.
    */
-  readonly work?: { run(job: WorkJob): Promise<FrameResult> };
+  readonly work?: { run(job: WorkJob): Promise<WorkAnswer> };
 }
 
 /** A game in memory, with when it was last asked for and its queue. */
@@ -256,14 +256,18 @@ export class GameService {
     const { session, queue } = live;
     const read = (frame: Uint8Array): Promise<FrameResult> =>
       this.work
-        ? this.remote(live, {
-            kind: 'frame',
-            game: id,
-            frame: Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength).toString('base64'),
-            endTurn,
-            camera,
-            ...(version === undefined ? {} : { version }),
-          })
+        ? this.remote(
+            live,
+            {
+              kind: 'frame',
+              game: id,
+              frame: Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength).toString('base64'),
+              endTurn,
+              camera,
+              ...(version === undefined ? {} : { version }),
+            },
+            frame,
+          )
         : this.guarded(id, live, () => {
             checkVersion(session, version);
             return session.submitFrame(frame, endTurn, { camera });
@@ -439,9 +443,16 @@ export class GameService {
    * `job` decided by a worker (work.ts); then this instance's copy of the game catches up from the store, so that
    * the answer and the views show what the worker recorded.
    */
-  private async remote(live: Live, job: WorkJob): Promise<FrameResult> {
+  private async remote(live: Live, job: WorkJob, frame?: Uint8Array): Promise<FrameResult> {
     try {
-      return await this.work!.run(job);
+      const { result, grid } = await this.work!.run(job);
+      // The camera's page here is shown the frame with the grid the worker found in it.
+      if (frame && job.kind === 'frame' && grid) await live.session.showFrame(frame, job.camera, grid);
+      return result;
+    } catch (err) {
+      if (frame && job.kind === 'frame' && err instanceof ServiceError && err.code === 'no-board')
+        await live.session.showFrame(frame, job.camera, null);
+      throw err;
     } finally {
       await this.catchUp(live);
     }
@@ -463,6 +474,7 @@ export class GameService {
     frame: (game, bytes, endTurn, camera, version) =>
       this.submitFrame(game, bytes, endTurn, { camera, version }),
     act: (game, action, version) => this.act(game, action, version),
+    gridOf: (game, frame) => this.sessions.get(game)?.session.gridOf(frame),
     dropPartition: (p) => {
       for (const [id, live] of this.sessions)
         if (partitionOf(id) === p && live.queue.idle && !live.session.busy) this.sessions.delete(id);

@@ -5,6 +5,7 @@
  * the set has, waits for the scorekeeper with its photo.
  */
 
+import type { Corners } from '../../vision/index.ts';
 import {
   applyEvent,
   type Board,
@@ -222,6 +223,14 @@ export class GameSession implements Session {
 
   onThumbnail(listener: (thumb: Thumbnail) => void): () => void {
     return this.intake.onThumbnail(listener);
+  }
+
+  gridOf(frame: Uint8Array): Corners | undefined {
+    return this.intake.lookOf(frame)?.corners as Corners | undefined;
+  }
+
+  showFrame(frame: Uint8Array, camera: number, grid: Corners | null): Promise<void> {
+    return this.intake.show(frame, grid, camera);
   }
 
   subscribe(listener: (snapshot: GameSnapshot) => void): () => void {

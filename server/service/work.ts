@@ -22,6 +22,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import type { Corners } from '../../vision/index.ts';
 import type { FrameResult } from '../protocol/index.ts';
 import { type ErrorCode, errorStatus, ServiceError } from './errors.ts';
 
@@ -62,6 +63,14 @@ interface Reply {
   readonly id: string;
   readonly result?: FrameResult;
   readonly error?: { readonly code: ErrorCode; readonly message: string };
+  /** A frame read: where the grid was found in it (for the camera's page at the instance). */
+  readonly grid?: Corners;
+}
+
+/** A job's answer: the game's, and for a frame read, where the grid was found in it. */
+export interface WorkAnswer {
+  readonly result: FrameResult;
+  readonly grid?: Corners;
 }
 
 /** The queue a game's work goes to. */
@@ -96,7 +105,7 @@ export class WorkQueue {
   private readonly queues: Queue[] = [];
   private readonly waiting = new Map<
     string,
-    { resolve: (r: FrameResult) => void; reject: (e: unknown) => void; timer: NodeJS.Timeout }
+    { resolve: (r: WorkAnswer) => void; reject: (e: unknown) => void; timer: NodeJS.Timeout }
   >();
 
   private constructor(
@@ -124,9 +133,9 @@ export class WorkQueue {
   }
 
   /** Hands `job` to the workers; resolves with the game's answer, or throws its ServiceError. */
-  async run(job: WorkJob): Promise<FrameResult> {
+  async run(job: WorkJob): Promise<WorkAnswer> {
     const id = randomUUID();
-    const answered = new Promise<FrameResult>((resolve, reject) => {
+    const answered = new Promise<WorkAnswer>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
         reject(
@@ -170,7 +179,8 @@ export class WorkQueue {
     clearTimeout(waiting.timer);
     if (reply.error && reply.error.code in errorStatus)
       waiting.reject(new ServiceError(reply.error.code, String(reply.error.message)));
-    else if (reply.result) waiting.resolve(reply.result);
+    else if (reply.result)
+      waiting.resolve(reply.grid ? { result: reply.result, grid: reply.grid } : { result: reply.result });
     else waiting.reject(new Error('a worker answered a job with neither a result nor an error'));
   }
 
@@ -195,6 +205,8 @@ export interface WorkHandler {
     version?: number,
   ): Promise<FrameResult>;
   act(game: string, action: unknown, version?: number): Promise<FrameResult>;
+  /** Where the grid was found in `frame` of `game`, if it was read here. */
+  gridOf(game: string, frame: Uint8Array): Corners | undefined;
   /** Forgets what is in memory of the games of queue `p` (another worker may have changed them meanwhile). */
   dropPartition(p: number): void;
 }
@@ -279,17 +291,12 @@ export class WorkConsumer {
     const { id, reply, job: work } = job.data;
     let answer: Reply;
     try {
-      const result =
-        work.kind === 'frame'
-          ? await this.handler.frame(
-              work.game,
-              Buffer.from(work.frame, 'base64'),
-              work.endTurn,
-              work.camera,
-              work.version,
-            )
-          : await this.handler.act(work.game, work.action, work.version);
-      answer = { id, result };
+      if (work.kind === 'frame') {
+        const bytes = Buffer.from(work.frame, 'base64');
+        const result = await this.handler.frame(work.game, bytes, work.endTurn, work.camera, work.version);
+        const grid = this.handler.gridOf(work.game, bytes);
+        answer = grid ? { id, result, grid } : { id, result };
+      } else answer = { id, result: await this.handler.act(work.game, work.action, work.version) };
     } catch (err) {
       // An expected failure is the client's answer; anything else fails the job, which is tried again.
       if (!(err instanceof ServiceError)) throw err;
