@@ -226,13 +226,19 @@ async function phase(
       const t0 = performance.now();
       if (g.step === g.photos.length) {
         // The scorekeeper takes the moves back; the camera plays them again.
-        for (let u = 0; u < g.photos.length; u++) {
-          const res = await fetch(`${pick(k++).base}/api/games/${g.id}/actions`, {
+        // Until the board is empty again (bounded): an undo whose instance went away may or may not have been
+        // recorded, so the game is looked at again before each.
+        for (let tries = 0; tries < 3 * g.photos.length; tries++) {
+          const res = await fetch(`${pick(k++).base}/api/games/${g.id}`).catch(() => undefined);
+          if (!res?.ok) continue;
+          const snap = (await res.json()) as GameSnapshot;
+          g.version = snap.version;
+          if (snap.board.every((row) => /^\.+$/.test(row))) break;
+          await fetch(`${pick(k++).base}/api/games/${g.id}/actions`, {
             method: 'POST',
             headers: { authorization: `Bearer ${g.token}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ type: 'undo' }),
+            body: JSON.stringify({ type: 'undo', version: g.version }),
           }).catch(() => undefined);
-          if (res?.ok) g.version = ((await res.json()) as { snapshot: GameSnapshot }).snapshot.version;
         }
         g.step = 0;
       } else {
@@ -241,7 +247,9 @@ async function phase(
         const left = new Set(g.viewers);
         waiting.set(g.id, { version: expected, t0, left, warm: g.committed >= g.photos.length });
         try {
-          const res = await fetch(`${at.base}/api/games/${g.id}/frames?endTurn=1`, {
+          // As the camera page does, the End turn says which version of the game it ends: sent again after its
+          // instance went away, it is refused as stale if the first one was recorded.
+          const res = await fetch(`${at.base}/api/games/${g.id}/frames?endTurn=1&version=${g.version}`, {
             method: 'POST',
             headers: { authorization: `Bearer ${g.token}`, 'content-type': 'image/jpeg' },
             body: g.photos[g.step]!,
@@ -268,12 +276,15 @@ async function phase(
             g.committed++;
             g.version = expected;
             g.step++;
-          } else if (result.status === 'unchanged') {
-            // Recorded already, by the request sent before this one, whose instance went away before it answered:
-            // the move is in the database once.
-            g.committed++;
-            g.version = expected;
-            g.step++;
+          } else if (result.error?.code === 'stale') {
+            // The game moved on: the request sent before this one, whose instance went away before it answered,
+            // recorded the move.
+            const snap = (await (await fetch(`${pick(k++).base}/api/games/${g.id}`)).json()) as GameSnapshot;
+            if (snap.version >= expected) {
+              g.committed++;
+              g.version = snap.version;
+              g.step++;
+            } else failed++;
           } else failed++;
         } catch {
           // The instance was killed mid-request: the next frame goes to another.
