@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { type RunningPostgres, type RunningRedis, startPostgres, startRedis } from '../server/dev/servers.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot, ServerMessage } from '../server/protocol/index.ts';
-import { type RunningPostgres, type RunningRedis, startPostgres, startRedis } from './servers.ts';
 
 let postgres: RunningPostgres;
 let redis: RunningRedis;

@@ -9,11 +9,11 @@ import { readFileSync } from 'node:fs';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { type RunningPostgres, type RunningRedis, startPostgres, startRedis } from '../server/dev/servers.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot, ServerMessage } from '../server/protocol/index.ts';
 import { ownerOf, PARTITIONS, partitionOf } from '../server/service/work.ts';
 import { PostgresStore } from '../server/store/postgres.ts';
-import { type RunningPostgres, type RunningRedis, startPostgres, startRedis } from './servers.ts';
 
 let postgres: RunningPostgres;
 let redis: RunningRedis;
@@ -218,4 +218,42 @@ describe('an instance with --queue and two tilecam worker processes', () => {
       await queue.close();
     }
   }, 60_000);
+});
+
+describe('the work queue itself (a Redis of its own, a worker in this process)', () => {
+  it('hands a refusal to the caller even when it comes before the hand-over is acknowledged', async () => {
+    const own = await startRedis();
+    const { ServiceError } = await import('../server/service/errors.ts');
+    const { WorkConsumer, WorkQueue } = await import('../server/service/work.ts');
+    const refuse = async (): Promise<never> => {
+      throw new ServiceError('stale', 'the game has moved on');
+    };
+    const consumer = await WorkConsumer.start(own.url, {
+      frame: refuse,
+      act: refuse,
+      gridOf: () => undefined,
+      dropPartition: () => {},
+    });
+    const queue = await WorkQueue.open(own.url);
+    try {
+      // The hand-over's acknowledgement is held back until the worker has answered.
+      const queues = (queue as unknown as { queues: Queue[] }).queues;
+      const game = 'g1';
+      const q = queues[partitionOf(game)]!;
+      const add = q.add.bind(q);
+      q.add = (async (...args: Parameters<typeof add>) => {
+        const job = await add(...args);
+        await new Promise((r) => setTimeout(r, 1500));
+        return job;
+      }) as typeof q.add;
+      // A refusal left unhandled meanwhile would end this process (and fail the run); it reaches the caller.
+      await expect(queue.run({ kind: 'act', game, action: { type: 'pass' } })).rejects.toMatchObject({
+        code: 'stale',
+      });
+    } finally {
+      await queue.close();
+      await consumer.close();
+      await own.stop();
+    }
+  }, 30_000);
 });

@@ -1,19 +1,19 @@
 /**
  * `npm run bench:hall`: a tournament hall on this machine, loopback only, every loop bounded in count and time.
- * PostgreSQL and Redis are started here (test/servers.ts: temporary folders, free ports), then two phases with the
+ * PostgreSQL and Redis are started here (server/dev/servers.ts: temporary folders, free ports), then five phases with the
  * same load, for comparison:
  *   1. one instance (`tilecam serve` on PostgreSQL, no Redis): the single-process figure;
  *   2. two instances on the same PostgreSQL and Redis; half-way through, one instance is killed (SIGKILL): its
  *      viewers reconnect to the other and get a full snapshot, its cameras send there;
- *   3. two instances started with `--queue` and one `tilecam worker`: the workers read every frame (work.ts);
+ *   3. two instances started with `--queue` and one `tilecam worker`: the worker reads every frame (work.ts);
  *   4. the same with two workers;
  *   5. the same again; half-way through, one instance and one worker are killed (SIGKILL).
  * HALL_PHASES=1,3 runs only those.
- * Load: GAMES boards, each a simulated camera sending a frame with End turn every FRAME_MS (the project's rendered
- * demo photos: moves 1, 2, 3, then the scorekeeper takes them back and the camera plays them again), VIEWERS
- * WebSocket viewers spread over the games and over the instances. Printed per phase: frames read per second, frame
- * posted → every viewer of its game updated (p50/p99/max), moves lost or recorded twice (from the database), viewers
- * reconnected, and each process's RSS.
+ * Load: GAMES boards, each a simulated camera sending a frame with End turn (and the version it ends) every FRAME_MS,
+ * a held reading confirmed by the scorekeeper, the moves taken back after the last photo and played again (see
+ * cameraPhotos), VIEWERS WebSocket viewers spread over the games and over the instances. Printed per phase: frames
+ * read per second, frame posted → every viewer of its game updated (p50/p99/max; each camera's first round apart),
+ * moves lost or recorded twice (from the database), viewers reconnected, each process's CPU time and RSS.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import WebSocket from 'ws';
-import { type RunningPostgres, type RunningRedis, startPostgres, startRedis } from '../../test/servers.ts';
+import { type RunningPostgres, type RunningRedis, startPostgres, startRedis } from '../dev/servers.ts';
 import type { GameSnapshot, ServerMessage } from '../protocol/index.ts';
 import { gameFolders, readGame } from './live-sheet.ts';
 

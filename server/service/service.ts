@@ -435,11 +435,6 @@ export class GameService {
   }
 
   /**
-   * Drops from memory the games nobody watches, pulls or is using: those idle past the limit, and the least
-   * recently used while more than the limit are loaded. Everything of a game is stored (its events, its held
-   * readings), so it is loaded again exactly as it was; only the cameras' last frames are lost.
-   */
-  /**
    * `job` decided by a worker (work.ts); then this instance's copy of the game catches up from the store, so that
    * the answer and the views show what the worker recorded.
    */
@@ -481,6 +476,11 @@ export class GameService {
     },
   };
 
+  /**
+   * Drops from memory the games nobody watches, pulls or is using: those idle past the limit, and the least
+   * recently used while more than the limit are loaded. Everything of a game is stored (its events, its held
+   * readings), so it is loaded again exactly as it was; only the cameras' last frames are lost.
+   */
   sweep(now = Date.now(), keep?: string): void {
     const candidates = [...this.sessions.entries()]
       .filter(

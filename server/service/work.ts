@@ -147,6 +147,9 @@ export class WorkQueue {
       }, ANSWER_MS);
       this.waiting.set(id, { resolve, reject, timer });
     });
+    // The answer may come before the job's hand-over below is acknowledged: a refusal arriving then is not left
+    // unhandled (it would end the process); it is thrown to the caller below.
+    answered.catch(() => {});
     const data: WorkData = { id, reply: replies(this.instance), job };
     try {
       await this.queues[partitionOf(job.game)]!.add(job.kind, data, {

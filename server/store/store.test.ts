@@ -1,13 +1,13 @@
 /**
  * One suite for every store: the embedded SQLite store and PostgreSQL (a server of its own, started by the test in
- * a temporary folder: test/servers.ts). What one store keeps, the other keeps the same way.
+ * a temporary folder: server/dev/servers.ts). What one store keeps, the other keeps the same way.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresBin, type RunningPostgres, startPostgres } from '../../test/servers.ts';
+import { postgresBin, type RunningPostgres, startPostgres } from '../dev/servers.ts';
 import type { GameConfig } from '../protocol/index.ts';
 import { MIGRATIONS, PostgresStore } from './postgres.ts';
 import { SqliteStore } from './sqlite.ts';

@@ -1,6 +1,6 @@
 /**
- * Real database servers for tests, each started by the test in a temporary folder on a free loopback port and
- * stopped after: PostgreSQL from Debian's packages (`initdb` + `pg_ctl`; `initdb` refuses root, so as root they
+ * Real database servers for tests, benches and `npm run hall` (a local hall for development), each started in a
+ * temporary folder on a free loopback port and stopped after: PostgreSQL from Debian's packages (`initdb` + `pg_ctl`; `initdb` refuses root, so as root they
  * run as the `postgres` system user, in a folder it owns), and Redis (`redis-server`, nothing saved to disk).
  * Nothing is left running or on disk.
  */

@@ -1,0 +1,100 @@
+/**
+ * `npm run hall [-- --instances 2] [--workers 2] [--port 3000]`: the whole set-up of a tournament hall on this machine,
+ * for development, with no root service: PostgreSQL and Redis of its own (temporary folders, free loopback ports),
+ * instances of `tilecam serve --queue` on ports PORT, PORT+1, … and `tilecam worker` processes. Prints where
+ * everything is; Ctrl-C stops it all and leaves nothing behind (the games are gone with the database).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { type RunningPostgres, type RunningRedis, startPostgres, startRedis } from './servers.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+function count(value: string | undefined, name: string, fallback: number, most: number): number {
+  const n = value === undefined ? fallback : Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > most)
+    throw new Error(`--${name} must be 1–${most}, got '${value}'`);
+  return n;
+}
+
+/** Starts `tilecam ARGS --json` and waits for its first line (what it prints once it is ready). */
+function start(args: string[]): Promise<{ child: ChildProcess; line: Record<string, unknown> }> {
+  const child = spawn(process.execPath, ['server/cli/bin.mjs', ...args, '--json'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`tilecam ${args[0]} did not start in 60 s`)), 60_000);
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (!out.includes('\n')) return;
+      clearTimeout(timer);
+      child.stdout!.resume();
+      try {
+        resolve({ child, line: JSON.parse(out.split('\n')[0]!) as Record<string, unknown> });
+      } catch {
+        reject(new Error(`tilecam ${args[0]} said: ${out}`));
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`tilecam ${args[0]} exited with ${code}`)));
+  });
+}
+
+let postgres: RunningPostgres | undefined;
+let redis: RunningRedis | undefined;
+const children: ChildProcess[] = [];
+let stopping = false;
+async function stop(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    // Each finishes what it is doing (up to 10 s), then the databases go.
+    await Promise.all(
+      children.map(
+        (c) =>
+          new Promise<void>((done) => {
+            if (c.exitCode !== null || c.signalCode !== null) return done();
+            const timer = setTimeout(() => c.kill('SIGKILL'), 10_000);
+            c.once('exit', () => {
+              clearTimeout(timer);
+              done();
+            });
+            c.kill('SIGTERM');
+          }),
+      ),
+    );
+    await redis?.stop();
+    postgres?.stop();
+  }
+  process.exit(code);
+}
+
+try {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: { instances: { type: 'string' }, workers: { type: 'string' }, port: { type: 'string' } },
+  });
+  const instances = count(values.instances, 'instances', 2, 8);
+  const workers = count(values.workers, 'workers', 2, 16);
+  const port = count(values.port, 'port', 3000, 65535 - instances);
+  process.once('SIGINT', () => void stop(0));
+  process.once('SIGTERM', () => void stop(0));
+  [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+  const shared = ['--db', postgres.url, '--redis', redis.url];
+  for (let i = 0; i < instances; i++) {
+    const { child } = await start(['serve', '--queue', '--port', String(port + i), ...shared]);
+    children.push(child);
+  }
+  for (let i = 0; i < workers; i++) children.push((await start(['worker', ...shared])).child);
+  for (const c of children)
+    c.once('exit', (code) => !stopping && console.error(`a tilecam process exited (${code})`));
+  console.log(`a tournament hall on this machine: ${instances} instances, ${workers} workers`);
+  for (let i = 0; i < instances; i++)
+    console.log(`  http://localhost:${port + i}/   (hall: /hall?event=NAME)`);
+  console.log(`  DATABASE_URL=${postgres.url}\n  REDIS_URL=${redis.url}`);
+  console.log('  Ctrl-C stops everything (the games go with the database)');
+} catch (err) {
+  console.error(`npm run hall: ${(err as Error).message}`);
+  await stop(1);
+}
