@@ -54,7 +54,10 @@ beforeAll(async () => {
     queue: true,
     heartbeatMs: 60_000,
   });
-  workers.push(...(await Promise.all([startWorker(), startWorker()])));
+  // Both, or whichever started is stopped after.
+  const started = await Promise.allSettled([startWorker(), startWorker()]);
+  for (const w of started) if (w.status === 'fulfilled') workers.push(w.value);
+  for (const w of started) if (w.status === 'rejected') throw w.reason;
   store = await PostgresStore.open(postgres.url);
 }, 120_000);
 
@@ -92,6 +95,15 @@ async function plays(id: string): Promise<number> {
   return ((await store.getGame(id))?.events ?? []).filter((e) => e.event.type === 'play').length;
 }
 
+/** The game's moves in effect: its events, less those taken back (and the taking back). */
+async function moves(id: string): Promise<string[]> {
+  const events = (await store.getGame(id))?.events ?? [];
+  const undone = new Set(
+    events.flatMap((e) => (e.event.type === 'correction' ? [(e.event as { target: number }).target] : [])),
+  );
+  return events.filter((e, i) => e.event.type !== 'correction' && !undone.has(i)).map((e) => e.event.type);
+}
+
 async function until<T>(what: () => Promise<T | undefined>, ms: number, label: string): Promise<T> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -108,28 +120,28 @@ describe('an instance with --queue and two tilecam worker processes', () => {
       { length: PARTITIONS },
       (_, p) => new Queue(`tilecam-work-${p}`, { connection: { url: redis.url } }),
     );
+    const { Redis } = await import('ioredis');
+    const client = new Redis(redis.url);
+    const ids = workers.map((w) => w.id);
+    const named = Array.from({ length: PARTITIONS }, (_, p) => ownerOf(p, ids));
     try {
-      // Both workers have announced themselves and taken their share (a heartbeat a second).
-      const counts = await until(
+      // Both workers have announced themselves (a heartbeat a second) and the one that started first has handed
+      // the other its share: each queue's lease is held by the worker rendezvous hashing names for it, both hold
+      // some, and each queue has exactly one consumer.
+      const holders = await until(
         async () => {
-          const n = await Promise.all(queues.map(async (q) => (await q.getWorkers()).length));
-          return n.every((c) => c === 1) ? n : undefined;
+          const held = await Promise.all(
+            Array.from({ length: PARTITIONS }, (_, p) => client.get(`tilecam:queue-owner:${p}`)),
+          );
+          const consumers = await Promise.all(queues.map(async (q) => (await q.getWorkers()).length));
+          return held.every((h, p) => h === named[p]) && consumers.every((c) => c === 1) ? held : undefined;
         },
-        15_000,
-        'one worker per queue',
+        20_000,
+        'each queue held and consumed by the worker named for it',
       );
-      expect(counts).toHaveLength(PARTITIONS);
-      // And neither worker has all of them (rendezvous hashing over the two).
-      const owners = new Set(
-        Array.from({ length: PARTITIONS }, (_, p) =>
-          ownerOf(
-            p,
-            workers.map((w) => w.id),
-          ),
-        ),
-      );
-      expect(owners.size).toBe(2);
+      expect(new Set(holders).size).toBe(2);
     } finally {
+      client.disconnect();
       await Promise.all(queues.map((q) => q.close()));
     }
   }, 30_000);
@@ -194,26 +206,41 @@ describe('an instance with --queue and two tilecam worker processes', () => {
             workers.map((x) => x.id),
           ),
       )!;
-      const answer = endTurn(id, token, photo(2));
-      // The frame's job is being read: the worker is stopped there, and (still mid-frame) killed.
-      await until(
-        async () => ((await queue.getActiveCount()) > 0 ? true : undefined),
-        10_000,
-        'the job active',
-      );
-      owner.child.kill('SIGSTOP');
-      expect(await queue.getActiveCount()).toBe(1);
+      // The frame's job is being read: the worker is stopped there and, still mid-frame, killed. (Should the frame
+      // have been read before the stop landed, the move is taken back and the frame sent again.)
+      let answer: ReturnType<typeof endTurn> | undefined;
+      for (let attempt = 0; attempt < 5 && !answer; attempt++) {
+        const sent = endTurn(id, token, photo(2));
+        await until(
+          async () => ((await queue.getActiveCount()) > 0 ? true : undefined),
+          10_000,
+          'the job active',
+        );
+        owner.child.kill('SIGSTOP');
+        if ((await queue.getActiveCount()) === 1) answer = sent;
+        else {
+          owner.child.kill('SIGCONT');
+          expect((await sent).body.status).toBe('committed');
+          const undo = await fetch(`${base()}/api/games/${id}/actions`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ type: 'undo' }),
+          });
+          expect(undo.status).toBe(200);
+        }
+      }
+      expect(answer).toBeDefined();
       owner.child.kill('SIGKILL');
       workers.splice(workers.indexOf(owner), 1);
-      // The other worker takes the queue over and reads the frame again: the move is recorded, once ('unchanged'
-      // when the killed worker had recorded it just before it was stopped).
-      const { status, body } = await answer;
+      // The other worker takes the queue over and does the job again: the move is recorded, once ('unchanged'
+      // when the killed worker had recorded it just before it was stopped), and no pass is made of it.
+      const { status, body } = await answer!;
       expect(status).toBe(200);
       expect(['committed', 'unchanged']).toContain(body.status);
-      expect(await plays(id)).toBe(2);
+      expect(await moves(id)).toEqual(['play', 'play']);
       // And the game goes on on the survivor.
       expect((await endTurn(id, token, photo(3))).body.status).toBe('committed');
-      expect(await plays(id)).toBe(3);
+      expect(await moves(id)).toEqual(['play', 'play', 'play']);
     } finally {
       await queue.close();
     }
@@ -221,6 +248,63 @@ describe('an instance with --queue and two tilecam worker processes', () => {
 });
 
 describe('the work queue itself (a Redis of its own, a worker in this process)', () => {
+  it('does a job again after its worker was lost, answering unchanged if that worker had recorded it', async () => {
+    const own = await startRedis();
+    const { Worker } = await import('bullmq');
+    const { WorkConsumer, WorkQueue } = await import('../server/service/work.ts');
+    const queue = await WorkQueue.open(own.url);
+    const game = 'g2';
+    // The game is at version 0 when the job is handed over; the lost worker records it (version 1) and dies.
+    let version = 0;
+    let decided = 0;
+    let lost: { close(force?: boolean): Promise<void> } | undefined;
+    let consumer: Awaited<ReturnType<typeof WorkConsumer.start>> | undefined;
+    try {
+      const taken = new Promise<void>((took) => {
+        lost = new Worker(
+          `tilecam-work-${partitionOf(game)}`,
+          async () => {
+            version = 1;
+            took();
+            await new Promise(() => {});
+          },
+          {
+            connection: { url: own.url, maxRetriesPerRequest: null },
+            lockDuration: 1000,
+            stalledInterval: 500,
+          },
+        );
+      });
+      const answer = queue.run({ kind: 'act', game, action: { type: 'pass' } }, 0);
+      answer.catch(() => {});
+      await taken;
+      // Gone without a word: its lock is no longer renewed.
+      await lost!.close(true);
+      consumer = await WorkConsumer.start(own.url, {
+        frame: async () => {
+          decided++;
+          return { status: 'committed' };
+        },
+        act: async () => {
+          decided++;
+          return { status: 'committed' };
+        },
+        version: async () => version,
+        gridOf: () => undefined,
+        dropPartition: () => {},
+      });
+      const { result } = await answer;
+      expect(result.status).toBe('unchanged');
+      expect(result.reasons?.[0]).toMatch(/stopped before it could answer/);
+      expect(decided).toBe(0);
+      expect(consumer.done.again).toBe(1);
+    } finally {
+      await queue.close();
+      await consumer?.close();
+      await own.stop();
+    }
+  }, 40_000);
+
   it('hands a refusal to the caller even when it comes before the hand-over is acknowledged', async () => {
     const own = await startRedis();
     const { ServiceError } = await import('../server/service/errors.ts');
@@ -231,6 +315,7 @@ describe('the work queue itself (a Redis of its own, a worker in this process)',
     const consumer = await WorkConsumer.start(own.url, {
       frame: refuse,
       act: refuse,
+      version: async () => 0,
       gridOf: () => undefined,
       dropPartition: () => {},
     });
@@ -247,7 +332,7 @@ describe('the work queue itself (a Redis of its own, a worker in this process)',
         return job;
       }) as typeof q.add;
       // A refusal left unhandled meanwhile would end this process (and fail the run); it reaches the caller.
-      await expect(queue.run({ kind: 'act', game, action: { type: 'pass' } })).rejects.toMatchObject({
+      await expect(queue.run({ kind: 'act', game, action: { type: 'pass' } }, 0)).rejects.toMatchObject({
         code: 'stale',
       });
     } finally {

@@ -1,5 +1,5 @@
 /**
- * `tilecam worker [--db postgres://…] [--redis redis://…] [--json]`: a process that reads the frames and decides the
+ * `tilecam worker [--db postgres://…] [--redis redis://…] [--limit NAME=N …] [--json]`: a process that reads the frames and decides the
  * actions the instances started with `--queue` hand over (server/service/work.ts). It shares the instances' database
  * and Redis (defaults: DATABASE_URL, REDIS_URL); start as many as the hall needs, on any machine that reaches both.
  * SIGTERM or SIGINT: the jobs running finish, the other workers take its queues.
@@ -9,11 +9,16 @@ import { reportError } from './errors.ts';
 
 export async function workerCommand(args: string[]): Promise<number> {
   const json = args.includes('--json');
-  let values: { db?: string | undefined; redis?: string | undefined };
+  let values: { db?: string | undefined; redis?: string | undefined; limit?: string[] | undefined };
   try {
     ({ values } = parseArgs({
       args,
-      options: { db: { type: 'string' }, redis: { type: 'string' }, json: { type: 'boolean' } },
+      options: {
+        db: { type: 'string' },
+        redis: { type: 'string' },
+        limit: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+      },
     }));
   } catch (err) {
     return reportError(json, (err as Error).message);
@@ -21,22 +26,35 @@ export async function workerCommand(args: string[]): Promise<number> {
   const { openStore, redisUrl, reach, StoreOpenError } = await import('../http/app.ts');
   const { RedisBus } = await import('../service/bus.ts');
   const { GameService } = await import('../service/service.ts');
-  const { defaultLimits } = await import('../service/limits.ts');
+  const { defaultLimits, parseLimits } = await import('../service/limits.ts');
   const { WorkConsumer } = await import('../service/work.ts');
+  // The same limits as the instances (`--limit NAME=N`, as for serve): the photos a game may keep, the games kept in
+  // memory.
+  let limits: ReturnType<typeof parseLimits>;
+  try {
+    limits = parseLimits(values.limit ?? [], defaultLimits);
+  } catch (err) {
+    return reportError(json, (err as Error).message);
+  }
   const opened: { close(): Promise<void> }[] = [];
   const closeAll = async () => {
-    for (const o of opened.reverse()) await o.close().catch(() => {});
+    for (const o of [...opened].reverse()) await o.close().catch(() => {});
   };
   let consumer: Awaited<ReturnType<typeof WorkConsumer.start>>;
   try {
     const url = redisUrl(values.redis);
     if (!url) throw new StoreOpenError('a worker takes its work from Redis: set --redis or REDIS_URL');
-    const store = await openStore(values.db, defaultLimits.photoBytesPerGame);
+    // The instances' database: a worker on a SQLite file of its own would find none of their games.
+    const db = values.db ?? process.env.DATABASE_URL?.trim();
+    if (!db)
+      throw new StoreOpenError(
+        'a worker records moves in the database the instances use: set --db postgres://… or DATABASE_URL',
+      );
+    const store = await openStore(db, limits.photoBytesPerGame);
     opened.push(store);
     const bus = await reach(url, RedisBus.open);
     opened.push(bus);
-    // Frames come from the instances, already admitted by their limits.
-    const service = new GameService(store, { bus, limits: defaultLimits });
+    const service = new GameService(store, { bus, limits });
     opened.push({ close: async () => service.stopAll() });
     consumer = await reach(url, (u) => WorkConsumer.start(u, service.handler));
     opened.push(consumer);
@@ -47,11 +65,14 @@ export async function workerCommand(args: string[]): Promise<number> {
   }
   if (json) process.stdout.write(`${JSON.stringify({ worker: consumer.id })}\n`);
   else process.stdout.write(`tilecam worker ${consumer.id} is taking frames from the queue\n`);
-  const stop = async () => {
-    await closeAll();
-    process.exit(0);
+  let stopping = false;
+  const stop = () => {
+    // Once, whichever signal comes first or again (Ctrl-C reaches the whole process group).
+    if (stopping) return;
+    stopping = true;
+    void closeAll().then(() => process.exit(0));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   return new Promise<number>(() => {});
 }

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { type RunningPostgres, type RunningRedis, startPostgres, startRedis } from './servers.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const children: ChildProcess[] = [];
 
 function count(value: string | undefined, name: string, fallback: number, most: number): number {
   const n = value === undefined ? fallback : Number(value);
@@ -18,12 +19,16 @@ function count(value: string | undefined, name: string, fallback: number, most: 
   return n;
 }
 
-/** Starts `tilecam ARGS --json` and waits for its first line (what it prints once it is ready). */
-function start(args: string[]): Promise<{ child: ChildProcess; line: Record<string, unknown> }> {
+/**
+ * Starts `tilecam ARGS --json` (kept in `children` at once, to be stopped whatever happens) and waits for its first
+ * line, which says it is ready, or what went wrong.
+ */
+function start(args: string[]): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['server/cli/bin.mjs', ...args, '--json'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`tilecam ${args[0]} did not start in 60 s`)), 60_000);
@@ -32,19 +37,24 @@ function start(args: string[]): Promise<{ child: ChildProcess; line: Record<stri
       if (!out.includes('\n')) return;
       clearTimeout(timer);
       child.stdout!.resume();
+      let line: { error?: { message?: string } };
       try {
-        resolve({ child, line: JSON.parse(out.split('\n')[0]!) as Record<string, unknown> });
+        line = JSON.parse(out.split('\n')[0]!) as typeof line;
       } catch {
-        reject(new Error(`tilecam ${args[0]} said: ${out}`));
+        return reject(new Error(`tilecam ${args[0]} said: ${out}`));
       }
+      if (line.error) reject(new Error(`tilecam ${args[0]}: ${line.error.message}`));
+      else resolve(child);
     });
-    child.once('exit', (code) => reject(new Error(`tilecam ${args[0]} exited with ${code}`)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`tilecam ${args[0]} exited with ${code}`));
+    });
   });
 }
 
 let postgres: RunningPostgres | undefined;
 let redis: RunningRedis | undefined;
-const children: ChildProcess[] = [];
 let stopping = false;
 async function stop(code: number): Promise<never> {
   if (!stopping) {
@@ -80,19 +90,23 @@ try {
   const port = count(values.port, 'port', 3000, 65535 - instances);
   process.once('SIGINT', () => void stop(0));
   process.once('SIGTERM', () => void stop(0));
-  [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-  const shared = ['--db', postgres.url, '--redis', redis.url];
+  // Both started, or whichever did stopped again.
+  const [pg, rd] = await Promise.allSettled([startPostgres(), startRedis()]);
+  if (pg.status === 'fulfilled') postgres = pg.value;
+  if (rd.status === 'fulfilled') redis = rd.value;
+  if (pg.status === 'rejected') throw pg.reason;
+  if (rd.status === 'rejected') throw rd.reason;
+  const shared = ['--db', postgres!.url, '--redis', redis!.url];
   for (let i = 0; i < instances; i++) {
-    const { child } = await start(['serve', '--queue', '--port', String(port + i), ...shared]);
-    children.push(child);
+    await start(['serve', '--queue', '--port', String(port + i), ...shared]);
   }
-  for (let i = 0; i < workers; i++) children.push((await start(['worker', ...shared])).child);
+  for (let i = 0; i < workers; i++) await start(['worker', ...shared]);
   for (const c of children)
     c.once('exit', (code) => !stopping && console.error(`a tilecam process exited (${code})`));
   console.log(`a tournament hall on this machine: ${instances} instances, ${workers} workers`);
   for (let i = 0; i < instances; i++)
     console.log(`  http://localhost:${port + i}/   (hall: /hall?event=NAME)`);
-  console.log(`  DATABASE_URL=${postgres.url}\n  REDIS_URL=${redis.url}`);
+  console.log(`  DATABASE_URL=${postgres!.url}\n  REDIS_URL=${redis!.url}`);
   console.log('  Ctrl-C stops everything (the games go with the database)');
 } catch (err) {
   console.error(`npm run hall: ${(err as Error).message}`);

@@ -44,7 +44,7 @@ export interface ServiceOptions {
    * Where the games' frames and actions are decided, when not in this process: the work queue that `tilecam
    * worker` processes take them from (work.ts). This instance then only keeps its games' views up to date.
    */
-  readonly work?: { run(job: WorkJob): Promise<WorkAnswer> };
+  readonly work?: { run(job: WorkJob, at: number): Promise<WorkAnswer> };
 }
 
 /** A game in memory, with when it was last asked for and its queue. */
@@ -121,11 +121,10 @@ export class GameService {
       );
       return;
     }
+    // Read again only if the store differs from memory: this instance may have caught up already (the answer of a
+    // worker's job), and reading again would tell the viewers twice.
     live.queue
-      .run(async () => {
-        const stored = await this.store.getGame(id);
-        if (stored) refresh(live, stored);
-      })
+      .run(() => this.catchUp(live))
       .catch((err: unknown) => console.error(`game ${id}: catching up: ${(err as Error).message}`));
   }
 
@@ -440,7 +439,7 @@ export class GameService {
    */
   private async remote(live: Live, job: WorkJob, frame?: Uint8Array): Promise<FrameResult> {
     try {
-      const { result, grid } = await this.work!.run(job);
+      const { result, grid } = await this.work!.run(job, live.session.version);
       // The camera's page here is shown the frame with the grid the worker found in it.
       if (frame && job.kind === 'frame' && grid) await live.session.showFrame(frame, job.camera, grid);
       return result;
@@ -449,11 +448,15 @@ export class GameService {
         await live.session.showFrame(frame, job.camera, null);
       throw err;
     } finally {
-      await this.catchUp(live);
+      // What the worker decided stands whatever happens here: a store that cannot be read now is caught up later.
+      await this.catchUp(live).catch((err: unknown) =>
+        console.error(`game ${live.session.id}: catching up: ${(err as Error).message}`),
+      );
     }
   }
 
-  /** Reads the game again from the store when its events or held readings there differ from those in memory. */
+  /** Reads the game again from the store when its events or held readings there differ from those in memory (as
+   *  last read from the store, or decided here). */
   private async catchUp(live: Live): Promise<void> {
     const stored = await this.store.getGame(live.session.id);
     if (!stored) return;
@@ -470,6 +473,11 @@ export class GameService {
       this.submitFrame(game, bytes, endTurn, { camera, version }),
     act: (game, action, version) => this.act(game, action, version),
     gridOf: (game, frame) => this.sessions.get(game)?.session.gridOf(frame),
+    version: async (game) => {
+      const live = await this.live(game);
+      await live.queue.run(() => this.catchUp(live));
+      return live.session.version;
+    },
     dropPartition: (p) => {
       for (const [id, live] of this.sessions)
         if (partitionOf(id) === p && live.queue.idle && !live.session.busy) this.sessions.delete(id);

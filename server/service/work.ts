@@ -13,11 +13,20 @@
  *   takes a queue over drops the games of that queue it had in memory: they are read again from the store.
  * - **Exactly once.** A move is recorded by the store's append, which refuses an event number already taken
  *   (StoreConflict): never by one process's memory.
+ * - **Handing a queue over.** A worker consumes a queue only while it holds the queue's lease in Redis (a key with
+ *   a time to live, renewed every heartbeat); one giving a queue up lets its running job finish first, then lets the
+ *   lease go, and only then may the next owner take it: two workers never consume one queue. The heartbeats are
+ *   timed by Redis's clock, not the machines'.
  * - **A worker killed mid-frame loses nothing.** Its job's lock runs out, BullMQ moves it back to the front of its
- *   queue, and the worker now owning the queue reads the frame again: a move already recorded before the kill reads
- *   as nothing new, one not recorded is recorded then.
+ *   queue, and the worker that takes the queue over (once the dead one's lease has run out) does the job again. A
+ *   job done again checks the game against the version it was handed over at: if the game has moved on since, the
+ *   killed worker recorded it, and it is answered `unchanged` (nothing more recorded: not a pass, not a second
+ *   undo); if not, it is decided now.
  * - **Answers.** The worker publishes each job's result on the channel of the instance that handed it over, which
- *   answers its client with it (a job nobody answers in ANSWER_MS is `unavailable`: no worker is running).
+ *   answers its client with it. A job that fails unexpectedly (the database away) is answered `unavailable`, never
+ *   tried again behind the game's later work; one nobody answers in ANSWER_MS is `unavailable` for the client (no
+ *   worker running, or an answer lost while Redis reconnected) and is taken back from the queue if still waiting, and
+ *   a worker does not decide a job handed over longer ago than that.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { type Job, Queue, Worker } from 'bullmq';
@@ -31,12 +40,17 @@ export const PARTITIONS = 16;
 /** A worker not heard from for this long is gone: its queues go to the others. */
 const GONE_MS = 6000;
 const HEARTBEAT_MS = 1000;
-/** A job's lock: a worker killed mid-job has its job taken again within about this and half of it. */
-const LOCK_MS = 4000;
+/** A job's lock: a worker killed mid-job has its job taken again after about this (and its lease's end). */
+const LOCK_MS = 6000;
 /** How long an instance waits for a job's answer. */
 const ANSWER_MS = 60_000;
 const WORKERS_KEY = 'tilecam:workers';
 const queueName = (p: number) => `tilecam-work-${p}`;
+const leaseKey = (p: number) => `tilecam:queue-owner:${p}`;
+/** Renews a lease held by ARGV[1]; 0 when it is not (any longer) theirs. */
+const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+/** Lets a lease held by ARGV[1] go. */
+const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 const replies = (instance: string) => `tilecam:replies:${instance}`;
 
 /** A piece of one game's work. */
@@ -56,7 +70,47 @@ interface WorkData {
   readonly id: string;
   /** The channel the instance that handed the job over listens on. */
   readonly reply: string;
+  /** The game's version at the instance when it handed the job over. */
+  readonly at: number;
   readonly job: WorkJob;
+}
+
+/** The job's data, if it has the shape instances give it (a job in Redis is outside input). */
+function workData(data: unknown): WorkData | undefined {
+  const d = data as Partial<WorkData> | null;
+  const job = d?.job as Partial<Record<string, unknown>> | undefined;
+  if (
+    typeof d?.id !== 'string' ||
+    typeof d.reply !== 'string' ||
+    !d.reply.startsWith('tilecam:replies:') ||
+    !Number.isInteger(d.at) ||
+    typeof job !== 'object' ||
+    job === null ||
+    typeof job.game !== 'string' ||
+    (job.version !== undefined && !Number.isInteger(job.version))
+  )
+    return undefined;
+  if (job.kind === 'act') return d as WorkData;
+  if (
+    job.kind === 'frame' &&
+    typeof job.frame === 'string' &&
+    typeof job.endTurn === 'boolean' &&
+    Number.isInteger(job.camera)
+  )
+    return d as WorkData;
+  return undefined;
+}
+
+/** A reply's grid: four points of finite numbers. */
+function isGrid(grid: unknown): grid is Corners {
+  return (
+    Array.isArray(grid) &&
+    grid.length === 4 &&
+    grid.every(
+      (p) =>
+        Array.isArray(p) && p.length === 2 && p.every((v) => typeof v === 'number' && Number.isFinite(v)),
+    )
+  );
 }
 
 interface Reply {
@@ -132,12 +186,17 @@ export class WorkQueue {
     }
   }
 
-  /** Hands `job` to the workers; resolves with the game's answer, or throws its ServiceError. */
-  async run(job: WorkJob): Promise<WorkAnswer> {
+  /**
+   * Hands `job` to the workers, the game being at version `at` here; resolves with the game's answer, or throws
+   * its ServiceError.
+   */
+  async run(job: WorkJob, at: number): Promise<WorkAnswer> {
     const id = randomUUID();
     const answered = new Promise<WorkAnswer>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
+        // Not decided later behind the client's back, if nobody has taken it yet.
+        this.queues[partitionOf(job.game)]!.remove(id).catch(() => {});
         reject(
           new ServiceError(
             'unavailable',
@@ -150,14 +209,15 @@ export class WorkQueue {
     // The answer may come before the job's hand-over below is acknowledged: a refusal arriving then is not left
     // unhandled (it would end the process); it is thrown to the caller below.
     answered.catch(() => {});
-    const data: WorkData = { id, reply: replies(this.instance), job };
+    const data: WorkData = { id, reply: replies(this.instance), at, job };
     try {
       await this.queues[partitionOf(job.game)]!.add(job.kind, data, {
         jobId: id,
-        attempts: 3,
-        backoff: { type: 'fixed', delay: 500 },
+        // A job is not tried again behind the game's later work: a failure is answered (a worker killed mid-job
+        // is another matter: its job goes back to the front of the queue).
+        attempts: 1,
         removeOnComplete: true,
-        removeOnFail: 100,
+        removeOnFail: true,
       });
     } catch (err) {
       const waiting = this.waiting.get(id);
@@ -169,21 +229,23 @@ export class WorkQueue {
   }
 
   private answer(text: string): void {
-    let reply: Reply;
+    let reply: Reply | null;
     try {
-      reply = JSON.parse(text) as Reply;
+      reply = JSON.parse(text) as Reply | null;
     } catch {
       return;
     }
-    const waiting = typeof reply.id === 'string' ? this.waiting.get(reply.id) : undefined;
-    // A job read twice (its worker killed after answering) answers twice: the first answer stands.
+    if (typeof reply !== 'object' || reply === null || typeof reply.id !== 'string') return;
+    const waiting = this.waiting.get(reply.id);
+    // A job done twice (its worker killed after answering) answers twice: the first answer stands.
     if (!waiting) return;
     this.waiting.delete(reply.id);
     clearTimeout(waiting.timer);
-    if (reply.error && reply.error.code in errorStatus)
-      waiting.reject(new ServiceError(reply.error.code, String(reply.error.message)));
-    else if (reply.result)
-      waiting.resolve(reply.grid ? { result: reply.result, grid: reply.grid } : { result: reply.result });
+    const { error, result, grid } = reply;
+    if (error && typeof error === 'object' && Object.hasOwn(errorStatus, error.code))
+      waiting.reject(new ServiceError(error.code, String(error.message)));
+    else if (result && typeof result === 'object' && typeof result.status === 'string')
+      waiting.resolve(isGrid(grid) ? { result, grid } : { result });
     else waiting.reject(new Error('a worker answered a job with neither a result nor an error'));
   }
 
@@ -208,6 +270,8 @@ export interface WorkHandler {
     version?: number,
   ): Promise<FrameResult>;
   act(game: string, action: unknown, version?: number): Promise<FrameResult>;
+  /** The game's version as stored (caught up from the store first). */
+  version(game: string): Promise<number>;
   /** Where the grid was found in `frame` of `game`, if it was read here. */
   gridOf(game: string, frame: Uint8Array): Corners | undefined;
   /** Forgets what is in memory of the games of queue `p` (another worker may have changed them meanwhile). */
@@ -218,23 +282,32 @@ export interface WorkHandler {
 export class WorkConsumer {
   readonly id = randomUUID();
   private readonly workers = new Map<number, Worker>();
+  /** Queues being given up: their running job finishing, their lease not yet let go. */
+  private readonly closing = new Map<number, Promise<void>>();
+  private readonly queues: Queue[] = [];
   private readonly heartbeat: NodeJS.Timeout;
-  private reconciling = Promise.resolve();
+  private beating: Promise<void> | undefined;
   private closed = false;
-  /** Jobs answered, and how many of them were read again after a worker was lost. */
-  readonly done = { jobs: 0, retried: 0 };
+  /** Jobs answered, and how many of them were done again after a worker was lost. */
+  readonly done = { jobs: 0, again: 0 };
 
   private constructor(
     private readonly url: string,
     private readonly commands: Redis,
     private readonly handler: WorkHandler,
   ) {
-    this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS);
+    for (let p = 0; p < PARTITIONS; p++) this.queues.push(new Queue(queueName(p), { connection: commands }));
+    this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
   }
 
   static async start(url: string, handler: WorkHandler): Promise<WorkConsumer> {
     const commands = connect(url, { maxRetriesPerRequest: 3 });
-    await commands.connect();
+    try {
+      await commands.connect();
+    } catch (err) {
+      commands.disconnect();
+      throw err;
+    }
     const consumer = new WorkConsumer(url, commands, handler);
     await consumer.beat();
     return consumer;
@@ -245,38 +318,42 @@ export class WorkConsumer {
     return [...this.workers.keys()].sort((a, b) => a - b);
   }
 
-  /** Says it is alive, and takes up or gives up queues as the live workers changed. */
+  /**
+   * Says it is alive, renews the leases of its queues, gives up the queues another live worker should have (or whose
+   * lease it lost), and takes those it should have whose lease is free. A beat still running is not doubled; giving
+   * a queue up (its running job finishing) does not hold the next beat.
+   */
   private beat(): Promise<void> {
-    this.reconciling = this.reconciling
-      .then(async () => {
-        if (this.closed) return;
-        const now = Date.now();
-        await this.commands
-          .multi()
-          .zadd(WORKERS_KEY, now, this.id)
-          .zremrangebyscore(WORKERS_KEY, 0, now - GONE_MS)
-          .exec();
-        const live = await this.commands.zrange(WORKERS_KEY, '0', '-1');
-        await this.reconcile(live);
-      })
-      .catch((err: unknown) => console.error(`worker: ${(err as Error).message}`));
-    return this.reconciling;
+    this.beating ??= this.reconcile()
+      .catch((err: unknown) => console.error(`worker: ${(err as Error).message}`))
+      .finally(() => {
+        this.beating = undefined;
+      });
+    return this.beating;
   }
 
-  private async reconcile(live: readonly string[]): Promise<void> {
+  private async reconcile(): Promise<void> {
+    if (this.closed) return;
+    // Redis's clock, the same for every worker whatever machine it runs on.
+    const [seconds, micros] = await this.commands.time();
+    const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    await this.commands
+      .multi()
+      .zadd(WORKERS_KEY, now, this.id)
+      .zremrangebyscore(WORKERS_KEY, 0, now - GONE_MS)
+      .exec();
+    const live = await this.commands.zrange(WORKERS_KEY, '0', '-1');
     const mine = new Set<number>();
     for (let p = 0; p < PARTITIONS; p++) if (ownerOf(p, live) === this.id) mine.add(p);
-    // Queues given up first: their running job finishes here before another worker may take the next.
-    await Promise.all(
-      [...this.workers.entries()]
-        .filter(([p]) => !mine.has(p))
-        .map(async ([p, worker]) => {
-          this.workers.delete(p);
-          await worker.close();
-        }),
-    );
+    for (const p of [...this.workers.keys()]) {
+      const kept = mine.has(p) && (await this.commands.eval(RENEW, 1, leaseKey(p), this.id, GONE_MS)) === 1;
+      if (!kept) this.giveUp(p);
+    }
     for (const p of mine) {
-      if (this.workers.has(p)) continue;
+      if (this.closed || this.workers.has(p) || this.closing.has(p)) continue;
+      if ((await this.commands.set(leaseKey(p), this.id, 'PX', GONE_MS, 'NX')) !== 'OK') continue;
+      // One job at a time for the queue, said again by each owner (a Redis started afresh has forgotten it).
+      await this.queues[p]!.setGlobalConcurrency(1);
       this.handler.dropPartition(p);
       const worker = new Worker(queueName(p), (job: Job<WorkData>) => this.process(job), {
         connection: { url: this.url, maxRetriesPerRequest: null },
@@ -290,34 +367,94 @@ export class WorkConsumer {
     }
   }
 
+  /** Stops consuming queue `p`: its running job finishes, then its games are forgotten and its lease let go. */
+  private giveUp(p: number): Promise<void> {
+    const worker = this.workers.get(p);
+    if (!worker) return this.closing.get(p) ?? Promise.resolve();
+    this.workers.delete(p);
+    const closing = worker
+      .close()
+      .then(async () => {
+        this.handler.dropPartition(p);
+        await this.commands.eval(RELEASE, 1, leaseKey(p), this.id);
+      })
+      .catch((err: unknown) => console.error(`worker, giving queue ${p} up: ${(err as Error).message}`))
+      .finally(() => this.closing.delete(p));
+    this.closing.set(p, closing);
+    return closing;
+  }
+
   private async process(job: Job<WorkData>): Promise<void> {
-    const { id, reply, job: work } = job.data;
+    const data = workData(job.data);
+    if (!data) {
+      const reply = (job.data as { reply?: unknown; id?: unknown } | null)?.reply;
+      const id = (job.data as { id?: unknown } | null)?.id;
+      if (typeof reply === 'string' && reply.startsWith('tilecam:replies:') && typeof id === 'string')
+        await this.publish(reply, {
+          id,
+          error: { code: 'bad-request', message: 'the job is not one tilecam hands over' },
+        });
+      return;
+    }
+    const { id, reply, at, job: work } = data;
     let answer: Reply;
     try {
-      if (work.kind === 'frame') {
+      if (Date.now() - job.timestamp > ANSWER_MS)
+        throw new ServiceError('unavailable', 'handed over too long ago: not decided (send it again)');
+      const again = job.attemptsStarted > 1 || job.stalledCounter > 0;
+      // Done again after its worker was lost: if the game moved on since the hand-over, that worker recorded it.
+      if (again && work.version === undefined && (await this.handler.version(work.game)) !== at) {
+        this.done.again++;
+        answer = {
+          id,
+          result: {
+            status: 'unchanged',
+            reasons: ['recorded by a worker that stopped before it could answer: nothing more recorded'],
+          },
+        };
+      } else if (work.kind === 'frame') {
         const bytes = Buffer.from(work.frame, 'base64');
         const result = await this.handler.frame(work.game, bytes, work.endTurn, work.camera, work.version);
         const grid = this.handler.gridOf(work.game, bytes);
         answer = grid ? { id, result, grid } : { id, result };
       } else answer = { id, result: await this.handler.act(work.game, work.action, work.version) };
     } catch (err) {
-      // An expected failure is the client's answer; anything else fails the job, which is tried again.
-      if (!(err instanceof ServiceError)) throw err;
-      answer = { id, error: { code: err.code, message: err.message } };
+      // An expected failure is the client's answer; so is anything else (the database away), not a retry that would
+      // run behind the game's later work.
+      if (!(err instanceof ServiceError))
+        console.error(`worker: game ${work.game}: ${(err as Error).stack ?? String(err)}`);
+      answer =
+        err instanceof ServiceError
+          ? { id, error: { code: err.code, message: err.message } }
+          : {
+              id,
+              error: {
+                code: 'unavailable',
+                message: `the worker could not decide it: ${(err as Error).message}`,
+              },
+            };
     }
-    await this.commands.publish(reply, JSON.stringify(answer));
+    await this.publish(reply, answer);
     this.done.jobs++;
-    if (job.attemptsMade > 0 || (job.stalledCounter ?? 0) > 0) this.done.retried++;
+  }
+
+  private async publish(channel: string, answer: Reply): Promise<void> {
+    // An answer that cannot be sent is waited for until the instance gives up on it (ANSWER_MS).
+    await this.commands
+      .publish(channel, JSON.stringify(answer))
+      .catch((err: unknown) => console.error(`worker: answering: ${(err as Error).message}`));
   }
 
   /** Stops taking jobs (the running ones finish) and leaves the live workers: the others take the queues. */
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     clearInterval(this.heartbeat);
-    await this.reconciling;
-    await Promise.allSettled([...this.workers.values()].map((w) => w.close()));
-    this.workers.clear();
+    await this.beating;
+    await Promise.allSettled([...this.workers.keys()].map((p) => this.giveUp(p)));
+    await Promise.allSettled([...this.closing.values()]);
     await this.commands.zrem(WORKERS_KEY, this.id).catch(() => {});
+    await Promise.allSettled(this.queues.map((q) => q.close()));
     await this.commands.quit().catch(() => {});
   }
 }
