@@ -47,6 +47,12 @@ export interface Session {
   /** Calls `listener` with each camera frame, small, and the grid found in it (for pages with the token). */
   onThumbnail(listener: (thumb: Thumbnail) => void): () => void;
 
+  /**
+   * Holds at once, saying a hand was in view, every End turn still waiting for a clear frame (its process is giving
+   * the game up: a worker handing its queue over, or stopping). Nothing waits on a timer afterwards.
+   */
+  settleWaits(): Promise<void>;
+
   /** Where the grid was found in `frame`, if this process read it (a worker tells the instance that took it). */
   gridOf(frame: Uint8Array): Corners | undefined;
 

@@ -28,6 +28,7 @@ vi.mock('../../vision/index.ts', async (original) => {
 const { SqliteStore } = await import('../store/sqlite.ts');
 const { GameService } = await import('./service.ts');
 const { parseGameConfig } = await import('./validate.ts');
+const { partitionOf } = await import('./work.ts');
 
 const dir = mkdtempSync(join(tmpdir(), 'tilecam-hand-'));
 const store = new SqliteStore(join(dir, 'games.db'));
@@ -104,6 +105,18 @@ describe('a hand over the board at End turn', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('holds the waiting End turn at once when a worker gives the game up (its queue handed over, or stopping)', async () => {
+    const id = await newGame();
+    readings.push(reading(false), reading(true));
+    await service.submitFrame(id, photo, false);
+    expect((await service.submitFrame(id, photo, true)).status).toBe('waiting');
+    expect((await service.get(id)).busy).toBe(true);
+    await service.handler.settlePartition(partitionOf(id));
+    expect(snap(id).pending?.reasons).toEqual(['hand in view']);
+    expect((await service.get(id)).busy).toBe(false);
+    expect(turns(id)).toBe(0);
   });
 
   it('holds a single uploaded photo with a hand at once (no camera streams)', async () => {
@@ -200,6 +213,16 @@ describe('Scrabble Me: the same decisions on each player’s board', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('holds a seat’s waiting End turn at once when a worker gives the game up', async () => {
+    const id = await newMeGame();
+    readings.push(reading(false), reading(true));
+    await service.submitFrame(id, photo, false, { camera: 1 });
+    expect((await service.submitFrame(id, photo, true, { camera: 1 })).status).toBe('waiting');
+    await service.handler.settlePartition(partitionOf(id));
+    expect(meSnap(id).boards[1]!.pending?.reasons).toEqual(['hand in view']);
+    expect((await service.get(id)).busy).toBe(false);
   });
 
   it('decides a doubtful letter by the lexicon, and says so', async () => {

@@ -287,6 +287,15 @@ export class MeSession implements Session {
     return { status: 'waiting', board, reasons: ['hand in view: the next clear frame ends the turn'] };
   }
 
+  async settleWaits(): Promise<void> {
+    for (const [camera, last] of [...this.handWaits]) {
+      this.stopWaiting(camera);
+      // The board's turn ended another way meanwhile (confirmed, the game over): nothing to hold.
+      if (this.state.phase === 'ended' || this.turns.has(last.board)) continue;
+      await this.hold(last.board, last.read, ['hand in view'], last.doubts, last.bytes);
+    }
+  }
+
   private stopWaiting(camera: number): void {
     const wait = this.handWaits.get(camera);
     if (wait) clearTimeout(wait.timer);

@@ -478,6 +478,13 @@ export class GameService {
       await live.queue.run(() => this.catchUp(live));
       return live.session.version;
     },
+    settlePartition: async (p) => {
+      await Promise.all(
+        [...this.sessions.entries()]
+          .filter(([id, live]) => partitionOf(id) === p && live.session.busy)
+          .map(([id, live]) => live.queue.run(this.guarded(id, live, () => live.session.settleWaits()))),
+      );
+    },
     dropPartition: (p) => {
       for (const [id, live] of this.sessions)
         if (partitionOf(id) === p && live.queue.idle && !live.session.busy) this.sessions.delete(id);

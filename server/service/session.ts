@@ -323,6 +323,13 @@ export class GameSession implements Session {
     this.notify();
   }
 
+  async settleWaits(): Promise<void> {
+    const wait = this.handWait;
+    if (!wait) return;
+    this.stopWaiting();
+    await this.hold(wait.board, ['hand in view'], wait.doubts, wait.bytes);
+  }
+
   private stopWaiting(): void {
     if (this.handWait) clearTimeout(this.handWait.timer);
     this.handWait = undefined;

@@ -274,6 +274,8 @@ export interface WorkHandler {
   version(game: string): Promise<number>;
   /** Where the grid was found in `frame` of `game`, if it was read here. */
   gridOf(game: string, frame: Uint8Array): Corners | undefined;
+  /** Holds at once every End turn of queue `p`'s games still waiting out a hand (the queue is being given up). */
+  settlePartition(p: number): Promise<void>;
   /** Forgets what is in memory of the games of queue `p` (another worker may have changed them meanwhile). */
   dropPartition(p: number): void;
 }
@@ -375,6 +377,8 @@ export class WorkConsumer {
     const closing = worker
       .close()
       .then(async () => {
+        // An End turn waiting here for a hand to leave is held now, not left to a timer the next owner never sees.
+        await this.handler.settlePartition(p);
         this.handler.dropPartition(p);
         await this.commands.eval(RELEASE, 1, leaseKey(p), this.id);
       })
