@@ -4,12 +4,18 @@
  * processes. Frames and actions sent to the instance are decided by the workers, in order, each queue by one
  * worker; a worker killed in the middle of a frame loses nothing and records nothing twice.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { type RunningPostgres, type RunningRedis, startPostgres, startRedis } from '../server/dev/servers.ts';
+import {
+  type RunningPostgres,
+  type RunningRedis,
+  startPostgres,
+  startRedis,
+  startTilecam,
+} from '../server/dev/servers.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot, ServerMessage } from '../server/protocol/index.ts';
 import { ownerOf, PARTITIONS, partitionOf } from '../server/service/work.ts';
@@ -20,28 +26,15 @@ let redis: RunningRedis;
 let server: RunningServer;
 let store: PostgresStore;
 const workers: { child: ChildProcess; id: string }[] = [];
-const root = new URL('..', import.meta.url);
 
 async function startWorker(): Promise<{ child: ChildProcess; id: string }> {
-  const child = spawn(
-    process.execPath,
-    ['server/cli/bin.mjs', 'worker', '--db', postgres.url, '--redis', redis.url, '--json'],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('the worker did not start in 60 s')), 60_000);
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) {
-        clearTimeout(timer);
-        resolve(out.split('\n')[0]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the worker exited with ${code}`)));
-  });
-  child.stdout!.resume();
-  return { child, id: (JSON.parse(line) as { worker: string }).worker };
+  const { child, ready } = startTilecam(['worker', '--db', postgres.url, '--redis', redis.url]);
+  try {
+    return { child, id: String((await ready).worker) };
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
 }
 
 beforeAll(async () => {
@@ -291,6 +284,7 @@ describe('the work queue itself (a Redis of its own, a worker in this process)',
         },
         version: async () => version,
         gridOf: () => undefined,
+        settlePartition: async () => {},
         dropPartition: () => {},
       });
       const { result } = await answer;
@@ -317,6 +311,7 @@ describe('the work queue itself (a Redis of its own, a worker in this process)',
       act: refuse,
       version: async () => 0,
       gridOf: () => undefined,
+      settlePartition: async () => {},
       dropPartition: () => {},
     });
     const queue = await WorkQueue.open(own.url);

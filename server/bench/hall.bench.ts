@@ -15,13 +15,19 @@
  * read per second, frame posted → every viewer of its game updated (p50/p99/max; each camera's first round apart),
  * moves lost or recorded twice (from the database), viewers reconnected, each process's CPU time and RSS.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import WebSocket from 'ws';
-import { type RunningPostgres, type RunningRedis, startPostgres, startRedis } from '../dev/servers.ts';
+import {
+  type RunningPostgres,
+  type RunningRedis,
+  startPostgres,
+  startRedis,
+  startTilecam,
+} from '../dev/servers.ts';
 import type { GameSnapshot, ServerMessage } from '../protocol/index.ts';
 import { gameFolders, readGame } from './live-sheet.ts';
 
@@ -71,7 +77,7 @@ interface Instance {
 }
 
 async function serve(db: string, redis?: string, queue = false): Promise<Instance> {
-  const args = ['server/cli/bin.mjs', 'serve', '--port', '0', '--host', '127.0.0.1', '--db', db, '--json'];
+  const args = ['serve', '--port', '0', '--host', '127.0.0.1', '--db', db];
   if (redis) args.push('--redis', redis);
   if (queue) args.push('--queue');
   // Many viewers and cameras from one address: the per-address and per-game limits are raised for the bench.
@@ -81,25 +87,12 @@ async function serve(db: string, redis?: string, queue = false): Promise<Instanc
 
 /** A `tilecam worker` on the database and Redis. */
 function worker(db: string, redis: string): Promise<Instance> {
-  return start(['server/cli/bin.mjs', 'worker', '--db', db, '--redis', redis, '--json']);
+  return start(['worker', '--db', db, '--redis', redis]);
 }
 
 async function start(args: string[]): Promise<Instance> {
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('the server did not start in 60 s')), 60_000);
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) {
-        clearTimeout(timer);
-        resolve(out.split('\n')[0]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
-  });
-  child.stdout!.resume();
-  const { port = 0 } = JSON.parse(line) as { port?: number };
+  const { child, ready } = startTilecam(args);
+  const { port = 0 } = (await ready) as { port?: number };
   const instance = { child, base: `http://127.0.0.1:${port}`, port, alive: true };
   child.once('exit', () => {
     instance.alive = false;

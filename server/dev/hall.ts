@@ -4,12 +4,16 @@
  * instances of `tilecam serve --queue` on ports PORT, PORT+1, … and `tilecam worker` processes. Prints where
  * everything is; Ctrl-C stops it all and leaves nothing behind (the games are gone with the database).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { type RunningPostgres, type RunningRedis, startPostgres, startRedis } from './servers.ts';
+import {
+  type RunningPostgres,
+  type RunningRedis,
+  startPostgres,
+  startRedis,
+  startTilecam,
+} from './servers.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const children: ChildProcess[] = [];
 
 function count(value: string | undefined, name: string, fallback: number, most: number): number {
@@ -19,38 +23,11 @@ function count(value: string | undefined, name: string, fallback: number, most: 
   return n;
 }
 
-/**
- * Starts `tilecam ARGS --json` (kept in `children` at once, to be stopped whatever happens) and waits for its first
- * line, which says it is ready, or what went wrong.
- */
-function start(args: string[]): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['server/cli/bin.mjs', ...args, '--json'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+/** Starts `tilecam ARGS` (kept in `children` at once, to be stopped whatever happens) and waits until it is ready. */
+async function start(args: string[]): Promise<void> {
+  const { child, ready } = startTilecam(args);
   children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`tilecam ${args[0]} did not start in 60 s`)), 60_000);
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (!out.includes('\n')) return;
-      clearTimeout(timer);
-      child.stdout!.resume();
-      let line: { error?: { message?: string } };
-      try {
-        line = JSON.parse(out.split('\n')[0]!) as typeof line;
-      } catch {
-        return reject(new Error(`tilecam ${args[0]} said: ${out}`));
-      }
-      if (line.error) reject(new Error(`tilecam ${args[0]}: ${line.error.message}`));
-      else resolve(child);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`tilecam ${args[0]} exited with ${code}`));
-    });
-  });
+  await ready;
 }
 
 let postgres: RunningPostgres | undefined;

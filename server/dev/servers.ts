@@ -4,11 +4,12 @@
  * run as the `postgres` system user, in a folder it owns), and Redis (`redis-server`, nothing saved to disk).
  * Nothing is left running or on disk.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** The folder of PostgreSQL's server programs, if installed (Debian: /usr/lib/postgresql/VERSION/bin). */
 export function postgresBin(): string | undefined {
@@ -152,4 +153,42 @@ export async function startRedis(): Promise<RunningRedis> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Starts `tilecam ARGS --json` from the repository as a process of its own. `ready` resolves with the first line it
+ * prints (the JSON object saying it is ready) and rejects with what went wrong: an `{ error }` line, an exit, or
+ * nothing in 60 s. The process is there at once, to be stopped whatever happens.
+ */
+export function startTilecam(args: readonly string[]): {
+  child: ChildProcess;
+  ready: Promise<Record<string, unknown>>;
+} {
+  const child = spawn(process.execPath, ['server/cli/bin.mjs', ...args, '--json'], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const ready = new Promise<Record<string, unknown>>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`tilecam ${args[0]} did not start in 60 s`)), 60_000);
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (!out.includes('\n')) return;
+      clearTimeout(timer);
+      child.stdout!.resume();
+      let line: Record<string, unknown> & { error?: { message?: string } };
+      try {
+        line = JSON.parse(out.split('\n')[0]!) as typeof line;
+      } catch {
+        return reject(new Error(`tilecam ${args[0]} said: ${out}`));
+      }
+      if (line.error) reject(new Error(`tilecam ${args[0]}: ${line.error.message}`));
+      else resolve(line);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`tilecam ${args[0]} exited with ${code}`));
+    });
+  });
+  return { child, ready };
 }
