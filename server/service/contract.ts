@@ -53,6 +53,12 @@ export interface Session {
    */
   settleWaits(): Promise<void>;
 
+  /** The squares of the "board disturbed" notice now (committed squares read as changed two frames running). */
+  disturbance(): readonly { row: number; col: number }[];
+
+  /** Shows the notice another process (a worker) worked out from the frames it read. */
+  showDisturbance(squares: readonly { row: number; col: number }[]): void;
+
   /** Where the grid was found in `frame`, if this process read it (a worker tells the instance that took it). */
   gridOf(frame: Uint8Array): Corners | undefined;
 

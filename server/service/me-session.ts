@@ -287,6 +287,13 @@ export class MeSession implements Session {
     return { status: 'waiting', board, reasons: ['hand in view: the next clear frame ends the turn'] };
   }
 
+  /** Scrabble Me gives no board-disturbed notice. */
+  disturbance(): readonly { row: number; col: number }[] {
+    return [];
+  }
+
+  showDisturbance(): void {}
+
   async settleWaits(): Promise<void> {
     for (const [camera, last] of [...this.handWaits]) {
       this.stopWaiting(camera);

@@ -439,9 +439,11 @@ export class GameService {
    */
   private async remote(live: Live, job: WorkJob, frame?: Uint8Array): Promise<FrameResult> {
     try {
-      const { result, grid } = await this.work!.run(job, live.session.version);
-      // The camera's page here is shown the frame with the grid the worker found in it.
+      const { result, grid, disturbed } = await this.work!.run(job, live.session.version);
+      // The camera's page here is shown the frame with the grid the worker found in it, and the scorekeeper the
+      // notice the worker gives (a committed square read as changed).
       if (frame && job.kind === 'frame' && grid) await live.session.showFrame(frame, job.camera, grid);
+      if (disturbed) live.session.showDisturbance(disturbed);
       return result;
     } catch (err) {
       if (frame && job.kind === 'frame' && err instanceof ServiceError && err.code === 'no-board')
@@ -473,6 +475,7 @@ export class GameService {
       this.submitFrame(game, bytes, endTurn, { camera, version }),
     act: (game, action, version) => this.act(game, action, version),
     gridOf: (game, frame) => this.sessions.get(game)?.session.gridOf(frame),
+    disturbanceOf: (game) => this.sessions.get(game)?.session.disturbance(),
     version: async (game) => {
       const live = await this.live(game);
       await live.queue.run(() => this.catchUp(live));

@@ -317,9 +317,17 @@ export class GameSession implements Session {
   private notice(now: readonly { row: number; col: number }[]): void {
     const twice = now.filter((q) => this.lastDisturbed.some((p) => p.row === q.row && p.col === q.col));
     this.lastDisturbed = now;
+    this.showDisturbance(twice);
+  }
+
+  disturbance(): readonly { row: number; col: number }[] {
+    return this.disturbed;
+  }
+
+  showDisturbance(squares: readonly { row: number; col: number }[]): void {
     const key = (l: readonly { row: number; col: number }[]) => l.map((q) => `${q.row},${q.col}`).join(' ');
-    if (key(twice) === key(this.disturbed)) return;
-    this.disturbed = twice;
+    if (key(squares) === key(this.disturbed)) return;
+    this.disturbed = squares;
     this.notify();
   }
 

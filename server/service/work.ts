@@ -101,6 +101,20 @@ function workData(data: unknown): WorkData | undefined {
   return undefined;
 }
 
+/** A reply's notice: squares of the board, at most all of them. */
+function isSquares(squares: unknown): squares is Square[] {
+  return (
+    Array.isArray(squares) &&
+    squares.length <= 225 &&
+    squares.every(
+      (q) =>
+        typeof q === 'object' &&
+        q !== null &&
+        [q.row, q.col].every((v) => Number.isInteger(v) && v >= 0 && v < 15),
+    )
+  );
+}
+
 /** A reply's grid: four points of finite numbers. */
 function isGrid(grid: unknown): grid is Corners {
   return (
@@ -119,12 +133,17 @@ interface Reply {
   readonly error?: { readonly code: ErrorCode; readonly message: string };
   /** A frame read: where the grid was found in it (for the camera's page at the instance). */
   readonly grid?: Corners;
+  /** A frame read: the game's board-disturbed notice after it. */
+  readonly disturbed?: readonly Square[];
 }
+
+type Square = { readonly row: number; readonly col: number };
 
 /** A job's answer: the game's, and for a frame read, where the grid was found in it. */
 export interface WorkAnswer {
   readonly result: FrameResult;
   readonly grid?: Corners;
+  readonly disturbed?: readonly Square[];
 }
 
 /** The queue a game's work goes to. */
@@ -241,11 +260,15 @@ export class WorkQueue {
     if (!waiting) return;
     this.waiting.delete(reply.id);
     clearTimeout(waiting.timer);
-    const { error, result, grid } = reply;
+    const { error, result, grid, disturbed } = reply;
     if (error && typeof error === 'object' && Object.hasOwn(errorStatus, error.code))
       waiting.reject(new ServiceError(error.code, String(error.message)));
     else if (result && typeof result === 'object' && typeof result.status === 'string')
-      waiting.resolve(isGrid(grid) ? { result, grid } : { result });
+      waiting.resolve({
+        result,
+        ...(isGrid(grid) ? { grid } : {}),
+        ...(isSquares(disturbed) ? { disturbed } : {}),
+      });
     else waiting.reject(new Error('a worker answered a job with neither a result nor an error'));
   }
 
@@ -274,6 +297,8 @@ export interface WorkHandler {
   version(game: string): Promise<number>;
   /** Where the grid was found in `frame` of `game`, if it was read here. */
   gridOf(game: string, frame: Uint8Array): Corners | undefined;
+  /** The game's board-disturbed notice now, if the game is here. */
+  disturbanceOf(game: string): readonly Square[] | undefined;
   /** Holds at once every End turn of queue `p`'s games still waiting out a hand (the queue is being given up). */
   settlePartition(p: number): Promise<void>;
   /** Forgets what is in memory of the games of queue `p` (another worker may have changed them meanwhile). */
@@ -420,7 +445,8 @@ export class WorkConsumer {
         const bytes = Buffer.from(work.frame, 'base64');
         const result = await this.handler.frame(work.game, bytes, work.endTurn, work.camera, work.version);
         const grid = this.handler.gridOf(work.game, bytes);
-        answer = grid ? { id, result, grid } : { id, result };
+        const disturbed = this.handler.disturbanceOf(work.game);
+        answer = { id, result, ...(grid ? { grid } : {}), ...(disturbed ? { disturbed } : {}) };
       } else answer = { id, result: await this.handler.act(work.game, work.action, work.version) };
     } catch (err) {
       // An expected failure is the client's answer; so is anything else (the database away), not a retry that would

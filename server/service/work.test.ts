@@ -1,0 +1,112 @@
+/**
+ * The instance's side of the work queue: what a worker answers reaches the game's views at the instance (the grid
+ * for the camera's page, the board-disturbed notice), and answers on the reply channel are outside input (a Redis
+ * of its own; nothing here reads a frame).
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import { startRedis } from '../dev/servers.ts';
+import type { GameSnapshot } from '../protocol/index.ts';
+import { SqliteStore } from '../store/sqlite.ts';
+import { ServiceError } from './errors.ts';
+import { GameService } from './service.ts';
+import { parseGameConfig } from './validate.ts';
+import { type WorkAnswer, type WorkJob, WorkQueue } from './work.ts';
+
+const photo = readFileSync(new URL('../../fixtures/demo_game/1.jpg', import.meta.url));
+const grid = [
+  [10, 10],
+  [90, 10],
+  [90, 90],
+  [10, 90],
+] as const;
+
+describe('an instance whose frames a worker reads', () => {
+  it('shows the camera’s page the grid the worker found, and the scorekeeper its board-disturbed notice', async () => {
+    const jobs: { job: WorkJob; at: number }[] = [];
+    const answers: WorkAnswer[] = [
+      { result: { status: 'waiting' }, grid, disturbed: [{ row: 7, col: 3 }] },
+      { result: { status: 'waiting' }, grid, disturbed: [] },
+    ];
+    const work = {
+      run: async (job: WorkJob, at: number) => {
+        jobs.push({ job, at });
+        return answers.shift()!;
+      },
+    };
+    const store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'tilecam-work-')), 'games.db'));
+    const service = new GameService(store, { work });
+    try {
+      const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+      const session = await service.get(id);
+      const thumbs: unknown[] = [];
+      session.onThumbnail((t) => thumbs.push(t.corners));
+      expect((await service.submitFrame(id, photo, false)).status).toBe('waiting');
+      // The frame went over whole, with the version the game is at here.
+      expect(jobs[0]!.at).toBe(0);
+      expect(jobs[0]!.job).toMatchObject({ kind: 'frame', game: id, endTurn: false, camera: 0 });
+      expect(Buffer.from((jobs[0]!.job as { frame: string }).frame, 'base64')).toEqual(photo);
+      expect(thumbs).toEqual([grid]);
+      expect((session.snapshot() as GameSnapshot).disturbed).toEqual([{ row: 7, col: 3 }]);
+      // The next frame's answer clears the notice.
+      await service.submitFrame(id, photo, false);
+      expect((session.snapshot() as GameSnapshot).disturbed).toEqual([]);
+    } finally {
+      service.stopAll();
+      store.close();
+    }
+  });
+});
+
+describe('the answers an instance listens for', () => {
+  it('takes only well-formed answers to its own jobs, and is not brought down by others', async () => {
+    const redis = await startRedis();
+    const queue = await WorkQueue.open(redis.url);
+    const client = new Redis(redis.url);
+    try {
+      const channel = `tilecam:replies:${(queue as unknown as { instance: string }).instance}`;
+      // A job no worker takes: its answers are sent by hand.
+      const first = queue.run({ kind: 'act', game: 'g', action: { type: 'pass' } }, 0);
+      first.catch(() => {});
+      const id = () => [...(queue as unknown as { waiting: Map<string, unknown> }).waiting.keys()][0]!;
+      for (const junk of [
+        'null',
+        '7',
+        '"x"',
+        '{}',
+        '{"id":5}',
+        '{"id":"not one of its jobs","result":{}}',
+        '{',
+      ])
+        await client.publish(channel, junk);
+      // An error whose code is no error of the service's (an inherited name) is no ServiceError.
+      await client.publish(channel, JSON.stringify({ id: id(), error: { code: 'toString', message: 'x' } }));
+      const refused = await first.then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(refused).toBeInstanceOf(Error);
+      expect(refused).not.toBeInstanceOf(ServiceError);
+      // A well-formed answer, with a grid that is no grid: the result stands, the grid is left out.
+      const second = queue.run({ kind: 'act', game: 'g', action: { type: 'pass' } }, 0);
+      await new Promise((r) => setTimeout(r, 50));
+      await client.publish(
+        channel,
+        JSON.stringify({
+          id: id(),
+          result: { status: 'committed' },
+          grid: [[1, 2]],
+          disturbed: [{ row: 99 }],
+        }),
+      );
+      expect(await second).toEqual({ result: { status: 'committed' } });
+    } finally {
+      client.disconnect();
+      await queue.close();
+      await redis.stop();
+    }
+  });
+});
