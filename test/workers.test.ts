@@ -244,10 +244,12 @@ describe('the work queue itself (a Redis of its own, a worker in this process)',
   it('does a job again after its worker was lost, answering unchanged if that worker had recorded it', async () => {
     const own = await startRedis();
     const { Worker } = await import('bullmq');
-    const { WorkConsumer, WorkQueue } = await import('../server/service/work.ts');
+    const { WorkConsumer, WorkQueue, startKey } = await import('../server/service/work.ts');
+    const { Redis } = await import('ioredis');
+    const marks = new Redis(own.url);
     const queue = await WorkQueue.open(own.url);
     const game = 'g2';
-    // The game is at version 0 when the job is handed over; the lost worker records it (version 1) and dies.
+    // The game is at version 0 when the lost worker starts the job; it records it (version 1) and dies.
     let version = 0;
     let decided = 0;
     let lost: { close(force?: boolean): Promise<void> } | undefined;
@@ -256,7 +258,9 @@ describe('the work queue itself (a Redis of its own, a worker in this process)',
       const taken = new Promise<void>((took) => {
         lost = new Worker(
           `tilecam-work-${partitionOf(game)}`,
-          async () => {
+          async (job) => {
+            // As a worker does: the game's version noted as it starts the job; then it records it, and dies.
+            await marks.set(startKey(String(job.id)), '0');
             version = 1;
             took();
             await new Promise(() => {});
@@ -268,7 +272,7 @@ describe('the work queue itself (a Redis of its own, a worker in this process)',
           },
         );
       });
-      const answer = queue.run({ kind: 'act', game, action: { type: 'pass' } }, 0);
+      const answer = queue.run({ kind: 'act', game, action: { type: 'pass' } });
       answer.catch(() => {});
       await taken;
       // Gone without a word: its lock is no longer renewed.
@@ -284,6 +288,7 @@ describe('the work queue itself (a Redis of its own, a worker in this process)',
         },
         version: async () => version,
         gridOf: () => undefined,
+        disturbanceOf: () => undefined,
         settlePartition: async () => {},
         dropPartition: () => {},
       });
@@ -293,6 +298,7 @@ describe('the work queue itself (a Redis of its own, a worker in this process)',
       expect(decided).toBe(0);
       expect(consumer.done.again).toBe(1);
     } finally {
+      marks.disconnect();
       await queue.close();
       await consumer?.close();
       await own.stop();
@@ -311,6 +317,7 @@ describe('the work queue itself (a Redis of its own, a worker in this process)',
       act: refuse,
       version: async () => 0,
       gridOf: () => undefined,
+      disturbanceOf: () => undefined,
       settlePartition: async () => {},
       dropPartition: () => {},
     });
@@ -327,7 +334,7 @@ describe('the work queue itself (a Redis of its own, a worker in this process)',
         return job;
       }) as typeof q.add;
       // A refusal left unhandled meanwhile would end this process (and fail the run); it reaches the caller.
-      await expect(queue.run({ kind: 'act', game, action: { type: 'pass' } }, 0)).rejects.toMatchObject({
+      await expect(queue.run({ kind: 'act', game, action: { type: 'pass' } })).rejects.toMatchObject({
         code: 'stale',
       });
     } finally {

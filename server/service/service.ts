@@ -44,7 +44,7 @@ export interface ServiceOptions {
    * Where the games' frames and actions are decided, when not in this process: the work queue that `tilecam
    * worker` processes take them from (work.ts). This instance then only keeps its games' views up to date.
    */
-  readonly work?: { run(job: WorkJob, at: number): Promise<WorkAnswer> };
+  readonly work?: { run(job: WorkJob): Promise<WorkAnswer> };
 }
 
 /** A game in memory, with when it was last asked for and its queue. */
@@ -439,7 +439,7 @@ export class GameService {
    */
   private async remote(live: Live, job: WorkJob, frame?: Uint8Array): Promise<FrameResult> {
     try {
-      const { result, grid, disturbed } = await this.work!.run(job, live.session.version);
+      const { result, grid, disturbed } = await this.work!.run(job);
       // The camera's page here is shown the frame with the grid the worker found in it, and the scorekeeper the
       // notice the worker gives (a committed square read as changed).
       if (frame && job.kind === 'frame' && grid) await live.session.showFrame(frame, job.camera, grid);
@@ -476,9 +476,9 @@ export class GameService {
     act: (game, action, version) => this.act(game, action, version),
     gridOf: (game, frame) => this.sessions.get(game)?.session.gridOf(frame),
     disturbanceOf: (game) => this.sessions.get(game)?.session.disturbance(),
-    version: async (game) => {
+    version: async (game, fresh) => {
       const live = await this.live(game);
-      await live.queue.run(() => this.catchUp(live));
+      if (fresh) await live.queue.run(() => this.catchUp(live));
       return live.session.version;
     },
     settlePartition: async (p) => {

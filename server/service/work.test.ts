@@ -26,14 +26,14 @@ const grid = [
 
 describe('an instance whose frames a worker reads', () => {
   it('shows the camera’s page the grid the worker found, and the scorekeeper its board-disturbed notice', async () => {
-    const jobs: { job: WorkJob; at: number }[] = [];
+    const jobs: WorkJob[] = [];
     const answers: WorkAnswer[] = [
       { result: { status: 'waiting' }, grid, disturbed: [{ row: 7, col: 3 }] },
       { result: { status: 'waiting' }, grid, disturbed: [] },
     ];
     const work = {
-      run: async (job: WorkJob, at: number) => {
-        jobs.push({ job, at });
+      run: async (job: WorkJob) => {
+        jobs.push(job);
         return answers.shift()!;
       },
     };
@@ -45,10 +45,9 @@ describe('an instance whose frames a worker reads', () => {
       const thumbs: unknown[] = [];
       session.onThumbnail((t) => thumbs.push(t.corners));
       expect((await service.submitFrame(id, photo, false)).status).toBe('waiting');
-      // The frame went over whole, with the version the game is at here.
-      expect(jobs[0]!.at).toBe(0);
-      expect(jobs[0]!.job).toMatchObject({ kind: 'frame', game: id, endTurn: false, camera: 0 });
-      expect(Buffer.from((jobs[0]!.job as { frame: string }).frame, 'base64')).toEqual(photo);
+      // The frame went over whole.
+      expect(jobs[0]).toMatchObject({ kind: 'frame', game: id, endTurn: false, camera: 0 });
+      expect(Buffer.from((jobs[0] as { frame: string }).frame, 'base64')).toEqual(photo);
       expect(thumbs).toEqual([grid]);
       expect((session.snapshot() as GameSnapshot).disturbed).toEqual([{ row: 7, col: 3 }]);
       // The next frame's answer clears the notice.
@@ -69,7 +68,7 @@ describe('the answers an instance listens for', () => {
     try {
       const channel = `tilecam:replies:${(queue as unknown as { instance: string }).instance}`;
       // A job no worker takes: its answers are sent by hand.
-      const first = queue.run({ kind: 'act', game: 'g', action: { type: 'pass' } }, 0);
+      const first = queue.run({ kind: 'act', game: 'g', action: { type: 'pass' } });
       first.catch(() => {});
       const id = () => [...(queue as unknown as { waiting: Map<string, unknown> }).waiting.keys()][0]!;
       for (const junk of [
@@ -91,7 +90,7 @@ describe('the answers an instance listens for', () => {
       expect(refused).toBeInstanceOf(Error);
       expect(refused).not.toBeInstanceOf(ServiceError);
       // A well-formed answer, with a grid that is no grid: the result stands, the grid is left out.
-      const second = queue.run({ kind: 'act', game: 'g', action: { type: 'pass' } }, 0);
+      const second = queue.run({ kind: 'act', game: 'g', action: { type: 'pass' } });
       await new Promise((r) => setTimeout(r, 50));
       await client.publish(
         channel,

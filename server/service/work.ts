@@ -19,9 +19,9 @@
  *   timed by Redis's clock, not the machines'.
  * - **A worker killed mid-frame loses nothing.** Its job's lock runs out, BullMQ moves it back to the front of its
  *   queue, and the worker that takes the queue over (once the dead one's lease has run out) does the job again. A
- *   job done again checks the game against the version it was handed over at: if the game has moved on since, the
- *   killed worker recorded it, and it is answered `unchanged` (nothing more recorded: not a pass, not a second
- *   undo); if not, it is decided now.
+ *   worker notes in Redis the game's version as it starts a job; a job done again compares the game with it: if the
+ *   game has moved on since, the killed worker recorded it, and it is answered `unchanged` (nothing more recorded:
+ *   not a pass, not a second undo); if not (or the killed worker had not started it), it is decided now.
  * - **Answers.** The worker publishes each job's result on the channel of the instance that handed it over, which
  *   answers its client with it. A job that fails unexpectedly (the database away) is answered `unavailable`, never
  *   tried again behind the game's later work; one nobody answers in ANSWER_MS is `unavailable` for the client (no
@@ -47,6 +47,8 @@ const ANSWER_MS = 60_000;
 const WORKERS_KEY = 'tilecam:workers';
 const queueName = (p: number) => `tilecam-work-${p}`;
 const leaseKey = (p: number) => `tilecam:queue-owner:${p}`;
+/** Where a worker notes the game's version as it starts job `id`. */
+export const startKey = (id: string) => `tilecam:job-start:${id}`;
 /** Renews a lease held by ARGV[1]; 0 when it is not (any longer) theirs. */
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 /** Lets a lease held by ARGV[1] go. */
@@ -70,8 +72,6 @@ interface WorkData {
   readonly id: string;
   /** The channel the instance that handed the job over listens on. */
   readonly reply: string;
-  /** The game's version at the instance when it handed the job over. */
-  readonly at: number;
   readonly job: WorkJob;
 }
 
@@ -83,7 +83,6 @@ function workData(data: unknown): WorkData | undefined {
     typeof d?.id !== 'string' ||
     typeof d.reply !== 'string' ||
     !d.reply.startsWith('tilecam:replies:') ||
-    !Number.isInteger(d.at) ||
     typeof job !== 'object' ||
     job === null ||
     typeof job.game !== 'string' ||
@@ -205,11 +204,8 @@ export class WorkQueue {
     }
   }
 
-  /**
-   * Hands `job` to the workers, the game being at version `at` here; resolves with the game's answer, or throws
-   * its ServiceError.
-   */
-  async run(job: WorkJob, at: number): Promise<WorkAnswer> {
+  /** Hands `job` to the workers; resolves with the game's answer, or throws its ServiceError. */
+  async run(job: WorkJob): Promise<WorkAnswer> {
     const id = randomUUID();
     const answered = new Promise<WorkAnswer>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -228,7 +224,7 @@ export class WorkQueue {
     // The answer may come before the job's hand-over below is acknowledged: a refusal arriving then is not left
     // unhandled (it would end the process); it is thrown to the caller below.
     answered.catch(() => {});
-    const data: WorkData = { id, reply: replies(this.instance), at, job };
+    const data: WorkData = { id, reply: replies(this.instance), job };
     try {
       await this.queues[partitionOf(job.game)]!.add(job.kind, data, {
         jobId: id,
@@ -293,8 +289,8 @@ export interface WorkHandler {
     version?: number,
   ): Promise<FrameResult>;
   act(game: string, action: unknown, version?: number): Promise<FrameResult>;
-  /** The game's version as stored (caught up from the store first). */
-  version(game: string): Promise<number>;
+  /** The game's version: as this worker has it, or (`fresh`) as stored, caught up from the store first. */
+  version(game: string, fresh: boolean): Promise<number>;
   /** Where the grid was found in `frame` of `game`, if it was read here. */
   gridOf(game: string, frame: Uint8Array): Corners | undefined;
   /** The game's board-disturbed notice now, if the game is here. */
@@ -425,14 +421,27 @@ export class WorkConsumer {
         });
       return;
     }
-    const { id, reply, at, job: work } = data;
+    const { id, reply, job: work } = data;
     let answer: Reply;
     try {
       if (Date.now() - job.timestamp > ANSWER_MS)
         throw new ServiceError('unavailable', 'handed over too long ago: not decided (send it again)');
       const again = job.attemptsStarted > 1 || job.stalledCounter > 0;
-      // Done again after its worker was lost: if the game moved on since the hand-over, that worker recorded it.
-      if (again && work.version === undefined && (await this.handler.version(work.game)) !== at) {
+      const started = again
+        ? await this.commands.get(startKey(id))
+        : await this.commands.set(
+            startKey(id),
+            await this.handler.version(work.game, false),
+            'PX',
+            2 * ANSWER_MS,
+          );
+      // Done again after its worker was lost: if the game moved on since that worker started it, it recorded it.
+      if (
+        again &&
+        work.version === undefined &&
+        started !== null &&
+        (await this.handler.version(work.game, true)) !== Number(started)
+      ) {
         this.done.again++;
         answer = {
           id,
