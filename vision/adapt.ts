@@ -157,5 +157,8 @@ function normalised(v: Float32Array): Float32Array {
   let n = 0;
   for (let j = 0; j < v.length; j++) n += v[j]! * v[j]!;
   n = Math.sqrt(n) || 1;
-  return Float32Array.from(v, (x) => x / n);
+  // A plain loop: Float32Array.from with a mapping function is many times slower (a learnt frame adds 225).
+  const out = new Float32Array(v.length);
+  for (let j = 0; j < v.length; j++) out[j] = v[j]! / n;
+  return out;
 }
