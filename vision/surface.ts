@@ -57,7 +57,9 @@ export function settleBlanks(
   for (let i = 0; i < 225; i++) {
     if (!open(i) || isCentre(i)) continue;
     const kind = premiumAt(i);
-    squares.set(kind, [...(squares.get(kind) ?? []), i]);
+    const list = squares.get(kind);
+    if (list) list.push(i);
+    else squares.set(kind, [i]);
   }
   for (let i = 0; i < 225; i++) {
     if (!open(i)) continue;
@@ -89,7 +91,8 @@ export function settleBlanks(
   return { chars: outChars, confidence: outConfidence };
 }
 
-/** The `k` cells of `among` nearest to cell `i` on the grid, not `i` itself (nearest first). */
+/** The `k` cells of `among` nearest to cell `i` on the grid, not `i` itself (nearest first; of two as near, the
+ *  one first in `among`). */
 function nearest(i: number, among: readonly number[], k: number): number[] {
   const [r, c] = [Math.floor(i / 15), i % 15];
   const found: number[] = [];
@@ -98,15 +101,17 @@ function nearest(i: number, among: readonly number[], k: number): number[] {
     if (j === i) continue;
     const d = (Math.floor(j / 15) - r) ** 2 + ((j % 15) - c) ** 2;
     if (found.length === k && d >= dist[k - 1]!) continue;
-    // Insertion into the short sorted list.
-    let at = Math.min(found.length, k - 1);
-    while (at > 0 && dist[at - 1]! > d) at--;
-    found.splice(at, 0, j);
-    dist.splice(at, 0, d);
-    if (found.length > k) {
-      found.pop();
-      dist.pop();
+    // Insertion into the short sorted list, the farthest dropped when it is full.
+    let at = found.length === k ? k - 1 : found.length;
+    while (at > 0 && dist[at - 1]! > d) {
+      if (at < k) {
+        found[at] = found[at - 1]!;
+        dist[at] = dist[at - 1]!;
+      }
+      at--;
     }
+    found[at] = j;
+    dist[at] = d;
   }
   return found;
 }
@@ -117,19 +122,6 @@ function premiumAt(i: number): string {
 
 function isCentre(i: number): boolean {
   return i === standardLayout.start[0] * 15 + standardLayout.start[1];
-}
-
-/** The median of byte values, by counting (`counts`: 256 counters to use). */
-function byteMedian(values: Uint8Array, counts: Uint16Array): number {
-  counts.fill(0);
-  for (const v of values) counts[v]!++;
-  const half = values.length >> 1;
-  let seen = 0;
-  for (let v = 0; v < 256; v++) {
-    seen += counts[v]!;
-    if (seen > half) return v;
-  }
-  return 255;
 }
 
 /** Every cell's colour on a straightened board (warp.ts: the grid from MARGIN to MARGIN + 15 cells): for tests. */
@@ -156,39 +148,52 @@ const COLOUR_SAMPLES = 12;
  */
 export function photoColours(photo: RgbImage, h: Float64Array): Lab[] {
   const n = COLOUR_SAMPLES * COLOUR_SAMPLES;
-  const channel = [new Uint8Array(n), new Uint8Array(n), new Uint8Array(n)];
-  const counts = new Uint16Array(256);
+  // Each channel's counts of its 256 values over a cell's samples (its median is read off them).
+  const counts = new Uint16Array(3 * 256);
   const { width, height, data } = photo;
-  const colour = (i: number): Lab => {
+  const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = h as unknown as number[];
+  const out: Lab[] = [];
+  for (let i = 0; i < 225; i++) {
     const [row, col] = [Math.floor(i / 15), i % 15];
-    let k = 0;
+    counts.fill(0);
     for (let j = 0; j < COLOUR_SAMPLES; j++) {
       const v = row + 0.25 + (0.5 * (j + 0.5)) / COLOUR_SAMPLES;
+      // The products with v, the same for the row of samples (the sums keep their order: the same pixels).
+      const [v1, v4, v7] = [h1! * v, h4! * v, h7! * v];
       for (let m = 0; m < COLOUR_SAMPLES; m++) {
         const u = col + 0.25 + (0.5 * (m + 0.5)) / COLOUR_SAMPLES;
-        const w = h[6]! * u + h[7]! * v + h[8]!;
-        const x = Math.min(width - 1, Math.max(0, Math.round((h[0]! * u + h[1]! * v + h[2]!) / w)));
-        const y = Math.min(height - 1, Math.max(0, Math.round((h[3]! * u + h[4]! * v + h[5]!) / w)));
+        const w = h6! * u + v7 + h8!;
+        const x = Math.min(width - 1, Math.max(0, Math.round((h0! * u + v1 + h2!) / w)));
+        const y = Math.min(height - 1, Math.max(0, Math.round((h3! * u + v4 + h5!) / w)));
         const p = (y * width + x) * 3;
-        channel[0]![k] = data[p]!;
-        channel[1]![k] = data[p + 1]!;
-        channel[2]![k] = data[p + 2]!;
-        k++;
+        counts[data[p]!]!++;
+        counts[256 + data[p + 1]!]!++;
+        counts[512 + data[p + 2]!]!++;
       }
     }
-    const [r, g, b] = channel.map((c) => byteMedian(c, counts)) as [number, number, number];
-    return toLab(r, g, b);
-  };
-  return Array.from({ length: 225 }, (_, i) => colour(i));
+    out.push(toLab(countMedian(counts, 0, n), countMedian(counts, 256, n), countMedian(counts, 512, n)));
+  }
+  return out;
 }
 
-function median(values: number[]): number {
-  values.sort((a, b) => a - b);
-  return values[values.length >> 1]!;
+/** The median of `n` byte values counted in `counts` from `at` (256 counters). */
+function countMedian(counts: Uint16Array, at: number, n: number): number {
+  const half = n >> 1;
+  let seen = 0;
+  for (let v = 0; v < 256; v++) {
+    seen += counts[at + v]!;
+    if (seen > half) return v;
+  }
+  return 255;
 }
 
 function medianLab(colours: readonly Lab[]): Lab {
-  return [0, 1, 2].map((k) => median(colours.map((c) => c[k]!))) as unknown as Lab;
+  const values = new Float64Array(colours.length);
+  const channel = (k: number) => {
+    for (let j = 0; j < colours.length; j++) values[j] = colours[j]![k]!;
+    return values.sort()[values.length >> 1]!;
+  };
+  return [channel(0), channel(1), channel(2)];
 }
 
 function distance(a: Lab, b: Lab): number {
