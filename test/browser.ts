@@ -3,13 +3,16 @@
  * root, no background traffic), a real server on an ephemeral port beside it, and pages that record the native
  * dialogs they open (the pages must open none) and their script errors, and the accessibility check (axe-core).
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { type RunningServer, startServer } from '../server/http/app.ts';
+import { demoBoard } from './helpers.ts';
+
+export { demoBoard };
 
 export const CHROMIUM = '/usr/bin/chromium';
 /** Whether Chromium is here: the browser tests are skipped, saying so, when it is not (`.ci/run` installs it). */
@@ -81,13 +84,6 @@ export async function axeViolations(
   return violations
     .filter((v) => impacts.includes(v.impact))
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).join(', ')}`);
-}
-
-/** The demo game's board after move `n` (fixtures/demo_game/N.txt), as board text. */
-export function demoBoard(n: number): string[] {
-  return readFileSync(new URL(`../fixtures/demo_game/${n}.txt`, import.meta.url), 'utf8')
-    .trimEnd()
-    .split('\n');
 }
 
 /**

@@ -6,18 +6,20 @@
  * when the game is over; legible on a TV, within a phone's width with a 40-character name. The start page sends
  * the game clock's minutes, none when the field is empty, and has no such field for Scrabble Me.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../server/http/app.ts';
 import type { GameSnapshot } from '../server/protocol/index.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
-import { chromiumPresent, closeWatched, startWithBrowser, stopWithBrowser, watchedPage } from './browser.ts';
+import {
+  chromiumPresent,
+  closeWatched,
+  demoBoard,
+  startWithBrowser,
+  stopWithBrowser,
+  watchedPage,
+} from './browser.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const demo = join(root, 'fixtures/demo_game');
 const LONG = 'Bartholomew Fitzgerald-Montgomery Junior';
 
 /** `m:ss` (or `h:mm:ss`) as seconds. */
@@ -54,11 +56,6 @@ describe.skipIf(!chromiumPresent)('the turn clock in a browser', () => {
     });
     expect(res.status).toBe(200);
   };
-  const demoBoard = (n: number) =>
-    readFileSync(join(demo, `${n}.txt`), 'utf8')
-      .trimEnd()
-      .split('\n');
-
   it('counts the time left down on a TV, shows the overtime in red with its cost, and stops at the end', async () => {
     const { id, token } = await server.service.create(
       parseGameConfig({ players: ['Ann', 'Ben'], clockMinutes: 1 }),

@@ -20,22 +20,16 @@ import {
   axeViolations,
   chromiumPresent,
   closeWatched,
+  demoBoard,
   startWithBrowser,
   stopWithBrowser,
   watchedPage,
 } from './browser.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const demo = join(root, 'fixtures/demo_game');
 const shots = join(root, 'web/screenshots');
 const EVENT = 'Club night';
 const LONG = 'Bartholomew Fitzgerald-Montgomery Junior';
-
-/** The demo game's board after move `n` (WINDY, AN, JOEY). */
-const demoBoard = (n: number) =>
-  readFileSync(join(demo, `${n}.txt`), 'utf8')
-    .trimEnd()
-    .split('\n');
 
 /** What a card shows, read from the page. */
 interface CardSeen {

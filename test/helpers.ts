@@ -1,5 +1,6 @@
 /** Running the real `tilecam` command line from tests. */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -15,4 +16,11 @@ export async function tilecam(...args: string[]): Promise<{ code: number; stdout
     const e = err as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
+}
+
+/** The demo game's board after move `n` (fixtures/demo_game/N.txt), as board text. */
+export function demoBoard(n: number): string[] {
+  return readFileSync(join(root, 'fixtures/demo_game', `${n}.txt`), 'utf8')
+    .trimEnd()
+    .split('\n');
 }

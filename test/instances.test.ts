@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { type RunningPostgres, type RunningRedis, startPostgres, startRedis } from '../server/dev/servers.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot, ServerMessage } from '../server/protocol/index.ts';
+import { demoBoard } from './helpers.ts';
 
 let postgres: RunningPostgres;
 let redis: RunningRedis;
@@ -30,10 +31,7 @@ afterAll(async () => {
 });
 
 const base = (s: RunningServer) => `http://127.0.0.1:${s.port}`;
-const board = (n: number) =>
-  readFileSync(new URL(`../fixtures/demo_game/${n}.txt`, import.meta.url), 'utf8')
-    .trimEnd()
-    .split('\n');
+const board = demoBoard;
 
 async function act(s: RunningServer, id: string, token: string, action: object) {
   const res = await fetch(`${base(s)}/api/games/${id}/actions`, {

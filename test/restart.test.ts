@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postgresBin, type RunningPostgres, startPostgres } from '../server/dev/servers.ts';
+import { demoBoard } from './helpers.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const children: ChildProcess[] = [];
@@ -77,10 +78,7 @@ describe.each(stores)('restart on $name', ({ db: database }) => {
         headers: auth,
         body: JSON.stringify(action),
       });
-    const board = (n: number) =>
-      readFileSync(join(root, 'fixtures/demo_game', `${n}.txt`), 'utf8')
-        .trimEnd()
-        .split('\n');
+    const board = demoBoard;
     // Two moves confirmed by the scorekeeper (no camera needed), then a pass.
     for (const n of [1, 2]) {
       await fetch(`${first.base}/api/games/${id}/frames?endTurn=1`, {

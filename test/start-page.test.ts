@@ -7,7 +7,7 @@
  * being played, or one this computer does not keep, has no button. No serious or critical axe violation. Saves
  * web/screenshots/start-games.png.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -19,19 +19,15 @@ import {
   axeViolations,
   chromiumPresent,
   closeWatched,
+  demoBoard,
   startWithBrowser,
   stopWithBrowser,
   watchedPage,
 } from './browser.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const demo = join(root, 'fixtures/demo_game');
 const shots = join(root, 'web/screenshots');
 const EVENT = 'Club night';
-const demoBoard = (n: number) =>
-  readFileSync(join(demo, `${n}.txt`), 'utf8')
-    .trimEnd()
-    .split('\n');
 
 describe.skipIf(!chromiumPresent)('the games list on the start page', () => {
   let server: RunningServer;
