@@ -261,3 +261,33 @@ describe('a move the store refuses', () => {
     expect(await store.getPhoto(session.id, heldPhoto)).toBeUndefined();
   });
 });
+
+describe('catching up with another instance', () => {
+  it('makes the cameras forget what they learnt when the events caught up with take a move back', async () => {
+    const { FrameIntake } = await import('./live.ts');
+    const here = await classicGame(new GameService(store), 'button');
+    const elsewhere = new GameService(store);
+    const board1 = readFileSync(new URL('../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
+      .trimEnd()
+      .split('\n');
+    const forget = vi.spyOn(FrameIntake.prototype, 'forget');
+    // The calls on this session's own intake (the other instance's commit forgets on its own).
+    const intake = (here as unknown as { intake: unknown }).intake;
+    const forgotten = () => forget.mock.contexts.filter((c) => c === intake).length;
+    try {
+      // Another instance records a move: caught up with here, nothing is forgotten.
+      expect((await elsewhere.act(here.id, { type: 'confirm', board: board1 })).status).toBe('committed');
+      here.refresh((await store.getGame(here.id))!);
+      expect(here.version).toBe(1);
+      expect(forgotten()).toBe(0);
+      // It takes the move back (a correction): caught up with here, the cameras forget.
+      expect((await elsewhere.act(here.id, { type: 'undo' })).status).toBe('committed');
+      here.refresh((await store.getGame(here.id))!);
+      expect(here.version).toBe(2);
+      expect(forgotten()).toBe(1);
+    } finally {
+      forget.mockRestore();
+      elsewhere.stopAll();
+    }
+  });
+});

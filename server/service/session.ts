@@ -141,7 +141,11 @@ export class GameSession implements Session {
   }
 
   refresh(stored: StoredGame): void {
+    const before = this.seq;
     this.catchUp(stored.events);
+    // A correction recorded elsewhere may undo what the camera here learnt, as one recorded here does (commit).
+    if (eventsAfter(stored.events, before, this.id).some((e) => e.event.type === 'correction'))
+      this.intake.forget();
     this.held.reset(stored.held ?? []);
     this.stable = undefined;
     this.notify();
