@@ -70,8 +70,8 @@ function lastMoveText(s: GameSnapshot): string {
   return `${who} ${said[t.kind] ?? t.kind}`;
 }
 
-function showClassic(s: GameSnapshot): string {
-  const held = s.pending;
+/** The status bar's squares in doubt: those of the reading held for the scorekeeper, if one is. */
+function showDoubt(held: { readonly squares: readonly unknown[] } | null | undefined): void {
   if (held)
     setItem(
       'cam-doubt',
@@ -79,6 +79,11 @@ function showClassic(s: GameSnapshot): string {
       'warn',
     );
   else setItem('cam-doubt', 'none', 'ok');
+}
+
+function showClassic(s: GameSnapshot): string {
+  const held = s.pending;
+  showDoubt(held);
   setItem('cam-turn', s.ended ? 'game over' : (s.players[s.toMove]?.name ?? '?'));
   setItem('cam-last', lastMoveText(s));
   const totals = s.players.map((p) => `${p.name} ${p.score}`).join(' · ');
@@ -91,13 +96,7 @@ function showMe(s: MeSnapshot): string {
   const b = s.boards[index];
   byId('seat-name').textContent = me ? `${me.name}'s camera · board ${index + 1}` : 'camera';
   const held = b?.pending;
-  if (held)
-    setItem(
-      'cam-doubt',
-      held.squares.length > 0 ? `${plural(held.squares.length, 'square')}: the scorekeeper picks` : 'held',
-      'warn',
-    );
-  else setItem('cam-doubt', 'none', 'ok');
+  showDoubt(held);
   const building = s.phase === 'build' || s.phase === 'bonus';
   setItem(
     'cam-turn',
