@@ -179,3 +179,33 @@ describe.skipIf(!present)('learning a set the model never saw (kwwangkw-en woode
     expect(again.cellsRead).toBe(225);
   });
 });
+
+describe.skipIf(!present)('no more blanks than the set has (kwwangkw-en wooden tiles)', () => {
+  it('reads the pale empty squares of w16 empty, in doubt, and keeps its two blanks', async () => {
+    // w16 has two blank tiles (14D, 14H: read surely) and three pale, worn squares in the top-right corner that the
+    // model and the colour check take for blanks too (4N, 5N, 5O).
+    const at = (name: string) => {
+      const [, col, row] = /^([A-O])(\d+)$/.exec(name)!;
+      return { row: Number(row) - 1, col: col!.charCodeAt(0) - 65 };
+    };
+    const square = (board: readonly string[], name: string) => board[at(name).row]![at(name).col];
+    const unlimited = (await readFrame(photo('w16'), { letters })).reading;
+    for (const name of ['D14', 'H14', 'N4', 'N5', 'O5']) expect(square(unlimited.board, name)).toBe('?');
+    const limited = (await readFrame(photo('w16'), { letters, blanks: 2 })).reading;
+    expect(square(limited.board, 'D14')).toBe('?');
+    expect(square(limited.board, 'H14')).toBe('?');
+    for (const name of ['N4', 'N5', 'O5']) {
+      expect(square(limited.board, name)).toBe('.');
+      expect(limited.unsure).toContainEqual(at(name));
+      // The blank stays among the readings offered for a person or the game's context to choose.
+      expect(
+        limited.alternatives
+          .find((a) => a.row === at(name).row && a.col === at(name).col)
+          ?.options.map((o) => o.tile),
+      ).toContain('?');
+    }
+    const truth = label('w16').join('');
+    const wrong = (board: readonly string[]) => [...board.join('')].filter((t, i) => t !== truth[i]).length;
+    expect(wrong(limited.board)).toBe(wrong(unlimited.board) - 3);
+  });
+});

@@ -16,7 +16,7 @@ import {
 import { type DecodedImage, decodeImage, shrink } from './decode.ts';
 import { gridHomography } from './homography.ts';
 import { locateBoard, orderCorners, WORK } from './locate.ts';
-import { photoColours, settleBlanks } from './surface.ts';
+import { fewerBlanks, photoColours, settleBlanks } from './surface.ts';
 import {
   type BoardReading,
   type Corners,
@@ -30,6 +30,8 @@ import { cellCrops, patchBoard, warpBoard } from './warp.ts';
 export interface RecognizeOptions {
   /** Letters the tile set can hold; others are never reported. Default: every letter the model knows. */
   readonly letters?: string;
+  /** Blank tiles in the set: a board never shows more (surface.ts `fewerBlanks`). Default: no limit. */
+  readonly blanks?: number;
   /** Fixed grid corners (a mounted camera): skips the search. Top-left, top-right, bottom-right, bottom-left. */
   readonly corners?: Corners;
   /** The corners found in the previous frame of a steady camera: tried first, kept if the lines are still there. */
@@ -129,7 +131,8 @@ export async function readFrame(
   // The blank-or-empty check compares colours across the board: all of them this frame's (the light and a camera's
   // white balance change from frame to frame), taken from the photo itself.
   const colours = photoColours(photo, gridHomography(corners));
-  const settled = settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen);
+  const colourSettled = settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen);
+  const settled = options.blanks === undefined ? colourSettled : fewerBlanks(colourSettled, options.blanks);
   const t3 = performance.now();
   await options.inspect?.(photo, corners, warped);
   const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boardColours, settleBlanks } from './surface.ts';
+import { boardColours, fewerBlanks, settleBlanks } from './surface.ts';
 import { CELL, MARGIN, WARPED } from './warp.ts';
 
 type Rgb = readonly [number, number, number];
@@ -112,5 +112,52 @@ describe('settleBlanks', () => {
     expect(settleBlanks(boardColours(image), empty, Array(225).fill(0.9), Array(225).fill(1)).chars).toEqual(
       empty,
     );
+  });
+});
+
+describe('fewerBlanks', () => {
+  const cells = (reads: [number, string, number][]) => {
+    const chars = Array<string>(225).fill('.');
+    const confidence = Array<number>(225).fill(0.99);
+    for (const [i, c, p] of reads) {
+      chars[i] = c;
+      confidence[i] = p;
+    }
+    return { chars, confidence };
+  };
+
+  it('keeps the blanks read most surely and reads the others empty, in doubt', () => {
+    const read = cells([
+      [10, '?', 0.42],
+      [20, '?', 0.95],
+      [30, 'E', 0.99],
+      [40, '?', 0.12],
+      [50, '?', 0.9],
+    ]);
+    const out = fewerBlanks(read, 2);
+    expect([10, 20, 30, 40, 50].map((i) => out.chars[i])).toEqual(['.', '?', 'E', '.', '?']);
+    expect(out.confidence[10]).toBeCloseTo(0.42);
+    expect(out.confidence[40]).toBeCloseTo(0.12);
+    expect(out.confidence[20]).toBe(0.95);
+    // A blank read surely that the set has no room for is not surely empty either.
+    expect(
+      fewerBlanks(
+        cells([
+          [5, '?', 0.9],
+          [6, '?', 0.97],
+          [7, '?', 0.99],
+        ]),
+        2,
+      ).confidence[5],
+    ).toBeCloseTo(0.1);
+  });
+
+  it('leaves a board with no more blanks than the set alone, and a set without blanks has none read', () => {
+    const read = cells([
+      [10, '?', 0.6],
+      [20, '?', 0.95],
+    ]);
+    expect(fewerBlanks(read, 2)).toBe(read);
+    expect(fewerBlanks(read, 0).chars.includes('?')).toBe(false);
   });
 });

@@ -91,6 +91,26 @@ export function settleBlanks(
   return { chars: outChars, confidence: outConfidence };
 }
 
+/**
+ * A board shows at most as many blanks as the set has. Where more cells read blank (an empty square under glare, a
+ * worn premium square, a wooden rack lying on the board), the `blanks` read most surely stay blanks and the others
+ * are read empty, in doubt (confidence at most ½): which of them hold the set's blanks, the colour and the model
+ * could not say better. Returns new arrays when it changes anything.
+ */
+export function fewerBlanks(cells: SettledCells, blanks: number): SettledCells {
+  const read = cells.chars.flatMap((c, i) => (c === '?' ? [i] : []));
+  if (read.length <= blanks) return cells;
+  // Most surely read first; of two as sure, the first on the board.
+  read.sort((a, b) => cells.confidence[b]! - cells.confidence[a]! || a - b);
+  const chars = [...cells.chars];
+  const confidence = [...cells.confidence];
+  for (const i of read.slice(Math.max(0, blanks))) {
+    chars[i] = '.';
+    confidence[i] = Math.min(confidence[i]!, 1 - confidence[i]!);
+  }
+  return { chars, confidence };
+}
+
 /** The `k` cells of `among` nearest to cell `i` on the grid, not `i` itself (nearest first; of two as near, the
  *  one first in `among`). */
 function nearest(i: number, among: readonly number[], k: number): number[] {

@@ -11,7 +11,7 @@ import { TileMemory } from '../../vision/adapt.ts';
 import { uprightGrid } from '../../vision/classify.ts';
 import type { BoardReading } from '../../vision/index.ts';
 import { type FrameState, readFrame } from '../../vision/recognize.ts';
-import { tileSets } from '../engine/index.ts';
+import { readingOptions } from '../service/frames.ts';
 import { labelledPhotos, realdata as shared } from './labelled.ts';
 
 interface Board {
@@ -23,11 +23,11 @@ interface Board {
 }
 
 async function boards(dir: string, lang: 'en' | 'de', group: (file: string) => string): Promise<Board[]> {
-  const letters = tileSets[lang].letters.map(([l]) => l).join('');
+  const set = readingOptions(lang);
   const out: Board[] = [];
   for (const { file, photo, truth } of labelledPhotos(dir)) {
     try {
-      out.push({ file, group: group(file), photo, truth, plain: await readFrame(photo, { letters }) });
+      out.push({ file, group: group(file), photo, truth, plain: await readFrame(photo, set) });
     } catch {
       // no board found: not a reading to learn from or to measure here
     }
@@ -78,7 +78,7 @@ const tuning = Object.fromEntries(
 );
 
 async function measure(name: string, all: Board[], lang: 'en' | 'de') {
-  const letters = tileSets[lang].letters.map(([l]) => l).join('');
+  const set = readingOptions(lang);
   let before = { wrong: 0, silent: 0 };
   let after = { wrong: 0, silent: 0 };
   let ms = 0;
@@ -94,7 +94,7 @@ async function measure(name: string, all: Board[], lang: 'en' | 'de') {
       });
     }
     const t = performance.now();
-    const adapted = (await readFrame(board.photo, { letters, memory })).reading;
+    const adapted = (await readFrame(board.photo, { ...set, memory })).reading;
     ms += performance.now() - t;
     const b = count(board.plain.reading, board.truth);
     const a = count(adapted, board.truth);

@@ -6,7 +6,7 @@
  * likeliest reading got wrong.
  */
 import { recognize } from '../../vision/index.ts';
-import { tileSets } from '../engine/index.ts';
+import { readingOptions } from '../service/frames.ts';
 import { labelledPhotos, realdata as shared } from './labelled.ts';
 
 const rows: {
@@ -23,11 +23,11 @@ for (const [set, dir, lang] of [
   ['de', shared('scrabscrap-de'), 'de'],
   ['en', shared('kwwangkw-en/warped'), 'en'],
 ] as const) {
-  const letters = tileSets[lang].letters.map(([l]) => l).join('');
+  const options = readingOptions(lang);
   for (const { photo, truth: cells } of labelledPhotos(dir)) {
     let r: Awaited<ReturnType<typeof recognize>>;
     try {
-      r = await recognize(photo, { letters });
+      r = await recognize(photo, options);
     } catch {
       continue;
     }

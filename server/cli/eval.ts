@@ -39,7 +39,7 @@ import { parseBoard, squareName } from '../engine/index.ts';
 import { correctLabel, type Erratum, errataFor, parseErrata } from './errata.ts';
 import { reportError } from './errors.ts';
 import { outputFolder } from './folders.ts';
-import { lettersOf } from './recognize.ts';
+import { readingOptions } from './recognize.ts';
 
 export interface EvalResult {
   images: number;
@@ -132,7 +132,8 @@ const median = (values: readonly number[]) =>
 
 export async function evaluate(
   dirs: string[],
-  letters: string,
+  /** What the reading may report (`readingOptions`): the tile set's letters and blanks. */
+  set: { letters: string; blanks: number },
   onProgress?: (done: number, total: number) => void,
   {
     blanksLabelledEmpty = false,
@@ -176,7 +177,7 @@ export async function evaluate(
     classify: [] as number[],
     total: [] as number[],
   };
-  const options = { letters, ...(model ? { model } : {}) };
+  const options = { ...set, ...(model ? { model } : {}) };
   let done = 0;
   for (const group of groups) {
     const camera = sequence ? new Camera(options) : undefined;
@@ -350,8 +351,8 @@ export async function evalCommand(args: string[]): Promise<number> {
     return reportError(json, (err as Error).message);
   }
   if (positionals.length === 0) return reportError(json, 'eval needs at least one folder of labelled photos');
-  const letters = lettersOf(values.lang ?? 'en');
-  if (!letters) return reportError(json, `unknown --lang '${values.lang}'`);
+  const set = readingOptions(values.lang ?? 'en');
+  if (!set) return reportError(json, `unknown --lang '${values.lang}'`);
   let errata: Erratum[] | undefined;
   if (values.errata !== undefined) {
     let text: string;
@@ -375,7 +376,7 @@ export async function evalCommand(args: string[]): Promise<number> {
   try {
     result = await evaluate(
       positionals,
-      letters,
+      set,
       (done, total) => {
         if (!bar) return;
         if (done === 0) bar.start(total, 0);

@@ -17,9 +17,11 @@ import { isTileSetId, squareName, tileSets } from '../engine/index.ts';
 import { reportError } from './errors.ts';
 import { outputFolder } from './folders.ts';
 
-/** Letters a tile set can show, for `--lang`. */
-export function lettersOf(lang: string): string | undefined {
-  return isTileSetId(lang) ? tileSets[lang].letters.map(([l]) => l).join('') : undefined;
+/** What a reading of a board of the tile set `--lang` may report: its letters, and no more blanks than it has. */
+export function readingOptions(lang: string): { letters: string; blanks: number } | undefined {
+  return isTileSetId(lang)
+    ? { letters: tileSets[lang].letters.map(([l]) => l).join(''), blanks: tileSets[lang].blanks }
+    : undefined;
 }
 
 export function parseCorners(text: string): Corners | undefined {
@@ -53,8 +55,8 @@ export async function recognizeCommand(args: string[]): Promise<number> {
     return reportError(json, (err as Error).message);
   }
   if (positionals.length !== 1) return reportError(json, 'recognize needs exactly one image');
-  const letters = lettersOf(values.lang ?? 'en');
-  if (!letters) return reportError(json, `unknown --lang '${values.lang}'`);
+  const set = readingOptions(values.lang ?? 'en');
+  if (!set) return reportError(json, `unknown --lang '${values.lang}'`);
   const corners = values.corners === undefined ? undefined : parseCorners(values.corners);
   if (values.corners !== undefined && !corners)
     return reportError(json, '--corners needs 8 numbers: x1,y1,x2,y2,x3,y3,x4,y4');
@@ -74,7 +76,7 @@ export async function recognizeCommand(args: string[]): Promise<number> {
     const name = basename(file, extname(file));
     let straightened: RgbImage | undefined;
     const reading = await recognize(bytes, {
-      letters,
+      ...set,
       ...(corners ? { corners } : {}),
       ...(values.model ? { model: values.model } : {}),
       ...(debug

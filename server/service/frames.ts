@@ -10,9 +10,9 @@ import { ServiceError } from './errors.ts';
 
 export type Thumbnail = Extract<ServerMessage, { type: 'thumbnail' }>['data'];
 
-/** The letters of the tile set a game in `lang` is played with: the only ones the camera may report. */
-export function lettersOf(lang: 'en' | 'de'): string {
-  return tileSets[lang].letters.map(([l]) => l).join('');
+/** What the camera may report for a game in `lang`: the letters of its tile set, and no more blanks than it has. */
+export function readingOptions(lang: 'en' | 'de'): { letters: string; blanks: number } {
+  return { letters: tileSets[lang].letters.map(([l]) => l).join(''), blanks: tileSets[lang].blanks };
 }
 
 /**
@@ -27,7 +27,7 @@ export async function readFrame(
 ): Promise<{ reading: BoardReading; board: Board }> {
   let reading: BoardReading;
   try {
-    reading = camera ? await camera.read(bytes) : await recognize(bytes, { letters: lettersOf(lang) });
+    reading = camera ? await camera.read(bytes) : await recognize(bytes, readingOptions(lang));
   } catch (err) {
     if (err instanceof VisionError && err.code !== 'no-model')
       throw new ServiceError(err.code === 'no-board' ? 'no-board' : 'bad-image', err.message);

@@ -9,7 +9,7 @@ import { type Board, formatBoard, parseBoard, type Square } from '../engine/inde
 import type { Look, PendingView, SourceView } from '../protocol/index.ts';
 import type { GameStore, StoredHeld } from '../store/types.ts';
 import { ServiceError } from './errors.ts';
-import { lettersOf, makeThumbnail, readFrame, type Thumbnail } from './frames.ts';
+import { makeThumbnail, readFrame, readingOptions, type Thumbnail } from './frames.ts';
 
 /**
  * Who watches a game. Each change is told once, on the event loop's next turn however many changes were made
@@ -89,7 +89,7 @@ export class FrameIntake {
     let camera = this.cameras.get(seat);
     if (!camera) {
       // Each camera learns the set being played from the squares the game commits (vision/adapt.ts).
-      camera = new Camera({ letters: lettersOf(this.lang), memory: new TileMemory() });
+      camera = new Camera({ ...readingOptions(this.lang), memory: new TileMemory() });
       this.cameras.set(seat, camera);
     }
     try {
