@@ -5,15 +5,17 @@
  * and compared with what the square showed when it was last read:
  * - nothing changed: the last reading stands (the pixels that made it are the same);
  * - a few squares changed: only they (and a few others in turn, as a guard) are read again, on the same grid;
- * - many changed (the camera or the board moved, the light changed): the frame is read whole, the last grid
- *   tried first as a hint, and it becomes the new reference.
+ * - many changed (a hand over the board, moves taken back, the camera or the board moved, the light changed): the
+ *   grid is looked for again, from the last one; where it has not moved (by a tenth of a square at most: the grid found again from the same pixels varies by about half that) and
+ *   not most of the board changed, still only the changed squares are read again; else the frame is read whole on
+ *   the grid found, and it becomes the new reference.
  * Every `fullEvery` frames one is read whole anyway. A reading is always what `recognize` would make of the
  * pixels each square shows; only the work to get it differs.
  */
 import { uprightGrid } from './classify.ts';
 import { decodeImage } from './decode.ts';
 import { gridHomography } from './homography.ts';
-import { type FrameState, type RecognizeOptions, readFrame } from './recognize.ts';
+import { type FrameState, locateGrid, type RecognizeOptions, readFrame } from './recognize.ts';
 import type { BoardReading, Corners } from './types.ts';
 
 /** How a frame was read: searched for the board, its grid found again from the last one, the same as the last
@@ -38,8 +40,13 @@ const SAMPLES = 5;
 const INNER = 0.6;
 /** A square whose samples moved by more than this (mean absolute difference in grey levels) has changed. */
 const CHANGED = 14;
-/** More changed squares than this: the camera, the board or the light moved; the frame is read whole. */
+/** More changed squares than this: the camera, the board or the light may have moved; the grid is looked for
+ *  again before the squares are read. */
 const MOST = 40;
+/** More changed squares than this: the frame is read whole even on an unmoved grid (the light changed). */
+const NEARLY_ALL = 150;
+/** A grid found again whose corners moved less than this share of a square has not moved. */
+const UNMOVED = 0.1;
 /** Squares read again in turn on every frame that reads some, as a guard. */
 const GUARD = 5;
 
@@ -48,6 +55,8 @@ export class Camera {
   /** Grey samples of every square, as the squares were when last read. */
   private reference: Float32Array | undefined;
   private sinceFull = 0;
+  /** The examples were forgotten (`unlearn`): every square's reading is made again from what the model saw. */
+  private rethink = false;
   private guard = 0;
 
   constructor(private readonly options: CameraOptions = {}) {}
@@ -59,10 +68,12 @@ export class Camera {
     const decoded = performance.now();
     // A frame of another size is another view (a phone turned, another resolution): searched for afresh.
     const same = last && photo.width === last.size.width && photo.height === last.size.height;
+    /** The grid, when it was looked for again already (many squares changed). */
+    let found: Corners | undefined;
     if (last && same && this.reference && this.sinceFull < (this.options.fullEvery ?? 30)) {
       const samples = sampleSquares(photo, last.corners);
       const changed = changedSquares(this.reference, samples);
-      if (changed.length === 0) {
+      if (changed.length === 0 && !this.rethink) {
         this.sinceFull++;
         const round = (t: number) => Math.round(t * 10) / 10;
         const now = performance.now();
@@ -78,17 +89,21 @@ export class Camera {
           cellsRead: 0,
         };
       }
-      if (changed.length <= MOST) {
+      // Many changed: the grid is looked for again, from where it was (a mounted camera's does not move).
+      if (changed.length > MOST)
+        found = this.options.corners ? last.corners : await locateGrid(photo, last.corners);
+      if (changed.length <= MOST || (changed.length <= NEARLY_ALL && unmoved(found!, last.corners))) {
         const cells = new Set(changed);
         for (let k = 0; k < GUARD; k++) cells.add((this.guard + k) % 225);
         this.guard = (this.guard + GUARD) % 225;
         const next = await readFrame(
           bytes,
           this.options,
-          { state: last, cells: [...cells].sort((a, b) => a - b) },
+          { state: last, cells: [...cells].sort((a, b) => a - b), rethink: this.rethink },
           { photo, since, decoded },
         );
         this.state = next;
+        this.rethink = false;
         for (const cell of cells)
           this.reference.set(samples.subarray(cell * PER, (cell + 1) * PER), cell * PER);
         this.sinceFull++;
@@ -104,9 +119,10 @@ export class Camera {
         ...(hint ? { hint } : {}),
       },
       undefined,
-      { photo, since, decoded },
+      { photo, since, decoded, ...(found ? { corners: found } : {}) },
     );
     this.state = next;
+    this.rethink = false;
     this.reference = sampleSquares(photo, next.corners);
     this.sinceFull = 0;
     return { ...next.reading, path: hint ? 'hint' : 'search', cellsRead: 225 };
@@ -152,11 +168,12 @@ export class Camera {
 
   /**
    * Forgets what the camera learnt of the set (a committed square was corrected: the examples may include a wrong
-   * one), and reads its next frame whole again, on the grid it knows (no search: the camera has not moved).
+   * one). Its next frame's readings are all made again from what the model saw in each square (kept: the pixels
+   * are the same), without the examples; only the squares that changed are classified again.
    */
   unlearn(): void {
     this.options.memory?.clear();
-    this.reference = undefined;
+    this.rethink = true;
   }
 }
 
@@ -198,6 +215,19 @@ export function sampleSquares(
     }
   }
   return out;
+}
+
+/** Whether a grid found again (`corners`) is where it was (`before`): no corner moved by `UNMOVED` of a square. */
+function unmoved(corners: Corners, before: Corners): boolean {
+  // A square's size: a fifteenth of the grid's shortest side.
+  let side = Infinity;
+  for (let k = 0; k < 4; k++) {
+    const [a, b] = [before[k]!, before[(k + 1) % 4]!];
+    side = Math.min(side, Math.hypot(a[0] - b[0], a[1] - b[1]));
+  }
+  return corners.every(
+    ([x, y], k) => Math.hypot(x - before[k]![0], y - before[k]![1]) <= (UNMOVED * side) / 15,
+  );
 }
 
 /** The squares whose samples differ from the reference's by more than `CHANGED` on average. */

@@ -86,15 +86,21 @@ export interface FrameState {
 export async function readFrame(
   bytes: Uint8Array,
   options: RecognizeOptions = {},
-  reuse?: { state: FrameState; cells: readonly number[] },
-  /** The photo already decoded, when the work on the frame began, and when it was decoded (and compared). */
-  frame?: { photo: DecodedImage; since: number; decoded: number },
+  reuse?: {
+    state: FrameState;
+    cells: readonly number[];
+    /** Every cell's reading made again from the kept probabilities (the game's examples changed), not only `cells`'. */
+    rethink?: boolean;
+  },
+  /** The photo already decoded, when the work on the frame began, and when it was decoded (and compared); and the
+   *  grid's corners in its pixels, when they have been found already (`locateGrid`). */
+  frame?: { photo: DecodedImage; since: number; decoded: number; corners?: Corners },
 ): Promise<FrameState> {
   const t0 = frame?.since ?? performance.now();
   const model = loadModel(options.model);
   const photo = frame?.photo ?? (await decodeImage(bytes));
   const t1 = frame?.decoded ?? performance.now();
-  const corners = reuse?.state.corners ?? (await locate(photo, options));
+  const corners = reuse?.state.corners ?? frame?.corners ?? (await locate(photo, options));
   const t2 = performance.now();
   const cells = await model;
   // A frame where some squares changed: only they are drawn again on the last frame's straightened board.
@@ -125,9 +131,10 @@ export async function readFrame(
   }
   const look =
     options.memory && features ? { memory: options.memory, features, size: cells.features } : undefined;
-  const seen = reuse
-    ? readCells(cells, probs, allowed, look, new Set(reuse.cells), reuse.state.seen)
-    : readCells(cells, probs, allowed, look);
+  const seen =
+    reuse && !reuse.rethink
+      ? readCells(cells, probs, allowed, look, new Set(reuse.cells), reuse.state.seen)
+      : readCells(cells, probs, allowed, look);
   // The blank-or-empty check compares colours across the board: all of them this frame's (the light and a camera's
   // white balance change from frame to frame), taken from the photo itself.
   const colours = photoColours(photo, gridHomography(corners));
@@ -163,6 +170,15 @@ async function locate(photo: DecodedImage, options: RecognizeOptions): Promise<C
     return given;
   }
   return locateIn(photo, options.hint && toDecoded(options.hint));
+}
+
+/**
+ * The grid's corners in a decoded photo (`decodeImage`), in its pixels: from `hint` (corners in the same pixels, a
+ * steady camera's last frame's) when its lines are still there, else searched for in the whole picture. A
+ * VisionError (`no-board`) when there is none.
+ */
+export function locateGrid(photo: DecodedImage, hint?: Corners): Promise<Corners> {
+  return locateIn(photo, hint);
 }
 
 async function locateIn(photo: DecodedImage, hintDecoded: Corners | undefined): Promise<Corners> {

@@ -164,8 +164,15 @@ async function phase(
     games.push({ id, token, version: 0, viewers: [], committed: 0, step: 0, photos, source });
   }
   const latencies: number[] = [];
+  /** The same updates by the frame they follow: the first after the moves were taken back (the board then differs
+   *  from the camera's last frame in every square played), a move held for the scorekeeper's click (its viewers
+   *  wait for the click too), the others. */
+  const byKind = { first: [] as number[], held: [] as number[], other: [] as number[] };
   /** Per game, the post time of the frame whose commit the viewers are waiting for, by version. */
-  const waiting = new Map<string, { version: number; t0: number; left: Set<Viewer>; warm: boolean }>();
+  const waiting = new Map<
+    string,
+    { version: number; t0: number; left: Set<Viewer>; warm: boolean; kind: keyof typeof byKind }
+  >();
   /** The first frames of each camera (its first round of moves: the board searched for the first time, the model
    *  and the code warming up) are measured apart. */
   const warmup: number[] = [];
@@ -183,8 +190,11 @@ async function phase(
       first = false;
       v.version = s.version;
       const w = waiting.get(v.game.id);
-      if (w && s.version >= w.version && w.left.delete(v))
-        (w.warm ? latencies : warmup).push(performance.now() - w.t0);
+      if (w && s.version >= w.version && w.left.delete(v)) {
+        const took = performance.now() - w.t0;
+        (w.warm ? latencies : warmup).push(took);
+        if (w.warm) byKind[w.kind].push(took);
+      }
     });
     ws.on('error', () => {});
     ws.on('close', () => {
@@ -238,7 +248,14 @@ async function phase(
         const at = pick(k++);
         const expected = g.version + 1;
         const left = new Set(g.viewers);
-        waiting.set(g.id, { version: expected, t0, left, warm: g.committed >= g.photos.length });
+        const wait: typeof waiting extends Map<string, infer W> ? W : never = {
+          version: expected,
+          t0,
+          left,
+          warm: g.committed >= g.photos.length,
+          kind: g.step === 0 ? 'first' : 'other',
+        };
+        waiting.set(g.id, wait);
         try {
           // As the camera page does, the End turn says which version of the game it ends: sent again after its
           // instance went away, it is refused as stale if the first one was recorded.
@@ -258,6 +275,7 @@ async function phase(
           if (result.status === 'needs-confirmation') {
             // Held for a click (a real photo now and then): the scorekeeper confirms the reading as it stands.
             held++;
+            if (wait.kind === 'other') wait.kind = 'held';
             const res = await fetch(`${pick(k++).base}/api/games/${g.id}/actions`, {
               method: 'POST',
               headers: { authorization: `Bearer ${g.token}`, 'content-type': 'application/json' },
@@ -329,6 +347,11 @@ async function phase(
   );
   console.log(
     `  frame posted → every viewer updated: p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}, max ${ms(Math.max(...latencies))} (${latencies.length} updates; each camera's first round of moves apart: p50 ${ms(pct(warmup, 50))}, p99 ${ms(pct(warmup, 99))}, ${warmup.length} updates)`,
+  );
+  const split = (name: string, v: number[]) =>
+    `${name} p50 ${ms(pct(v, 50))}, p99 ${ms(pct(v, 99))} (${v.length})`;
+  console.log(
+    `    by frame: ${split('first after the moves were taken back', byKind.first)}; ${split('held for a click', byKind.held)}; ${split('the others', byKind.other)}`,
   );
   console.log(
     `  moves recorded: ${games.reduce((a, g) => a + g.committed, 0)}; lost ${lost}; recorded twice ${doubled}`,

@@ -164,7 +164,11 @@ export function startTilecam(args: readonly string[]): {
   child: ChildProcess;
   ready: Promise<Record<string, unknown>>;
 } {
-  const child = spawn(process.execPath, ['server/cli/bin.mjs', ...args, '--json'], {
+  // TILECAM_PROFILE=DIR: each process writes a CPU profile (.cpuprofile) there when it stops.
+  const profile = process.env.TILECAM_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TILECAM_PROFILE}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, 'server/cli/bin.mjs', ...args, '--json'], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
