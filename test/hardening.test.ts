@@ -151,14 +151,20 @@ describe('a doubled End turn', () => {
   });
 });
 
+/** A held reading's photo: named so that no other instance holding a reading of the game takes the same name. */
+const HELD_PHOTO = /^pending-[0-9a-f-]{36}\.jpg$/;
+
 describe('held readings and their photos', () => {
   it('keeps one photo per held reading, and the confirmed one becomes its move’s photo', async () => {
     const { id, token } = await newGame();
     expect((await postFrame(id, token, frame(3))).body.status).toBe('needs-confirmation');
-    expect(photos(id)).toEqual(['pending-1.jpg']);
+    const [first] = photos(id);
+    expect(photos(id)).toEqual([expect.stringMatching(HELD_PHOTO)]);
+    expect(((await snapshot(id)).pending as { photo?: string }).photo).toContain(first);
     // A different reading held in its place (another board altogether): the first photo goes.
     expect((await postFrame(id, token, other)).body.status).toBe('needs-confirmation');
-    expect(photos(id)).toEqual(['pending-2.jpg']);
+    expect(photos(id)).toEqual([expect.stringMatching(HELD_PHOTO)]);
+    expect(photos(id)).not.toEqual([first]);
     const confirmed = await call(`/api/games/${id}/actions`, {
       method: 'POST',
       token,
@@ -174,7 +180,7 @@ describe('held readings and their photos', () => {
   it('removes a held reading’s photo when another action moves the game on', async () => {
     const { id, token } = await newGame();
     await postFrame(id, token, frame(3));
-    expect(photos(id)).toEqual(['pending-1.jpg']);
+    expect(photos(id)).toEqual([expect.stringMatching(HELD_PHOTO)]);
     expect(
       (await call(`/api/games/${id}/actions`, { method: 'POST', token, json: { type: 'pass' } })).status,
     ).toBe(200);
@@ -237,7 +243,7 @@ describe('games in memory', () => {
     service.sweep(Date.now() + 2000);
     expect(service.loaded).toBe(1);
     expect(((await service.get(holding)).snapshot() as GameSnapshot).pending).toEqual(held);
-    expect(photos(holding)).toEqual(['pending-1.jpg']);
+    expect(photos(holding)).toEqual([expect.stringMatching(HELD_PHOTO)]);
     stop();
     service.sweep(Date.now() + 4000);
     expect(service.loaded).toBe(0);

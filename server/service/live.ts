@@ -171,7 +171,6 @@ export interface Held {
  */
 export class HeldReadings {
   private readonly held = new Map<number, Held>();
-  private photos = 0;
 
   constructor(
     private readonly store: GameStore,
@@ -181,10 +180,10 @@ export class HeldReadings {
     stored: readonly StoredHeld[] = [],
   ) {
     this.reset(stored);
-    // A photo of a held reading that is no longer held (a crash between the two writes) is referred to by nothing.
-    const kept = new Set(stored.flatMap((h) => (h.photo ? [h.photo.split('/').pop()!] : [])));
+    // A photo of a held reading that is no longer held (a crash between two writes) is named by none: it goes. The
+    // store reads the held readings itself, as they are now: another instance may be holding one meanwhile.
     store
-      .deletePhotos(gameId, 'pending-', kept)
+      .sweepPhotos(gameId, 'pending-')
       .catch((err: unknown) => console.error(`game ${gameId}: ${(err as Error).message}`));
   }
 
@@ -210,7 +209,6 @@ export class HeldReadings {
         photo: h.photo,
         look: h.look,
       });
-      this.photos = Math.max(this.photos, Number(/-(\d+)\.jpg$/.exec(h.photo ?? '')?.[1] ?? 0));
     }
   }
 
@@ -237,12 +235,24 @@ export class HeldReadings {
       await this.set(board, { ...before, reasons, squares });
       return true;
     }
-    const path =
-      photo instanceof Uint8Array
-        ? await this.store.savePhoto(this.gameId, `${this.prefix(board)}${++this.photos}.jpg`, photo)
-        : before?.photo;
     const seen = photo instanceof Uint8Array ? look : before?.look;
-    await this.set(board, { board: read, reasons, squares, photo: path, ...(seen ? { look: seen } : {}) });
+    const held: Held = {
+      board: read,
+      reasons,
+      squares,
+      photo: before?.photo,
+      ...(seen ? { look: seen } : {}),
+    };
+    if (photo instanceof Uint8Array) {
+      // A name no other instance holding a reading of this game can take, and the reading stored naming it before
+      // the photo is saved: a photo no held reading names is swept away when any instance loads the game.
+      const name = `${this.prefix(board)}${randomUUID()}.jpg`;
+      await this.set(board, { ...held, photo: `photos/${this.gameId}/${name}` });
+      const saved = await this.store.savePhoto(this.gameId, name, photo);
+      // Over the game's cap on photos: the reading is held without one.
+      if (!saved) await this.set(board, { ...held, photo: undefined });
+    } else await this.set(board, held);
+    const path = this.held.get(board)?.photo;
     if (before?.photo && before.photo !== path) await this.store.deletePhoto(this.gameId, before.photo);
     return true;
   }

@@ -243,11 +243,15 @@ export class PostgresStore implements GameStore {
     ]);
   }
 
-  async deletePhotos(gameId: string, prefix: string, keep: ReadonlySet<string> = new Set()): Promise<void> {
-    // The prefix is matched as text, never as a pattern.
+  async sweepPhotos(gameId: string, prefix: string): Promise<void> {
+    // One statement: the held readings it reads are those of its own snapshot, and a photo saved after that
+    // snapshot is not seen by it, so a photo is either named by a reading it sees or left alone. The prefix is
+    // matched as text, never as a pattern.
     await this.pool.query(
-      'DELETE FROM photos WHERE game_id = $1 AND left(name, length($2)) = $2 AND NOT (name = ANY($3))',
-      [gameId, prefix, [...keep]],
+      `DELETE FROM photos p WHERE p.game_id = $1 AND left(p.name, length($2)) = $2
+         AND NOT EXISTS (SELECT 1 FROM held h WHERE h.game_id = $1
+                           AND h.held::jsonb ->> 'photo' = 'photos/' || $1 || '/' || p.name)`,
+      [gameId, prefix],
     );
   }
 

@@ -248,9 +248,18 @@ export class SqliteStore implements GameStore {
     this.photoBytes.set(gameId, Math.max(0, this.bytesOf(gameId) - size));
   }
 
-  async deletePhotos(gameId: string, prefix: string, keep: ReadonlySet<string> = new Set()): Promise<void> {
+  async sweepPhotos(gameId: string, prefix: string): Promise<void> {
+    // One process writes this database: nothing comes between reading the held readings and the removal.
+    const named = new Set(
+      (this.db.prepare('SELECT held FROM held WHERE game_id = ?').all(gameId) as { held: string }[]).flatMap(
+        (row) => {
+          const photo = (JSON.parse(row.held) as { photo?: unknown }).photo;
+          return typeof photo === 'string' ? [basename(photo)] : [];
+        },
+      ),
+    );
     for (const name of this.photoNames(gameId))
-      if (name.startsWith(prefix) && !keep.has(name)) this.removePhoto(gameId, join('photos', gameId, name));
+      if (name.startsWith(prefix) && !named.has(name)) this.removePhoto(gameId, join('photos', gameId, name));
   }
 
   async getPhoto(gameId: string, name: string): Promise<Uint8Array | undefined> {

@@ -151,6 +151,28 @@ describe.each(kinds)('the $name store', ({ name, open }) => {
     expect((await store.getGame(id))?.held).toEqual([]);
   });
 
+  it('sweeps a held photo only when no held reading names it, whoever saved it when', async () => {
+    const id = newId();
+    await store.createGame({ id, tokenHash: 'x', config });
+    const reading = Array.from({ length: 15 }, () => '.'.repeat(15));
+    // An instance holding a reading stores it naming its photo first; another loading the game sweeps meanwhile.
+    await store.setHeld(id, 0, {
+      board: 0,
+      reading,
+      reasons: [],
+      squares: [],
+      photo: `photos/${id}/pending-a.jpg`,
+    });
+    await store.sweepPhotos(id, 'pending-');
+    await store.savePhoto(id, 'pending-a.jpg', bytes(100, 1));
+    await store.sweepPhotos(id, 'pending-');
+    expect(got(await store.getPhoto(id, 'pending-a.jpg'))).toEqual(bytes(100, 1));
+    // Let go (the reading confirmed elsewhere and its row cleared before a crash took the photo's removal): swept.
+    await store.setHeld(id, 0, null);
+    await store.sweepPhotos(id, 'pending-');
+    expect(got(await store.getPhoto(id, 'pending-a.jpg'))).toBeUndefined();
+  });
+
   it('keeps photos by name, renames and removes them, and stops at the cap per game', async () => {
     const id = newId();
     await store.createGame({ id, tokenHash: 'x', config });
@@ -164,9 +186,20 @@ describe.each(kinds)('the $name store', ({ name, open }) => {
     // 4,000 bytes kept of the 5,000 a game may keep: 2,000 more is refused, 1,000 is not.
     expect(await store.savePhoto(id, 'pending-3.jpg', bytes(2000, 3))).toBeUndefined();
     expect(await store.savePhoto(id, 'pending-3.jpg', bytes(1000, 3))).toBe(`photos/${id}/pending-3.jpg`);
-    await store.deletePhotos(id, 'pending-', new Set(['pending-3.jpg']));
+    // The sweep takes the held photos no held reading names (pending-2), not those one does, nor the others.
+    const reading = Array.from({ length: 15 }, () => '.'.repeat(15));
+    await store.setHeld(id, 1, {
+      board: 1,
+      reading,
+      reasons: [],
+      squares: [],
+      photo: `photos/${id}/pending-3.jpg`,
+    });
+    await store.sweepPhotos(id, 'pending-');
     expect(got(await store.getPhoto(id, 'pending-2.jpg'))).toBeUndefined();
     expect(got(await store.getPhoto(id, 'pending-3.jpg'))).toEqual(bytes(1000, 3));
+    expect(got(await store.getPhoto(id, 'event-1.jpg'))).toEqual(bytes(2000, 1));
+    await store.setHeld(id, 1, null);
     await store.deletePhoto(id, `photos/${id}/pending-3.jpg`);
     await store.deletePhoto(id, `photos/${id}/pending-3.jpg`); // gone already: not an error
     expect(got(await store.getPhoto(id, 'pending-3.jpg'))).toBeUndefined();

@@ -139,8 +139,12 @@ export interface GameStore {
   renamePhoto(gameId: string, path: string, name: string): Promise<string>;
   /** Removes a kept photo; a photo already gone is not an error. */
   deletePhoto(gameId: string, path: string): Promise<void>;
-  /** Removes the game's photos whose names start with `prefix`, but those named in `keep`. */
-  deletePhotos(gameId: string, prefix: string, keep?: ReadonlySet<string>): Promise<void>;
+  /**
+   * Removes the game's photos whose names start with `prefix` that no held reading of the game names (a crash
+   * between two writes left them), in one step with reading the held readings: a reading stored before its photo
+   * (as `HeldReadings.hold` does) keeps the photo, whichever instance sweeps meanwhile.
+   */
+  sweepPhotos(gameId: string, prefix: string): Promise<void>;
   /** Keeps a score check (`POST /api/checks`) with its photos; the oldest beyond `keep` checks are let go. */
   saveCheck(check: StoredCheck, keep: number): Promise<void>;
   /** A kept check without its photos' bytes (`before`/`after` say only whether there is one, and its type). */
