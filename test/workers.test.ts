@@ -133,6 +133,8 @@ describe('an instance with --queue and two tilecam worker processes', () => {
         'each queue held and consumed by the worker named for it',
       );
       expect(new Set(holders).size).toBe(2);
+      // Shared out evenly: 8 queues each.
+      expect(holders.filter((h) => h === ids[0]).length).toBe(PARTITIONS / 2);
     } finally {
       client.disconnect();
       await Promise.all(queues.map((q) => q.close()));

@@ -14,7 +14,7 @@ import { SqliteStore } from '../store/sqlite.ts';
 import { ServiceError } from './errors.ts';
 import { GameService } from './service.ts';
 import { parseGameConfig } from './validate.ts';
-import { type WorkAnswer, type WorkJob, WorkQueue } from './work.ts';
+import { owners, PARTITIONS, type WorkAnswer, type WorkJob, WorkQueue } from './work.ts';
 
 const photo = readFileSync(new URL('../../fixtures/demo_game/1.jpg', import.meta.url));
 const grid = [
@@ -106,6 +106,35 @@ describe('the answers an instance listens for', () => {
       client.disconnect();
       await queue.close();
       await redis.stop();
+    }
+  });
+});
+
+describe('sharing the queues out among the live workers', () => {
+  const ids = (n: number) => Array.from({ length: n }, (_, k) => `worker-${k}-${'abcdef'[k % 6]}`);
+
+  it('gives every worker its share, whatever order the live set comes in', () => {
+    for (const n of [1, 2, 3, 5, 16, 20]) {
+      const live = ids(n);
+      const plan = owners(live);
+      expect(plan.every((w) => w !== undefined && live.includes(w))).toBe(true);
+      const load = live.map((w) => plan.filter((o) => o === w).length);
+      // As even as can be: 16 queues over 5 workers are 4, 3, 3, 3, 3.
+      expect(Math.max(...load) - Math.min(...load)).toBeLessThanOrEqual(1);
+      expect(owners([...live].reverse())).toEqual(plan);
+    }
+    expect(owners([])).toEqual(new Array(PARTITIONS).fill(undefined));
+  });
+
+  it('moves few queues when a worker joins or leaves', () => {
+    for (const n of [2, 3, 4]) {
+      const before = owners(ids(n));
+      const after = owners(ids(n + 1));
+      const moved = before.filter((w, p) => after[p] !== w).length;
+      // The newcomer's share must move to it; a few more may move to keep the loads even.
+      const share = after.filter((w) => w === ids(n + 1)[n]).length;
+      expect(share).toBeGreaterThanOrEqual(Math.floor(PARTITIONS / (n + 1)));
+      expect(moved).toBeLessThanOrEqual(share + 2);
     }
   });
 });
