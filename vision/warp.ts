@@ -47,21 +47,33 @@ export function patchBoard(
   const data = board.data.slice();
   const { width: sw, height: sh, data: src } = image;
   const pad = Math.ceil(reach * CELL);
-  for (const cell of cells) {
+  // Each square with its margin, as a rectangle of the straightened board; where they overlap (neighbouring
+  // squares), each pixel is drawn once.
+  const rects = cells.map((cell) => {
     const [r, c] = [Math.floor(cell / 15), cell % 15];
-    const x0 = Math.max(0, MARGIN + c * CELL - pad);
-    const y0 = Math.max(0, MARGIN + r * CELL - pad);
-    const x1 = Math.min(WARPED, MARGIN + (c + 1) * CELL + pad);
-    const y1 = Math.min(WARPED, MARGIN + (r + 1) * CELL + pad);
-    for (let y = y0; y < y1; y++) {
-      const v = (y - MARGIN) / CELL;
+    return [
+      Math.max(0, MARGIN + c * CELL - pad),
+      Math.max(0, MARGIN + r * CELL - pad),
+      Math.min(WARPED, MARGIN + (c + 1) * CELL + pad),
+      Math.min(WARPED, MARGIN + (r + 1) * CELL + pad),
+    ] as const;
+  });
+  const [sx1, sy1, sw1] = [h[0]! / CELL, h[3]! / CELL, h[6]! / CELL];
+  for (let y = 0; y < WARPED; y++) {
+    // The parts of row y to draw: the rectangles across it, merged.
+    const spans = rects.filter((q) => q[1] <= y && y < q[3]).sort((a, b) => a[0] - b[0]);
+    if (spans.length === 0) continue;
+    const v = (y - MARGIN) / CELL;
+    let k = 0;
+    while (k < spans.length) {
+      const x0 = spans[k]![0];
+      let x1 = spans[k]![2];
+      for (k++; k < spans.length && spans[k]![0] <= x1; k++) x1 = Math.max(x1, spans[k]![2]);
       // Along a row the homography's three terms are linear in x: start values and steps.
       const u0 = (x0 - MARGIN) / CELL;
-      const du = 1 / CELL;
       let nx = h[0]! * u0 + h[1]! * v + h[2]!;
       let ny = h[3]! * u0 + h[4]! * v + h[5]!;
       let nw = h[6]! * u0 + h[7]! * v + h[8]!;
-      const [sx1, sy1, sw1] = [h[0]! * du, h[3]! * du, h[6]! * du];
       let o = (y * WARPED + x0) * 3;
       for (let x = x0; x < x1; x++, nx += sx1, ny += sy1, nw += sw1, o += 3) {
         let sx = nx / nw;
@@ -74,14 +86,14 @@ export function patchBoard(
         const fy = sy - iy;
         const p00 = (iy * sw + ix) * 3;
         const p10 = p00 + sw * 3;
-        for (let k = 0; k < 3; k++) {
-          const a = src[p00 + k]!;
-          const b = src[p00 + 3 + k]!;
-          const c = src[p10 + k]!;
-          const d = src[p10 + 3 + k]!;
+        for (let j = 0; j < 3; j++) {
+          const a = src[p00 + j]!;
+          const b = src[p00 + 3 + j]!;
+          const c = src[p10 + j]!;
+          const d = src[p10 + 3 + j]!;
           const top = a + (b - a) * fx;
           const bottom = c + (d - c) * fx;
-          data[o + k] = (top + (bottom - top) * fy + 0.5) | 0;
+          data[o + j] = (top + (bottom - top) * fy + 0.5) | 0;
         }
       }
     }

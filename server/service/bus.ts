@@ -1,10 +1,16 @@
 /**
  * Tells the other instances of the service that a game changed, so that their viewers see it: one Redis pub/sub
  * channel for all games (REDIS_URL). A message names the game and the instance it came from; the game itself is
- * read again from the shared store, never from the message. Without Redis (one process) there is no bus.
+ * read again from the shared store, never from the message. What is not stored comes with it: the board-disturbed
+ * notice of the last frame read (whichever instance or worker read it). Without Redis (one process) there is no bus.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+
+/** What a message says of the game besides that it changed: the squares of its board-disturbed notice now. */
+export interface BusNote {
+  readonly disturbed?: readonly { row: number; col: number }[];
+}
 
 export interface GameBus {
   /** This instance's name, on its own messages. */
@@ -15,9 +21,9 @@ export interface GameBus {
   /** Calls `listener` when the bus is back after losing Redis: messages sent meanwhile were missed. */
   onReconnect(listener: () => void): void;
   /** Tells the others that game `id` changed. */
-  publish(id: string): Promise<void>;
-  /** Calls `listener` with the id of every game another instance changed. */
-  subscribe(listener: (id: string) => void): void;
+  publish(id: string, note?: BusNote): Promise<void>;
+  /** Calls `listener` with the id of every game another instance changed, and what the message said of it. */
+  subscribe(listener: (id: string, note: BusNote) => void): void;
   close(): Promise<void>;
 }
 
@@ -28,7 +34,7 @@ const GAME_ID = /^[\w-]{1,64}$/;
 export class RedisBus implements GameBus {
   readonly instance = randomUUID();
   readonly redis: Redis;
-  private readonly listeners = new Set<(id: string) => void>();
+  private readonly listeners = new Set<(id: string, note: BusNote) => void>();
 
   private readonly reconnected = new Set<() => void>();
 
@@ -48,7 +54,7 @@ export class RedisBus implements GameBus {
       for (const listener of this.reconnected) listener();
     });
     sub.on('message', (_channel: string, text: string) => {
-      let message: { game?: unknown; from?: unknown };
+      let message: { game?: unknown; from?: unknown; disturbed?: unknown };
       try {
         message = JSON.parse(text) as typeof message;
       } catch {
@@ -56,7 +62,9 @@ export class RedisBus implements GameBus {
       }
       if (message.from === this.instance || typeof message.game !== 'string' || !GAME_ID.test(message.game))
         return;
-      for (const listener of this.listeners) listener(message.game);
+      // A notice that is not a short list of squares is left out, never passed on.
+      const note: BusNote = isSquares(message.disturbed) ? { disturbed: message.disturbed } : {};
+      for (const listener of this.listeners) listener(message.game, note);
     });
   }
 
@@ -80,11 +88,11 @@ export class RedisBus implements GameBus {
     return bus;
   }
 
-  async publish(id: string): Promise<void> {
-    await this.pub.publish(CHANNEL, JSON.stringify({ game: id, from: this.instance }));
+  async publish(id: string, note: BusNote = {}): Promise<void> {
+    await this.pub.publish(CHANNEL, JSON.stringify({ ...note, game: id, from: this.instance }));
   }
 
-  subscribe(listener: (id: string) => void): void {
+  subscribe(listener: (id: string, note: BusNote) => void): void {
     this.listeners.add(listener);
   }
 
@@ -97,4 +105,23 @@ export class RedisBus implements GameBus {
     this.reconnected.clear();
     await Promise.allSettled([this.sub.quit(), this.pub.quit(), this.redis.quit()]);
   }
+}
+
+/** At most a board's squares, each a row and a column on it. */
+function isSquares(v: unknown): v is { row: number; col: number }[] {
+  return (
+    Array.isArray(v) &&
+    v.length <= 225 &&
+    v.every(
+      (q: unknown) =>
+        typeof q === 'object' &&
+        q !== null &&
+        Number.isInteger((q as { row?: unknown }).row) &&
+        Number.isInteger((q as { col?: unknown }).col) &&
+        (q as { row: number }).row >= 0 &&
+        (q as { row: number }).row < 15 &&
+        (q as { col: number }).col >= 0 &&
+        (q as { col: number }).col < 15,
+    )
+  );
 }

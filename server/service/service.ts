@@ -21,7 +21,7 @@ import {
   StoreConflict,
   type StoredGame,
 } from '../store/types.ts';
-import type { GameBus } from './bus.ts';
+import type { BusNote, GameBus } from './bus.ts';
 import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
 import { defaultLimits, type Limits, type SourcePolicy } from './limits.ts';
@@ -83,7 +83,7 @@ export class GameService {
     this.createLimiter = this.limiter('games', this.limits.gamesPerMinute, 60);
     this.sweeper = setInterval(() => this.sweep(), Math.min(this.limits.idleMs, 60_000));
     this.sweeper.unref();
-    this.bus?.subscribe((id) => this.changedElsewhere(id));
+    this.bus?.subscribe((id, note) => this.changedElsewhere(id, note));
     // Changes told while Redis was away were missed: every game in memory catches up from the store.
     this.bus?.onReconnect(() => {
       for (const id of this.sessions.keys()) this.changedElsewhere(id);
@@ -111,16 +111,18 @@ export class GameService {
    * Another instance changed game `id`: if it is in memory here, it catches up from the store (in its queue, after
    * what is running); if not, it is read whole when next asked for.
    */
-  private changedElsewhere(id: string): void {
+  private changedElsewhere(id: string, note: BusNote = {}): void {
     const live = this.sessions.get(id);
     if (!live) {
       // Being loaded now, perhaps from before that change: it catches up once loaded.
       this.loading.get(id)?.then(
-        () => this.changedElsewhere(id),
+        () => this.changedElsewhere(id, note),
         () => {},
       );
       return;
     }
+    // The notice is not stored: it comes with the message, from the instance or worker that read the frame.
+    if (note.disturbed) live.session.showDisturbance(note.disturbed);
     // Read again only if the store differs from memory: this instance may have caught up already (the answer of a
     // worker's job), and reading again would tell the viewers twice.
     live.queue
@@ -149,7 +151,7 @@ export class GameService {
       } finally {
         if (this.bus && live.session.changes !== before)
           this.bus
-            .publish(id)
+            .publish(id, { disturbed: live.session.disturbance() })
             .catch((err: unknown) =>
               console.error(`game ${id}: telling the others: ${(err as Error).message}`),
             );

@@ -1,0 +1,81 @@
+/**
+ * The bus between instances: a game changed elsewhere is caught up with here, and the board-disturbed notice, which
+ * no store keeps, comes with the message (whichever instance or worker read the frame that raised it).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningRedis, startRedis } from '../dev/servers.ts';
+import type { GameSnapshot } from '../protocol/index.ts';
+import { SqliteStore } from '../store/sqlite.ts';
+import { type BusNote, RedisBus } from './bus.ts';
+import { GameService } from './service.ts';
+import { parseGameConfig } from './validate.ts';
+
+let redis: RunningRedis;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+const until = async (check: () => boolean, ms = 5000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('not in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('the bus between instances', () => {
+  it('carries the board-disturbed notice with the game that changed, and leaves out one that is no list of squares', async () => {
+    const [a, b] = await Promise.all([RedisBus.open(redis.url), RedisBus.open(redis.url)]);
+    const heard: [string, BusNote][] = [];
+    b.subscribe((id, note) => heard.push([id, note]));
+    const raw = new Redis(redis.url);
+    try {
+      await a.publish('g1', { disturbed: [{ row: 7, col: 3 }] });
+      await a.publish('g2');
+      await raw.publish(
+        'tilecam:games',
+        JSON.stringify({ game: 'g3', from: 'another', disturbed: [{ row: 99, col: 0 }] }),
+      );
+      await raw.publish('tilecam:games', JSON.stringify({ game: 'g4', from: 'another', disturbed: 'x' }));
+      await until(() => heard.length === 4);
+      expect(heard).toEqual([
+        ['g1', { disturbed: [{ row: 7, col: 3 }] }],
+        ['g2', {}],
+        ['g3', {}],
+        ['g4', {}],
+      ]);
+    } finally {
+      raw.disconnect();
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('shows the viewers here the notice raised by a frame read elsewhere, and clears it the same way', async () => {
+    const store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'tilecam-bus-')), 'games.db'));
+    const bus = await RedisBus.open(redis.url);
+    const service = new GameService(store, { bus });
+    const other = await RedisBus.open(redis.url);
+    try {
+      const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+      const session = await service.get(id);
+      const disturbed = () => (session.snapshot() as GameSnapshot).disturbed;
+      expect(disturbed()).toEqual([]);
+      await other.publish(id, { disturbed: [{ row: 7, col: 3 }] });
+      await until(() => disturbed()?.length === 1);
+      expect(disturbed()).toEqual([{ row: 7, col: 3 }]);
+      await other.publish(id, { disturbed: [] });
+      await until(() => disturbed()?.length === 0);
+    } finally {
+      service.stopAll();
+      await Promise.all([bus.close(), other.close()]);
+      store.close();
+    }
+  });
+});
