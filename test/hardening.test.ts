@@ -199,6 +199,37 @@ describe('held readings and their photos', () => {
     service.stopAll();
   });
 
+  it('holds a reading whose photo cannot be kept without it, and records a held reading whose photo is missing', async () => {
+    const failing = mkdtempSync(join(tmpdir(), 'tilecam-photo-fails-'));
+    // A store that cannot keep a held reading's photo (a disk full, a database error) after the reading is stored.
+    const store = new (class extends SqliteStore {
+      override async savePhoto(gameId: string, name: string, bytes: Uint8Array) {
+        if (name.startsWith('pending-')) throw new Error('no space left on device');
+        return super.savePhoto(gameId, name, bytes);
+      }
+    })(join(failing, 'games.db'));
+    const service = new GameService(store, { limits });
+    const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    expect((await service.submitFrame(id, frame(3), true)).status).toBe('needs-confirmation');
+    const pending = ((await service.get(id)).snapshot() as GameSnapshot).pending;
+    expect(pending).not.toBeNull();
+    expect(pending?.photo || undefined).toBeUndefined();
+    const held = (await store.getGame(id))!.held![0]!;
+    expect(held.photo).toBeUndefined();
+    // And a reading stored naming a photo that a crash kept from being saved, the service started again: confirmed,
+    // the move is recorded and the reading let go (the missing photo is said in the log).
+    service.stopAll();
+    await store.setHeld(id, 0, { ...held, photo: `photos/${id}/pending-never-saved.jpg` });
+    const again = new GameService(store, { limits });
+    expect((await again.act(id, { type: 'confirm', board: board(1) })).status).toBe('committed');
+    const stored = (await store.getGame(id))!;
+    expect(stored.events).toHaveLength(1);
+    expect(stored.held).toEqual([]);
+    expect(((await again.get(id)).snapshot() as GameSnapshot).pending).toBeNull();
+    again.stopAll();
+    await store.close();
+  });
+
   it('stops keeping photos once a game has its most, and still records the moves', async () => {
     const small = mkdtempSync(join(tmpdir(), 'tilecam-photo-cap-'));
     const store = new SqliteStore(join(small, 'games.db'), frame(1).length + 10);

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { TileMemory } from './adapt.ts';
 import { Camera } from './camera.ts';
 import { type CellModel, readCells } from './classify.ts';
 import { gridHomography, project } from './homography.ts';
@@ -64,6 +65,27 @@ describe('a steady camera', () => {
     expect(next.cellsRead).toBeLessThan(60);
     expect(next.board).toEqual((await recognize(changed, { letters })).board);
     expect(next.board[1]!.slice(1, 13)).toBe('KKKKKKKKKKKK');
+  });
+
+  it('after forgetting what it learnt, makes every reading again from what the model saw, reading no frame whole', async () => {
+    const memory = new TileMemory();
+    const camera = new Camera({ letters, memory });
+    const first = await camera.read(frame);
+    expect(camera.learn(first.board)).toBeGreaterThan(200);
+    camera.unlearn();
+    expect(memory.size).toBe(0);
+    // A frame that cannot be read leaves the readings to be made again by the next one.
+    const blank = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#777' } })
+      .jpeg()
+      .toBuffer();
+    await expect(camera.read(blank)).rejects.toThrow();
+    await camera.read(frame);
+    camera.unlearn();
+    const again = await camera.read(frame);
+    expect(again.path).toBe('changed');
+    expect(again.cellsRead).toBeLessThanOrEqual(5);
+    expect(again.board).toEqual((await recognize(frame, { letters })).board);
+    expect((await camera.read(frame)).path).toBe('still');
   });
 
   it('reads a frame whole again when the camera moved, and every `fullEvery` frames', async () => {

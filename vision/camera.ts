@@ -6,9 +6,10 @@
  * - nothing changed: the last reading stands (the pixels that made it are the same);
  * - a few squares changed: only they (and a few others in turn, as a guard) are read again, on the same grid;
  * - many changed (a hand over the board, moves taken back, the camera or the board moved, the light changed): the
- *   grid is looked for again, from the last one; where it has not moved (by a tenth of a square at most: the grid found again from the same pixels varies by about half that) and
- *   not most of the board changed, still only the changed squares are read again; else the frame is read whole on
- *   the grid found, and it becomes the new reference.
+ *   grid is looked for again, from the last one; where it has not moved (by a tenth of a square at most: the grid
+ *   found again from the same pixels varies by about half that) and not most of the board changed, still only the
+ *   changed squares are read again; else the frame is read whole on the grid found, and it becomes the new
+ *   reference.
  * Every `fullEvery` frames one is read whole anyway. A reading is always what `recognize` would make of the
  * pixels each square shows; only the work to get it differs.
  */
@@ -55,8 +56,10 @@ export class Camera {
   /** Grey samples of every square, as the squares were when last read. */
   private reference: Float32Array | undefined;
   private sinceFull = 0;
-  /** The examples were forgotten (`unlearn`): every square's reading is made again from what the model saw. */
-  private rethink = false;
+  /** How often the examples were forgotten (`unlearn`), and up to which of those times the readings were made again
+   *  without them (every square's, from what the model saw). */
+  private forgotten = 0;
+  private rethought = 0;
   private guard = 0;
 
   constructor(private readonly options: CameraOptions = {}) {}
@@ -64,6 +67,10 @@ export class Camera {
   async read(bytes: Uint8Array): Promise<CameraReading> {
     const since = performance.now();
     const last = this.state;
+    // Forgotten since the last reading made: made again now. A forgetting that comes while this frame is read (or
+    // a frame that cannot be read) leaves it to the next.
+    const forgotten = this.forgotten;
+    const rethink = this.rethought !== forgotten;
     const photo = await decodeImage(bytes);
     const decoded = performance.now();
     // A frame of another size is another view (a phone turned, another resolution): searched for afresh.
@@ -73,7 +80,7 @@ export class Camera {
     if (last && same && this.reference && this.sinceFull < (this.options.fullEvery ?? 30)) {
       const samples = sampleSquares(photo, last.corners);
       const changed = changedSquares(this.reference, samples);
-      if (changed.length === 0 && !this.rethink) {
+      if (changed.length === 0 && !rethink) {
         this.sinceFull++;
         const round = (t: number) => Math.round(t * 10) / 10;
         const now = performance.now();
@@ -99,11 +106,11 @@ export class Camera {
         const next = await readFrame(
           bytes,
           this.options,
-          { state: last, cells: [...cells].sort((a, b) => a - b), rethink: this.rethink },
+          { state: last, cells: [...cells].sort((a, b) => a - b), rethink },
           { photo, since, decoded },
         );
         this.state = next;
-        this.rethink = false;
+        this.rethought = forgotten;
         for (const cell of cells)
           this.reference.set(samples.subarray(cell * PER, (cell + 1) * PER), cell * PER);
         this.sinceFull++;
@@ -122,7 +129,7 @@ export class Camera {
       { photo, since, decoded, ...(found ? { corners: found } : {}) },
     );
     this.state = next;
-    this.rethink = false;
+    this.rethought = forgotten;
     this.reference = sampleSquares(photo, next.corners);
     this.sinceFull = 0;
     return { ...next.reading, path: hint ? 'hint' : 'search', cellsRead: 225 };
@@ -173,7 +180,7 @@ export class Camera {
    */
   unlearn(): void {
     this.options.memory?.clear();
-    this.rethink = true;
+    this.forgotten++;
   }
 }
 

@@ -94,8 +94,10 @@ export function settleBlanks(
 /**
  * A board shows at most as many blanks as the set has. Where more cells read blank (an empty square under glare, a
  * worn premium square, a wooden rack lying on the board), the `blanks` read most surely stay blanks and the others
- * are read empty, in doubt (confidence at most ½): which of them hold the set's blanks, the colour and the model
- * could not say better. Returns new arrays when it changes anything.
+ * are read empty; all of them are then in doubt (confidence at most ½): which of them hold the set's blanks, the
+ * colour and the model could not say for sure, and the game, which knows the blanks it has committed, decides (a
+ * glare read as a blank more surely than a committed blank must not pass as a new tile). Returns new arrays when it
+ * changes anything.
  */
 export function fewerBlanks(cells: SettledCells, blanks: number): SettledCells {
   const read = cells.chars.flatMap((c, i) => (c === '?' ? [i] : []));
@@ -104,10 +106,13 @@ export function fewerBlanks(cells: SettledCells, blanks: number): SettledCells {
   read.sort((a, b) => cells.confidence[b]! - cells.confidence[a]! || a - b);
   const chars = [...cells.chars];
   const confidence = [...cells.confidence];
-  for (const i of read.slice(Math.max(0, blanks))) {
-    chars[i] = '.';
-    confidence[i] = Math.min(confidence[i]!, 1 - confidence[i]!);
-  }
+  read.forEach((i, k) => {
+    if (k < blanks) confidence[i] = Math.min(confidence[i]!, 0.5);
+    else {
+      chars[i] = '.';
+      confidence[i] = Math.min(confidence[i]!, 1 - confidence[i]!);
+    }
+  });
   return { chars, confidence };
 }
 

@@ -120,7 +120,7 @@ export class FrameIntake {
   }
 
   /** Forgets what every camera learnt of the set (a committed square was corrected: it may have taught a wrong
-   *  reading); each reads its next frame whole. */
+   *  reading); each makes its readings again without it on its next frame. */
   forget(): void {
     for (const camera of this.cameras.values()) camera.unlearn();
   }
@@ -247,10 +247,17 @@ export class HeldReadings {
       // A name no other instance holding a reading of this game can take, and the reading stored naming it before
       // the photo is saved: a photo no held reading names is swept away when any instance loads the game.
       const name = `${this.prefix(board)}${randomUUID()}.jpg`;
-      await this.set(board, { ...held, photo: `photos/${this.gameId}/${name}` });
-      const saved = await this.store.savePhoto(this.gameId, name, photo);
-      // Over the game's cap on photos: the reading is held without one.
-      if (!saved) await this.set(board, { ...held, photo: undefined });
+      const named = `photos/${this.gameId}/${name}`;
+      await this.set(board, { ...held, photo: named });
+      let saved: string | undefined;
+      try {
+        saved = await this.store.savePhoto(this.gameId, name, photo);
+      } catch (err) {
+        // The reading is held all the same, without its photo.
+        console.error(`game ${this.gameId}: keeping a held reading's photo: ${(err as Error).message}`);
+      }
+      // Over the game's cap on photos (or not kept): the reading is held without one.
+      if (saved !== named) await this.set(board, { ...held, photo: saved });
     } else await this.set(board, held);
     const path = this.held.get(board)?.photo;
     if (before?.photo && before.photo !== path) await this.store.deletePhoto(this.gameId, before.photo);
@@ -308,8 +315,16 @@ export class HeldReadings {
     prepared: { path: string | undefined; upload?: string },
   ): Promise<void> {
     const held = this.held.get(board)?.photo;
-    if (prepared.upload) await this.store.renamePhoto(this.gameId, prepared.upload, name);
-    else if (photo === 'held' && held && prepared.path) await this.store.renamePhoto(this.gameId, held, name);
+    // The move is stored: a photo that cannot be named as its own (gone: a crash between a held reading's two
+    // writes) is said in the log, and the held reading goes all the same.
+    const rename = (from: string) =>
+      this.store
+        .renamePhoto(this.gameId, from, name)
+        .catch((err: unknown) =>
+          console.error(`game ${this.gameId}: naming the photo of a move: ${(err as Error).message}`),
+        );
+    if (prepared.upload) await rename(prepared.upload);
+    else if (photo === 'held' && held && prepared.path) await rename(held);
     if (this.held.has(board)) await this.set(board, undefined);
     if (held && photo !== 'held') await this.store.deletePhoto(this.gameId, held);
   }

@@ -138,6 +138,7 @@ export class GameService {
   private guarded<T>(id: string, live: Live, task: () => Promise<T>): () => Promise<T> {
     return async () => {
       const before = live.session.changes;
+      const notice = live.session.disturbance();
       try {
         return await task();
       } catch (err) {
@@ -151,7 +152,12 @@ export class GameService {
       } finally {
         if (this.bus && live.session.changes !== before)
           this.bus
-            .publish(id, { disturbed: live.session.disturbance() })
+            // The notice goes with the message only when this task changed it: an older one, from before a
+            // frame read elsewhere, must not overwrite that frame's.
+            .publish(
+              id,
+              live.session.disturbance() !== notice ? { disturbed: live.session.disturbance() } : {},
+            )
             .catch((err: unknown) =>
               console.error(`game ${id}: telling the others: ${(err as Error).message}`),
             );

@@ -1,0 +1,49 @@
+/**
+ * Drawing squares again on a straightened board: each pixel's value depends only on where it is, so squares drawn
+ * all at once (their margins merged, each pixel drawn once) are the same as squares drawn one by one.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { decodeImage } from './decode.ts';
+import { readFrame } from './recognize.ts';
+import { CELL, MARGIN, patchBoard, WARPED, warpBoard } from './warp.ts';
+
+const frame = readFileSync(new URL('../fixtures/demo_game/2.jpg', import.meta.url));
+const moved = readFileSync(new URL('../fixtures/demo_game/3.jpg', import.meta.url));
+
+describe('patchBoard', () => {
+  it('draws neighbouring squares with overlapping margins as it draws each alone, and leaves the others', async () => {
+    const { warped, corners } = await readFrame(frame, { letters: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ' });
+    // Another photo drawn on this board: every square drawn differs from what was there.
+    const other = await decodeImage(moved);
+    for (const reach of [0.35, 0.5]) {
+      const cells = [0, 1, 2, 15, 16, 17, 30, 112, 113, 128, 200, 224];
+      const together = patchBoard(warped, other, corners, cells, reach);
+      let apart = warped;
+      for (const cell of cells) apart = patchBoard(apart, other, corners, [cell], reach);
+      expect(Buffer.compare(Buffer.from(together.data), Buffer.from(apart.data))).toBe(0);
+      // A square not asked for (nor next to one) is as it was.
+      const untouched = patchBoard(warped, other, corners, [224], reach);
+      expect(untouched.data.subarray(0, 3 * 40 * warped.width)).toEqual(
+        warped.data.subarray(0, 3 * 40 * warped.width),
+      );
+      expect(Buffer.compare(Buffer.from(together.data), Buffer.from(warped.data))).not.toBe(0);
+    }
+    // Every square at once is the grid drawn from the other photo, near enough to OpenCV's warp of it (the same
+    // bilinear sampling; OpenCV's in fixed point).
+    const all = patchBoard(
+      warped,
+      other,
+      corners,
+      Array.from({ length: 225 }, (_, i) => i),
+      0.5,
+    );
+    const whole = warpBoard(other, corners);
+    let far = 0;
+    let n = 0;
+    for (let y = MARGIN; y < MARGIN + 15 * CELL; y++)
+      for (let x = (y * WARPED + MARGIN) * 3; x < (y * WARPED + MARGIN + 15 * CELL) * 3; x++, n++)
+        if (Math.abs(all.data[x]! - whole.data[x]!) > 2) far++;
+    expect(far / n).toBeLessThan(0.001);
+  });
+});
