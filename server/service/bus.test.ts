@@ -57,6 +57,22 @@ describe('the bus between instances', () => {
     }
   });
 
+  it('says when it is back after losing Redis: messages sent meanwhile were missed', async () => {
+    const bus = await RedisBus.open(redis.url);
+    const raw = new Redis(redis.url);
+    let back = 0;
+    bus.onReconnect(() => back++);
+    try {
+      await raw.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+      await until(() => back === 1);
+      await raw.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+      await until(() => back === 2);
+    } finally {
+      raw.disconnect();
+      await bus.close();
+    }
+  });
+
   it('shows the viewers here the notice raised by a frame read elsewhere, and clears it the same way', async () => {
     const store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'tilecam-bus-')), 'games.db'));
     const bus = await RedisBus.open(redis.url);

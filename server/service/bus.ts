@@ -44,13 +44,9 @@ export class RedisBus implements GameBus {
     commands: Redis,
   ) {
     this.redis = commands;
-    // The subscriber's ready after the first: it lost Redis for a while (ioredis subscribes again by itself).
-    let first = true;
+    // The subscriber ready again: it lost Redis for a while (ioredis subscribes again by itself). Its first ready
+    // came before this (`open` waits for it), so every one heard here is a reconnection.
     sub.on('ready', () => {
-      if (first) {
-        first = false;
-        return;
-      }
       for (const listener of this.reconnected) listener();
     });
     sub.on('message', (_channel: string, text: string) => {

@@ -15,7 +15,7 @@ import { SqliteStore } from '../store/sqlite.ts';
 import { ServiceError } from './errors.ts';
 import { GameService } from './service.ts';
 import { parseGameConfig } from './validate.ts';
-import { owners, PARTITIONS, type WorkAnswer, type WorkJob, WorkQueue } from './work.ts';
+import { answerKey, owners, PARTITIONS, type WorkAnswer, type WorkJob, WorkQueue } from './work.ts';
 
 const photo = readFileSync(new URL('../../fixtures/demo_game/1.jpg', import.meta.url));
 const grid = [
@@ -106,6 +106,43 @@ describe('the answers an instance listens for', () => {
     } finally {
       client.disconnect();
       await queue.close();
+      await redis.stop();
+    }
+  });
+});
+
+describe('an answer whose message was missed', () => {
+  it('is found where the worker kept it: every few seconds, and at once when the subscriber is back', async () => {
+    const redis = await startRedis();
+    const client = new Redis(redis.url);
+    const often = await WorkQueue.open(redis.url, { recheckMs: 100 });
+    const rarely = await WorkQueue.open(redis.url, { recheckMs: 60_000 });
+    const waitingId = (q: WorkQueue) =>
+      [...(q as unknown as { waiting: Map<string, unknown> }).waiting.keys()][0]!;
+    try {
+      // Jobs no worker takes; their answers are kept as a worker keeps them, and never published.
+      const first = often.run({ kind: 'act', game: 'g', action: { type: 'pass' } });
+      await new Promise((r) => setTimeout(r, 50));
+      const id = waitingId(often);
+      await client.set(answerKey(id), JSON.stringify({ id, result: { status: 'committed' } }), 'PX', 60_000);
+      expect(await first).toEqual({ result: { status: 'committed' } });
+      // The other looks only when its subscriber comes back: Redis drops it, and it reconnects by itself.
+      const second = rarely.run({ kind: 'act', game: 'g', action: { type: 'pass' } });
+      await new Promise((r) => setTimeout(r, 50));
+      const other = waitingId(rarely);
+      await client.set(
+        answerKey(other),
+        JSON.stringify({ id: other, result: { status: 'unchanged' } }),
+        'PX',
+        60_000,
+      );
+      const early = await Promise.race([second, new Promise((r) => setTimeout(() => r('not yet'), 500))]);
+      expect(early).toBe('not yet');
+      await client.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+      expect(await second).toEqual({ result: { status: 'unchanged' } });
+    } finally {
+      client.disconnect();
+      await Promise.all([often.close(), rarely.close()]);
       await redis.stop();
     }
   });

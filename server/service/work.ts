@@ -47,6 +47,12 @@ const ANSWER_MS = 60_000;
 const WORKERS_KEY = 'tilecam:workers';
 const queueName = (p: number) => `tilecam-work-${p}`;
 const leaseKey = (p: number) => `tilecam:queue-owner:${p}`;
+/** Where a worker keeps job `id`'s answer a while, besides publishing it: an instance that missed the message
+ *  (its subscriber reconnecting) finds it there. */
+export const answerKey = (id: string) => `tilecam:answer:${id}`;
+/** How often an instance looks there for the answers it still waits for, and how long an answer is kept. */
+const RECHECK_MS = 5000;
+const ANSWER_KEEP_MS = ANSWER_MS + 10_000;
 /** Where a worker notes the game's version as it starts job `id`. */
 export const startKey = (id: string) => `tilecam:job-start:${id}`;
 /** Renews a lease held by ARGV[1]; 0 when it is not (any longer) theirs. */
@@ -198,23 +204,34 @@ export class WorkQueue {
   private readonly queues: Queue[] = [];
   private readonly waiting = new Map<
     string,
-    { resolve: (r: WorkAnswer) => void; reject: (e: unknown) => void; timer: NodeJS.Timeout }
+    { resolve: (r: WorkAnswer) => void; reject: (e: unknown) => void; timer: NodeJS.Timeout; since: number }
   >();
+  private readonly recheck: NodeJS.Timeout;
 
   private constructor(
     private readonly commands: Redis,
     private readonly sub: Redis,
+    recheckMs: number,
   ) {
     for (let p = 0; p < PARTITIONS; p++) this.queues.push(new Queue(queueName(p), { connection: commands }));
     sub.on('message', (_channel: string, text: string) => this.answer(text));
+    // An answer whose message was missed (the subscriber was reconnecting) is looked up where the worker kept it:
+    // at once when the subscriber is back (its first ready came before this: `open` waits for it), and every few
+    // seconds for answers waited for that long.
+    sub.on('ready', () => void this.lookUp(0));
+    this.recheck = setInterval(() => void this.lookUp(recheckMs), recheckMs);
+    this.recheck.unref();
   }
 
-  static async open(url: string): Promise<WorkQueue> {
+  static async open(
+    url: string,
+    { recheckMs = RECHECK_MS }: { recheckMs?: number } = {},
+  ): Promise<WorkQueue> {
     const commands = connect(url, { maxRetriesPerRequest: 3 });
     const sub = connect(url);
     try {
       await Promise.all([commands.connect(), sub.connect()]);
-      const queue = new WorkQueue(commands, sub);
+      const queue = new WorkQueue(commands, sub, recheckMs);
       await sub.subscribe(replies(queue.instance));
       await Promise.all(queue.queues.map((q) => q.setGlobalConcurrency(1)));
       return queue;
@@ -240,7 +257,7 @@ export class WorkQueue {
           ),
         );
       }, ANSWER_MS);
-      this.waiting.set(id, { resolve, reject, timer });
+      this.waiting.set(id, { resolve, reject, timer, since: Date.now() });
     });
     // The answer may come before the job's hand-over below is acknowledged: a refusal arriving then is not left
     // unhandled (it would end the process); it is thrown to the caller below.
@@ -262,6 +279,19 @@ export class WorkQueue {
       throw new ServiceError('unavailable', `the work queue cannot be reached: ${(err as Error).message}`);
     }
     return answered;
+  }
+
+  /** Answers, from where the workers keep them, the jobs waited for at least `age` ms. */
+  private async lookUp(age: number): Promise<void> {
+    const now = Date.now();
+    const ids = [...this.waiting].flatMap(([id, w]) => (now - w.since >= age ? [id] : []));
+    if (ids.length === 0) return;
+    try {
+      const found = await this.commands.mget(ids.map(answerKey));
+      for (const text of found) if (text !== null) this.answer(text);
+    } catch (err) {
+      console.error(`Redis: looking up answers: ${(err as Error).message}`);
+    }
   }
 
   private answer(text: string): void {
@@ -290,6 +320,7 @@ export class WorkQueue {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.recheck);
     for (const { reject, timer } of this.waiting.values()) {
       clearTimeout(timer);
       reject(new ServiceError('unavailable', 'the server is shutting down'));
@@ -501,9 +532,14 @@ export class WorkConsumer {
   }
 
   private async publish(channel: string, answer: Reply): Promise<void> {
-    // An answer that cannot be sent is waited for until the instance gives up on it (ANSWER_MS).
+    // Kept a while as well as published: an instance that missed the message looks it up (WorkQueue.lookUp). An
+    // answer that cannot be sent at all is waited for until the instance gives up on it (ANSWER_MS).
+    const text = JSON.stringify(answer);
     await this.commands
-      .publish(channel, JSON.stringify(answer))
+      .multi()
+      .set(answerKey(answer.id), text, 'PX', ANSWER_KEEP_MS)
+      .publish(channel, text)
+      .exec()
       .catch((err: unknown) => console.error(`worker: answering: ${(err as Error).message}`));
   }
 
