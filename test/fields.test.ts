@@ -63,7 +63,7 @@ describe('broadcast fields', () => {
     expect((await text('/api/games/zzzz/fields/score.txt')).status).toBe(404);
   });
 
-  it('streams the fields on connect and after every change, as server-sent events', async () => {
+  it('streams the fields on connect, after every change and as the clock runs, as server-sent events', async () => {
     const { id, token } = await newGame();
     const controller = new AbortController();
     const res = await fetch(`${base}/api/games/${id}/events`, { signal: controller.signal });
@@ -93,8 +93,14 @@ describe('broadcast fields', () => {
     expect(first).toMatchObject({ event: 'fields', fields: { score: 'Ann 0 – Ben 0', turn: 'Ann to play' } });
     // A listener keeps the game loaded, as a viewer does.
     expect((await server.service.get(id)).watchers).toBeGreaterThan(0);
+    // While Ann's turn runs, her clock counts up, a second at a time, with nothing else changed.
+    const tick = await nextEvent();
+    expect(tick.fields.clock).not.toBe(first.fields.clock);
+    expect(tick.fields.clock).toMatch(/^Ann 0:0[1-9] – Ben 0:00$/);
+    expect({ ...tick.fields, clock: '' }).toEqual({ ...first.fields, clock: '' });
     await act(id, token, { type: 'confirm', board: rows({ 7: '...WINDY' }) });
-    const second = await nextEvent();
+    let second = await nextEvent();
+    while (second.fields.score === first.fields.score) second = await nextEvent();
     expect(second.fields).toMatchObject({ score: 'Ann 32 – Ben 0', last: 'Ann: WINDY 8D 32' });
     controller.abort();
     // The server lets the listener go once it has gone.

@@ -1,8 +1,9 @@
 /**
  * A game's broadcast fields over HTTP, for stream overlays and OBS text sources: each field as plain text
  * (`/api/games/ID/fields/score.txt`), all of them as JSON (`/api/games/ID/fields`), and a server-sent-events stream
- * that sends them on connect and after every change (`/api/games/ID/events`, event `fields`). No token: they show
- * what the scoreboard shows.
+ * that sends them on connect and whenever they change (`/api/games/ID/events`, event `fields`): after every change
+ * of the game, and every second while a turn's clock runs (its `clock` field counts up). No token: they show what
+ * the scoreboard shows.
  */
 import express from 'express';
 import type { Snapshot } from '../protocol/index.ts';
@@ -12,6 +13,8 @@ import type { GameService } from '../service/service.ts';
 
 /** A comment line every this often keeps proxies from closing a quiet stream. */
 const KEEPALIVE_MS = 15_000;
+/** The fields are looked at this often between changes of the game: the running clock's text changes. */
+const TICK_MS = 1000;
 
 export function fieldRoutes(service: GameService): express.Router {
   const router = express.Router();
@@ -38,6 +41,8 @@ export function fieldRoutes(service: GameService): express.Router {
       'X-Accel-Buffering': 'no',
     });
     let stop = () => {};
+    /** The fields last sent: the same again is not sent. */
+    let sent = '';
     const send = (snapshot: Snapshot) => {
       // A listener that does not read is let go rather than buffered for without end.
       if (res.writableLength > service.limits.viewerBufferBytes) {
@@ -45,15 +50,22 @@ export function fieldRoutes(service: GameService): express.Router {
         res.end();
         return;
       }
-      res.write(`id: ${snapshot.version}\nevent: fields\ndata: ${JSON.stringify(fieldsOf(snapshot))}\n\n`);
+      const data = JSON.stringify(fieldsOf(snapshot));
+      if (data === sent) return;
+      sent = data;
+      res.write(`id: ${snapshot.version}\nevent: fields\ndata: ${data}\n\n`);
     };
     send(session.snapshot());
     const unsubscribe = session.subscribe(send);
     const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
     keepalive.unref();
+    // The running turn's clock counts up with no change of the game: sent as it does.
+    const tick = setInterval(() => send(session.snapshot()), TICK_MS);
+    tick.unref();
     stop = () => {
       unsubscribe();
       clearInterval(keepalive);
+      clearInterval(tick);
     };
     res.on('close', stop);
     res.on('error', stop);
