@@ -8,7 +8,9 @@
  *   3. two instances started with `--queue` and one `tilecam worker`: the worker reads every frame (work.ts);
  *   4. the same with two workers;
  *   5. the same again; half-way through, one instance and one worker are killed (SIGKILL).
- * HALL_PHASES=1,3 runs only those.
+ * HALL_PHASES=1,3 runs only those. HALL_PHASES=workers measures instead what the workers alone can read, one and then
+ * two of them: the bench hands frames to the queues itself (as an instance does), every game's next frame as soon as
+ * its last is answered, no viewers: on this machine's two cores, what a second worker adds where it has a core.
  * Load: GAMES boards, each a simulated camera sending a frame with End turn (and the version it ends) every FRAME_MS,
  * a held reading confirmed by the scorekeeper, the moves taken back after the last photo and played again (see
  * cameraPhotos), VIEWERS WebSocket viewers spread over the games and over the instances. Printed per phase: frames
@@ -29,6 +31,7 @@ import {
   startTilecam,
 } from '../dev/servers.ts';
 import type { GameSnapshot, ServerMessage } from '../protocol/index.ts';
+import { WorkQueue } from '../service/work.ts';
 import { gameFolders, readGame } from './live-sheet.ts';
 
 const GAMES = Number(process.env.HALL_GAMES ?? 32);
@@ -375,6 +378,100 @@ async function phase(
   );
 }
 
+/**
+ * The workers alone, flat out: GAMES games (made by an instance that then stays idle), each sending its next frame
+ * with End turn as soon as the last is answered (the same photos, held readings confirmed, the moves taken back and
+ * played again), handed to the queues by this bench as an instance would; no viewers. Frames answered a second over
+ * PHASE_MS, after each game's first round of moves.
+ */
+async function workersAlone(count: number, url: string, redisUrl: string) {
+  const maker = await serve(url);
+  const workers: Instance[] = [];
+  running.push(maker);
+  const queue = await WorkQueue.open(redisUrl);
+  try {
+    for (let k = 0; k < count; k++) workers.push(await worker(url, redisUrl));
+    running.push(...workers);
+    // The workers share the queues out (a heartbeat a second).
+    await pause(3000);
+    const event = `bench-workers-${count}-${Date.now()}`;
+    const games: {
+      id: string;
+      photos: Buffer<ArrayBuffer>[];
+      step: number;
+      plays: number;
+      rounds: number;
+    }[] = [];
+    for (let g = 0; g < GAMES; g++) {
+      const { lang, photos } = cameraPhotos[g % cameraPhotos.length]!;
+      const res = await fetch(`${maker.base}/api/games`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ players: ['Ann', 'Ben'], event, lang }),
+      });
+      const { id } = (await res.json()) as { id: string };
+      games.push({ id, photos, step: 0, plays: 0, rounds: 0 });
+    }
+    let answered = 0;
+    let measuring = false;
+    let stop = false;
+    const loop = async (g: (typeof games)[number]) => {
+      while (!stop) {
+        if (g.step === g.photos.length) {
+          for (; g.plays > 0; g.plays--)
+            await queue.run({ kind: 'act', game: g.id, action: { type: 'undo' } });
+          g.step = 0;
+          g.rounds++;
+          continue;
+        }
+        const job = {
+          kind: 'frame' as const,
+          game: g.id,
+          frame: g.photos[g.step]!.toString('base64'),
+          endTurn: true,
+          camera: 0,
+        };
+        g.step++;
+        try {
+          let answer = await queue.run(job);
+          if (measuring) answered++;
+          if (answer.result?.status === 'needs-confirmation')
+            answer = await queue.run({ kind: 'act', game: g.id, action: { type: 'confirm' } });
+          if (answer.result?.status === 'committed') g.plays++;
+        } catch (err) {
+          // A refusal (a frame that shows no board, say) is an answer too: the camera goes on.
+          if (measuring) answered++;
+          if (process.env.HALL_DEBUG) console.log(g.id, (err as Error).message);
+        }
+      }
+    };
+    const loops = games.map((g) =>
+      loop(g).catch((err: unknown) => console.error(`game ${g.id}: ${(err as Error).message}`)),
+    );
+    // Every game's first round (the board searched cold, the model warming up) is not measured.
+    for (let t = 0; t < 600 && games.some((g) => g.rounds === 0 && g.step < g.photos.length); t++)
+      await pause(100);
+    const cpuAtStart = workers.map((w) => cpuSeconds(w.child.pid));
+    measuring = true;
+    const start = performance.now();
+    await pause(PHASE_MS);
+    measuring = false;
+    const seconds = (performance.now() - start) / 1000;
+    const cpu = workers.map((w, k) => cpuSeconds(w.child.pid) - cpuAtStart[k]!);
+    stop = true;
+    await Promise.all(loops);
+    console.log(
+      `\nthe workers alone, ${count} worker${count > 1 ? 's' : ''}, ${GAMES} games flat out, no viewers: ${answered} frames read in ${seconds.toFixed(0)} s, ${(answered / seconds).toFixed(1)} a second; worker CPU ${cpu.map((c) => `${c.toFixed(1)} s`).join(' + ')} (of ${(2 * seconds).toFixed(0)} s on 2 cores)`,
+    );
+    return answered / seconds;
+  } finally {
+    await queue.close();
+    for (const p of [maker, ...workers]) if (p.alive) p.child.kill('SIGTERM');
+    await pause(2000);
+    for (const p of [maker, ...workers]) if (p.alive) p.child.kill('SIGKILL');
+  }
+}
+
 let postgres: RunningPostgres | undefined;
 let redis: RunningRedis | undefined;
 const running: Instance[] = [];
@@ -403,6 +500,11 @@ try {
     await run('queue, two workers', await queued(), [await worker(db, r), await worker(db, r)], false);
   if (phases.has('5'))
     await run('queue, two workers, kills', await queued(), [await worker(db, r), await worker(db, r)], true);
+  if (phases.has('workers')) {
+    const one = await workersAlone(1, db, r);
+    const two = await workersAlone(2, db, r);
+    console.log(`  two workers read ${(two / one).toFixed(2)}× what one reads`);
+  }
 } finally {
   for (const i of running) if (i.alive) i.child.kill('SIGKILL');
   await redis?.stop();
