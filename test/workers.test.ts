@@ -186,6 +186,20 @@ describe('an instance with --queue and two tilecam worker processes', () => {
     await until(async () => (seen.includes(4) ? true : undefined), 5000, 'the viewer told');
     expect(seen.filter((v) => v > 0)).toEqual([...seen.filter((v) => v > 0)].sort((a, b) => a - b));
     ws.close();
+    // Each answer is also kept a while in Redis, for an instance that missed its message.
+    const { Redis } = await import('ioredis');
+    const client = new Redis(redis.url);
+    try {
+      const kept = await client.keys('tilecam:answer:*');
+      expect(kept.length).toBeGreaterThanOrEqual(6);
+      const ttl = await client.pttl(kept[0]!);
+      expect(ttl).toBeGreaterThan(40_000);
+      expect(ttl).toBeLessThanOrEqual(70_000);
+      const answer = JSON.parse((await client.get(kept[0]!))!) as { id: string };
+      expect(`tilecam:answer:${answer.id}`).toBe(kept[0]);
+    } finally {
+      client.disconnect();
+    }
   }, 60_000);
 
   it('loses nothing and records nothing twice when the worker reading a frame is killed mid-frame', async () => {

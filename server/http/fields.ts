@@ -13,8 +13,9 @@ import type { GameService } from '../service/service.ts';
 
 /** A comment line every this often keeps proxies from closing a quiet stream. */
 const KEEPALIVE_MS = 15_000;
-/** The fields are looked at this often between changes of the game: the running clock's text changes. */
-const TICK_MS = 1000;
+/** The running clock's fields are made again this often between changes of the game (from the last snapshot: the
+ *  game is not looked at again); sent when their text changed, about once a second. */
+const TICK_MS = 250;
 
 export function fieldRoutes(service: GameService): express.Router {
   const router = express.Router();
@@ -43,7 +44,9 @@ export function fieldRoutes(service: GameService): express.Router {
     let stop = () => {};
     /** The fields last sent: the same again is not sent. */
     let sent = '';
+    let last: Snapshot | undefined;
     const send = (snapshot: Snapshot) => {
+      last = snapshot;
       // A listener that does not read is let go rather than buffered for without end.
       if (res.writableLength > service.limits.viewerBufferBytes) {
         stop();
@@ -59,8 +62,11 @@ export function fieldRoutes(service: GameService): express.Router {
     const unsubscribe = session.subscribe(send);
     const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
     keepalive.unref();
-    // The running turn's clock counts up with no change of the game: sent as it does.
-    const tick = setInterval(() => send(session.snapshot()), TICK_MS);
+    // The running turn's clock counts up with no change of the game: sent as it does (a classic game's, until it
+    // ends; Scrabble Me has no turn clock).
+    const tick = setInterval(() => {
+      if (last && last.variant !== 'scrabble-me' && !last.ended && last.clock.running) send(last);
+    }, TICK_MS);
     tick.unref();
     stop = () => {
       unsubscribe();

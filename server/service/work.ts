@@ -247,15 +247,23 @@ export class WorkQueue {
     const id = randomUUID();
     const answered = new Promise<WorkAnswer>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.waiting.delete(id);
-        // Not decided later behind the client's back, if nobody has taken it yet.
-        this.queues[partitionOf(job.game)]!.remove(id).catch(() => {});
-        reject(
-          new ServiceError(
-            'unavailable',
-            `no worker answered in ${ANSWER_MS / 1000} s: is a \`tilecam worker\` running on this Redis?`,
-          ),
-        );
+        // A last look where the workers keep their answers (one missed since the last look-up), then given up.
+        void this.commands
+          .get(answerKey(id))
+          .catch(() => null)
+          .then((text) => {
+            if (text !== null) this.answer(text);
+            if (!this.waiting.has(id)) return;
+            this.waiting.delete(id);
+            // Not decided later behind the client's back, if nobody has taken it yet.
+            this.queues[partitionOf(job.game)]!.remove(id).catch(() => {});
+            reject(
+              new ServiceError(
+                'unavailable',
+                `no worker answered in ${ANSWER_MS / 1000} s: is a \`tilecam worker\` running on this Redis?`,
+              ),
+            );
+          });
       }, ANSWER_MS);
       this.waiting.set(id, { resolve, reject, timer, since: Date.now() });
     });
@@ -283,6 +291,8 @@ export class WorkQueue {
 
   /** Answers, from where the workers keep them, the jobs waited for at least `age` ms. */
   private async lookUp(age: number): Promise<void> {
+    // Redis away: nothing to look up (the look-up when the subscriber is back comes).
+    if (this.commands.status !== 'ready') return;
     const now = Date.now();
     const ids = [...this.waiting].flatMap(([id, w]) => (now - w.since >= age ? [id] : []));
     if (ids.length === 0) return;
@@ -537,7 +547,8 @@ export class WorkConsumer {
     const text = JSON.stringify(answer);
     await this.commands
       .multi()
-      .set(answerKey(answer.id), text, 'PX', ANSWER_KEEP_MS)
+      // The first answer stands (a job done again after its worker was lost answers `unchanged`).
+      .set(answerKey(answer.id), text, 'PX', ANSWER_KEEP_MS, 'NX')
       .publish(channel, text)
       .exec()
       .catch((err: unknown) => console.error(`worker: answering: ${(err as Error).message}`));
