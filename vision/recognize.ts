@@ -169,7 +169,7 @@ async function locate(photo: DecodedImage, options: RecognizeOptions): Promise<C
     validateCorners(given, photo);
     return given;
   }
-  return locateIn(photo, options.hint && toDecoded(options.hint));
+  return locateGrid(photo, options.hint && toDecoded(options.hint));
 }
 
 /**
@@ -177,11 +177,7 @@ async function locate(photo: DecodedImage, options: RecognizeOptions): Promise<C
  * steady camera's last frame's) when its lines are still there, else searched for in the whole picture. A
  * VisionError (`no-board`) when there is none.
  */
-export function locateGrid(photo: DecodedImage, hint?: Corners): Promise<Corners> {
-  return locateIn(photo, hint);
-}
-
-async function locateIn(photo: DecodedImage, hintDecoded: Corners | undefined): Promise<Corners> {
+export async function locateGrid(photo: DecodedImage, hintDecoded?: Corners): Promise<Corners> {
   const work = await shrink(photo, WORK);
   const k = photo.width / work.width;
   const hint = hintDecoded && scaleCorners(hintDecoded, 1 / k);

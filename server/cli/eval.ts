@@ -39,7 +39,7 @@ import { parseBoard, squareName } from '../engine/index.ts';
 import { correctLabel, type Erratum, errataFor, parseErrata } from './errata.ts';
 import { reportError } from './errors.ts';
 import { outputFolder } from './folders.ts';
-import { readingOptions } from './recognize.ts';
+import { readingOptionsOf } from './recognize.ts';
 
 export interface EvalResult {
   images: number;
@@ -132,7 +132,7 @@ const median = (values: readonly number[]) =>
 
 export async function evaluate(
   dirs: string[],
-  /** What the reading may report (`readingOptions`): the tile set's letters and blanks. */
+  /** What the reading may report (`readingOptionsOf`): the tile set's letters and blanks. */
   set: { letters: string; blanks: number },
   onProgress?: (done: number, total: number) => void,
   {
@@ -351,7 +351,7 @@ export async function evalCommand(args: string[]): Promise<number> {
     return reportError(json, (err as Error).message);
   }
   if (positionals.length === 0) return reportError(json, 'eval needs at least one folder of labelled photos');
-  const set = readingOptions(values.lang ?? 'en');
+  const set = readingOptionsOf(values.lang ?? 'en');
   if (!set) return reportError(json, `unknown --lang '${values.lang}'`);
   let errata: Erratum[] | undefined;
   if (values.errata !== undefined) {

@@ -13,15 +13,14 @@ import {
   writeDebugImages,
   writeSquareSheet,
 } from '../../vision/index.ts';
-import { isTileSetId, squareName, tileSets } from '../engine/index.ts';
+import { isTileSetId, squareName } from '../engine/index.ts';
+import { readingOptions } from '../service/frames.ts';
 import { reportError } from './errors.ts';
 import { outputFolder } from './folders.ts';
 
-/** What a reading of a board of the tile set `--lang` may report: its letters, and no more blanks than it has. */
-export function readingOptions(lang: string): { letters: string; blanks: number } | undefined {
-  return isTileSetId(lang)
-    ? { letters: tileSets[lang].letters.map(([l]) => l).join(''), blanks: tileSets[lang].blanks }
-    : undefined;
+/** What a reading of a board of the tile set `--lang` may report (see the service's `readingOptions`). */
+export function readingOptionsOf(lang: string): { letters: string; blanks: number } | undefined {
+  return isTileSetId(lang) ? readingOptions(lang) : undefined;
 }
 
 export function parseCorners(text: string): Corners | undefined {
@@ -55,7 +54,7 @@ export async function recognizeCommand(args: string[]): Promise<number> {
     return reportError(json, (err as Error).message);
   }
   if (positionals.length !== 1) return reportError(json, 'recognize needs exactly one image');
-  const set = readingOptions(values.lang ?? 'en');
+  const set = readingOptionsOf(values.lang ?? 'en');
   if (!set) return reportError(json, `unknown --lang '${values.lang}'`);
   const corners = values.corners === undefined ? undefined : parseCorners(values.corners);
   if (values.corners !== undefined && !corners)

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { isSquares } from './validate.ts';
 
 /** What a message says of the game besides that it changed: the squares of its board-disturbed notice now. */
 export interface BusNote {
@@ -101,23 +102,4 @@ export class RedisBus implements GameBus {
     this.reconnected.clear();
     await Promise.allSettled([this.sub.quit(), this.pub.quit(), this.redis.quit()]);
   }
-}
-
-/** At most a board's squares, each a row and a column on it. */
-function isSquares(v: unknown): v is { row: number; col: number }[] {
-  return (
-    Array.isArray(v) &&
-    v.length <= 225 &&
-    v.every(
-      (q: unknown) =>
-        typeof q === 'object' &&
-        q !== null &&
-        Number.isInteger((q as { row?: unknown }).row) &&
-        Number.isInteger((q as { col?: unknown }).col) &&
-        (q as { row: number }).row >= 0 &&
-        (q as { row: number }).row < 15 &&
-        (q as { col: number }).col >= 0 &&
-        (q as { col: number }).col < 15,
-    )
-  );
 }

@@ -4,14 +4,14 @@
  */
 import sharp from 'sharp';
 import { type BoardReading, type Camera, type Corners, recognize, VisionError } from '../../vision/index.ts';
-import { type Board, parseBoard, tileSets } from '../engine/index.ts';
+import { type Board, parseBoard, type TileSetId, tileSets } from '../engine/index.ts';
 import type { ServerMessage } from '../protocol/index.ts';
 import { ServiceError } from './errors.ts';
 
 export type Thumbnail = Extract<ServerMessage, { type: 'thumbnail' }>['data'];
 
 /** What the camera may report for a game in `lang`: the letters of its tile set, and no more blanks than it has. */
-export function readingOptions(lang: 'en' | 'de'): { letters: string; blanks: number } {
+export function readingOptions(lang: TileSetId): { letters: string; blanks: number } {
   return { letters: tileSets[lang].letters.map(([l]) => l).join(''), blanks: tileSets[lang].blanks };
 }
 

@@ -32,3 +32,18 @@ export function parseVersion(value: unknown): number | undefined {
   const n = typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;
   return expectValid(parseWith(versionSchema, n));
 }
+
+/** Squares of the board from another process (a worker's answer, the bus): at most all of them, each a row and a
+ *  column on the board. */
+export function isSquares(squares: unknown): squares is { row: number; col: number }[] {
+  return (
+    Array.isArray(squares) &&
+    squares.length <= 225 &&
+    squares.every(
+      (q) =>
+        typeof q === 'object' &&
+        q !== null &&
+        [q.row, q.col].every((v) => Number.isInteger(v) && v >= 0 && v < 15),
+    )
+  );
+}

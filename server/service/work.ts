@@ -34,6 +34,7 @@ import { Redis } from 'ioredis';
 import type { Corners } from '../../vision/index.ts';
 import type { FrameResult } from '../protocol/index.ts';
 import { type ErrorCode, errorStatus, ServiceError } from './errors.ts';
+import { isSquares } from './validate.ts';
 
 /** How many queues a hall's games are spread over (the most workers that can share the work). */
 export const PARTITIONS = 16;
@@ -104,20 +105,6 @@ function workData(data: unknown): WorkData | undefined {
   )
     return d as WorkData;
   return undefined;
-}
-
-/** A reply's notice: squares of the board, at most all of them. */
-function isSquares(squares: unknown): squares is Square[] {
-  return (
-    Array.isArray(squares) &&
-    squares.length <= 225 &&
-    squares.every(
-      (q) =>
-        typeof q === 'object' &&
-        q !== null &&
-        [q.row, q.col].every((v) => Number.isInteger(v) && v >= 0 && v < 15),
-    )
-  );
 }
 
 /** A reply's grid: four points of finite numbers. */

@@ -53,6 +53,15 @@ const kinds: { name: string; open: (cap?: number) => Promise<GameStore> }[] = [
 let games = 0;
 const newId = () => `g${Date.now().toString(36)}${++games}`;
 
+/** A held reading of an empty board on `board`, naming the photo `name` of game `id`. */
+const heldNaming = (id: string, board: number, name: string) => ({
+  board,
+  reading: Array.from({ length: 15 }, () => '.'.repeat(15)),
+  reasons: [],
+  squares: [],
+  photo: `photos/${id}/${name}`,
+});
+
 describe.each(kinds)('the $name store', ({ name, open }) => {
   let store: GameStore;
   beforeAll(async () => {
@@ -154,15 +163,8 @@ describe.each(kinds)('the $name store', ({ name, open }) => {
   it('sweeps a held photo only when no held reading names it, whoever saved it when', async () => {
     const id = newId();
     await store.createGame({ id, tokenHash: 'x', config });
-    const reading = Array.from({ length: 15 }, () => '.'.repeat(15));
     // An instance holding a reading stores it naming its photo first; another loading the game sweeps meanwhile.
-    await store.setHeld(id, 0, {
-      board: 0,
-      reading,
-      reasons: [],
-      squares: [],
-      photo: `photos/${id}/pending-a.jpg`,
-    });
+    await store.setHeld(id, 0, heldNaming(id, 0, 'pending-a.jpg'));
     await store.sweepPhotos(id, 'pending-');
     await store.savePhoto(id, 'pending-a.jpg', bytes(100, 1));
     await store.sweepPhotos(id, 'pending-');
@@ -187,14 +189,7 @@ describe.each(kinds)('the $name store', ({ name, open }) => {
     expect(await store.savePhoto(id, 'pending-3.jpg', bytes(2000, 3))).toBeUndefined();
     expect(await store.savePhoto(id, 'pending-3.jpg', bytes(1000, 3))).toBe(`photos/${id}/pending-3.jpg`);
     // The sweep takes the held photos no held reading names (pending-2), not those one does, nor the others.
-    const reading = Array.from({ length: 15 }, () => '.'.repeat(15));
-    await store.setHeld(id, 1, {
-      board: 1,
-      reading,
-      reasons: [],
-      squares: [],
-      photo: `photos/${id}/pending-3.jpg`,
-    });
+    await store.setHeld(id, 1, heldNaming(id, 1, 'pending-3.jpg'));
     await store.sweepPhotos(id, 'pending-');
     expect(got(await store.getPhoto(id, 'pending-2.jpg'))).toBeUndefined();
     expect(got(await store.getPhoto(id, 'pending-3.jpg'))).toEqual(bytes(1000, 3));
