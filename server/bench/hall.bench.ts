@@ -385,7 +385,7 @@ async function phase(
  * PHASE_MS, after each game's first round of moves.
  */
 async function workersAlone(count: number, url: string, redisUrl: string) {
-  const maker = await serve(url);
+  const maker = await serve(url, redisUrl, true);
   const workers: Instance[] = [];
   running.push(maker);
   const queue = await WorkQueue.open(redisUrl);

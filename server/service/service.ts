@@ -44,7 +44,11 @@ export interface ServiceOptions {
    * Where the games' frames and actions are decided, when not in this process: the work queue that `tilecam
    * worker` processes take them from (work.ts). This instance then only keeps its games' views up to date.
    */
-  readonly work?: { run(job: WorkJob): Promise<WorkAnswer> };
+  readonly work?: {
+    run(job: WorkJob): Promise<WorkAnswer>;
+    /** An id for a new game that spreads the games evenly over the workers (WorkQueue.newGameId). */
+    newGameId?(): Promise<string>;
+  };
 }
 
 /** A game in memory, with when it was last asked for and its queue. */
@@ -171,7 +175,12 @@ export class GameService {
   }
 
   async create(config: GameConfig): Promise<{ id: string; token: string }> {
-    const id = randomUUID().slice(0, 8);
+    // With workers, the games are placed on their queues in turn; a random id if the queues cannot say.
+    const placed = await this.work?.newGameId?.().catch((err: unknown) => {
+      console.error(`placing a new game on the work queues: ${(err as Error).message}`);
+      return undefined;
+    });
+    const id = placed ?? randomUUID().slice(0, 8);
     const token = randomBytes(24).toString('base64url');
     await this.store.createGame({ id, tokenHash: hash(token), config });
     return { id, token };

@@ -15,7 +15,16 @@ import { SqliteStore } from '../store/sqlite.ts';
 import { ServiceError } from './errors.ts';
 import { GameService } from './service.ts';
 import { parseGameConfig } from './validate.ts';
-import { answerKey, owners, PARTITIONS, type WorkAnswer, type WorkJob, WorkQueue } from './work.ts';
+import {
+  answerKey,
+  idInPartition,
+  owners,
+  PARTITIONS,
+  partitionOf,
+  type WorkAnswer,
+  type WorkJob,
+  WorkQueue,
+} from './work.ts';
 
 const photo = readFileSync(new URL('../../fixtures/demo_game/1.jpg', import.meta.url));
 const grid = [
@@ -145,6 +154,68 @@ describe('an answer whose message was missed', () => {
       await Promise.all([often.close(), rarely.close()]);
       await redis.stop();
     }
+  });
+});
+
+describe('placing new games on the queues', () => {
+  it('spreads the games made on any instance evenly over the queues, in turn', async () => {
+    const redis = await startRedis();
+    const one = await WorkQueue.open(redis.url);
+    const two = await WorkQueue.open(redis.url);
+    const store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'tilecam-place-')), 'games.db'));
+    const service = new GameService(store, { work: one });
+    try {
+      // Games made through the service of one instance and directly on the other, interleaved.
+      const made: string[] = [];
+      for (let k = 0; k < PARTITIONS; k++) {
+        made.push((await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }))).id);
+        made.push(await two.newGameId());
+      }
+      const perQueue = new Array(PARTITIONS).fill(0);
+      for (const id of made) perQueue[partitionOf(id)]++;
+      expect(perQueue).toEqual(new Array(PARTITIONS).fill(2));
+      // In turn: the first PARTITIONS games fill every queue once.
+      expect(new Set(made.slice(0, PARTITIONS).map(partitionOf)).size).toBe(PARTITIONS);
+      expect(new Set(made).size).toBe(made.length);
+      expect(made.every((id) => /^[0-9a-f]{8}$/.test(id))).toBe(true);
+    } finally {
+      service.stopAll();
+      store.close();
+      await Promise.all([one.close(), two.close()]);
+      await redis.stop();
+    }
+  });
+
+  it('makes a game with a random id when the queues cannot place it', async () => {
+    const store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'tilecam-place-')), 'games.db'));
+    const work = {
+      run: async (): Promise<WorkAnswer> => ({ result: { status: 'waiting' } }),
+      newGameId: async (): Promise<string> => {
+        throw new Error('Redis is away');
+      },
+    };
+    const service = new GameService(store, { work });
+    try {
+      const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+      expect(id).toMatch(/^[0-9a-f]{8}$/);
+      expect((await service.get(id)).snapshot()).toBeDefined();
+    } finally {
+      service.stopAll();
+      store.close();
+    }
+  });
+
+  it('draws ids until one goes to the queue asked for', () => {
+    for (let p = 0; p < PARTITIONS; p++) expect(partitionOf(idInPartition(p))).toBe(p);
+    // Bounded: a maker that never hits the queue gives up with its last id.
+    let draws = 0;
+    const stuck = () => {
+      draws++;
+      return 'same';
+    };
+    const other = (partitionOf('same') + 1) % PARTITIONS;
+    expect(idInPartition(other, stuck)).toBe('same');
+    expect(draws).toBe(100 * PARTITIONS);
   });
 });
 

@@ -46,6 +46,8 @@ const LOCK_MS = 6000;
 /** How long an instance waits for a job's answer. */
 const ANSWER_MS = 60_000;
 const WORKERS_KEY = 'tilecam:workers';
+/** The count of games placed on the queues in turn (`WorkQueue.newGameId`). */
+const NEXT_QUEUE_KEY = 'tilecam:games-placed';
 const queueName = (p: number) => `tilecam-work-${p}`;
 const leaseKey = (p: number) => `tilecam:queue-owner:${p}`;
 /** Where a worker keeps job `id`'s answer a while, besides publishing it: an instance that missed the message
@@ -144,6 +146,16 @@ export function partitionOf(game: string): number {
 }
 
 /**
+ * A new game id whose work goes to queue `p` (`partitionOf`): ids from `make` are drawn until one does (one in
+ * PARTITIONS does; the draws are bounded, and the last one is taken if none did).
+ */
+export function idInPartition(p: number, make: () => string = () => randomUUID().slice(0, 8)): string {
+  let id = make();
+  for (let tries = 1; tries < 100 * PARTITIONS && partitionOf(id) !== p; tries++) id = make();
+  return id;
+}
+
+/**
  * The worker of `live` that consumes queue `p`: rendezvous hashing with bounded loads. Queue by queue in order, each
  * goes to the worker with the highest hash of the pair that has not had its share yet (PARTITIONS / workers, some of
  * them one more): every worker works out the same owners from the same live set, the queues are shared out evenly
@@ -227,6 +239,17 @@ export class WorkQueue {
       sub.disconnect();
       throw err;
     }
+  }
+
+  /**
+   * An id for a new game, its work placed on the queues in turn: the games of a hall, made one after another on any
+   * instance, are spread evenly over the queues, and so over the workers (by a hash of random ids, one worker of two
+   * had up to half as many games again as the other, and read that many more frames). Throws when Redis cannot be
+   * reached (the caller may take a random id).
+   */
+  async newGameId(): Promise<string> {
+    const turn = await this.commands.incr(NEXT_QUEUE_KEY);
+    return idInPartition((turn - 1) % PARTITIONS);
   }
 
   /** Hands `job` to the workers; resolves with the game's answer, or throws its ServiceError. */
