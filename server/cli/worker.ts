@@ -54,7 +54,8 @@ export async function workerCommand(args: string[]): Promise<number> {
     opened.push(store);
     const bus = await reach(url, RedisBus.open);
     opened.push(bus);
-    const service = new GameService(store, { bus, limits });
+    // The pictures of the frames a worker reads are shown by the instance that handed them over.
+    const service = new GameService(store, { bus, limits, pictures: false });
     opened.push({ close: async () => service.stopAll() });
     consumer = await reach(url, (u) => WorkConsumer.start(u, service.handler));
     opened.push(consumer);

@@ -2,7 +2,7 @@
  * The bus between instances: a game changed elsewhere is caught up with here, and the board-disturbed notice, which
  * no store keeps, comes with the message (whichever instance or worker read the frame that raised it).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -11,8 +11,11 @@ import { type RunningRedis, startRedis } from '../dev/servers.ts';
 import type { GameSnapshot } from '../protocol/index.ts';
 import { SqliteStore } from '../store/sqlite.ts';
 import { type BusNote, RedisBus } from './bus.ts';
+import type { Thumbnail } from './frames.ts';
 import { GameService } from './service.ts';
 import { parseGameConfig } from './validate.ts';
+
+const photo = readFileSync(new URL('../../fixtures/demo_game/1.jpg', import.meta.url));
 
 let redis: RunningRedis;
 beforeAll(async () => {
@@ -92,6 +95,67 @@ describe('the bus between instances', () => {
       service.stopAll();
       await Promise.all([bus.close(), other.close()]);
       store.close();
+    }
+  });
+
+  it('shows the scorekeeper on one instance the camera pictures taken on another, and only while a page watches', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-pictures-'));
+    const [storeA, storeB] = [new SqliteStore(join(dir, 'games.db')), new SqliteStore(join(dir, 'games.db'))];
+    const [busA, busB] = await Promise.all([RedisBus.open(redis.url), RedisBus.open(redis.url)]);
+    const a = new GameService(storeA, { bus: busA });
+    const b = new GameService(storeB, { bus: busB });
+    // What goes over the pictures channel, as Redis carries it.
+    const wire = new Redis(redis.url);
+    const sent: string[] = [];
+    wire.on('message', (_c: string, text: string) => sent.push(text));
+    await wire.subscribe('tilecam:pictures');
+    try {
+      const { id } = await a.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+      // The camera's frames come to instance A; nobody watches the cameras elsewhere (a page on A itself gets its
+      // pictures there): no picture is sent.
+      const here: Thumbnail[] = [];
+      const stopHere = (await a.get(id)).onThumbnail((t) => here.push(t));
+      await a.submitFrame(id, photo, false);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(here.length).toBe(1);
+      expect(sent).toEqual([]);
+      stopHere();
+      // The scorekeeper's page watches on instance B.
+      const seen: Thumbnail[] = [];
+      const stop = (await b.get(id)).onThumbnail((t) => seen.push(t));
+      await new Promise((r) => setTimeout(r, 1100));
+      await a.submitFrame(id, photo, false);
+      await until(() => seen.length === 1);
+      expect(seen[0]!.jpeg.length).toBeGreaterThan(1000);
+      expect(seen[0]!.corners).toEqual((await a.get(id)).gridOf(photo));
+      expect(seen[0]!.width).toBeGreaterThan(0);
+      // Malformed pictures on the channel reach no page, and bring nothing down.
+      const raw = new Redis(redis.url);
+      for (const thumb of [
+        { jpeg: '<script>', width: 10, height: 10, corners: null },
+        { jpeg: 'AAAA', width: -1, height: 10, corners: null },
+        { jpeg: 'AAAA', width: 10, height: 10, corners: [[1, 2]] },
+        'x'.repeat(50),
+      ])
+        await raw.publish('tilecam:pictures', JSON.stringify({ game: id, from: 'another', thumb }));
+      await raw.publish('tilecam:pictures', '{not json');
+      raw.disconnect();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(seen.length).toBe(1);
+      // The page goes: after the answer A kept runs out, no more pictures are sent.
+      stop();
+      await new Promise((r) => setTimeout(r, 1100));
+      const before = sent.length;
+      await a.submitFrame(id, photo, false);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(sent.length).toBe(before);
+    } finally {
+      wire.disconnect();
+      a.stopAll();
+      b.stopAll();
+      await Promise.all([busA.close(), busB.close()]);
+      storeA.close();
+      storeB.close();
     }
   });
 });

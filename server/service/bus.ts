@@ -3,9 +3,15 @@
  * channel for all games (REDIS_URL). A message names the game and the instance it came from; the game itself is
  * read again from the shared store, never from the message. What is not stored comes with it: the board-disturbed
  * notice of the last frame read (whichever instance or worker read it). Without Redis (one process) there is no bus.
+ *
+ * The camera pictures go over a channel of their own, and only for games whose cameras a page watches on another
+ * instance: each instance notes in Redis, game by game, until when a page of its own watches (renewed while it
+ * does), and an instance that read a frame sends its picture only when another's note has not run out.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import type { Thumbnail } from './frames.ts';
+import type { PictureShare } from './live.ts';
 import { isSquares } from './validate.ts';
 
 /** What a message says of the game besides that it changed: the squares of its board-disturbed notice now. */
@@ -25,10 +31,42 @@ export interface GameBus {
   publish(id: string, note?: BusNote): Promise<void>;
   /** Calls `listener` with the id of every game another instance changed, and what the message said of it. */
   subscribe(listener: (id: string, note: BusNote) => void): void;
+  /** Game `id`'s camera pictures shared with the other instances (none without Redis). */
+  pictures?(id: string): PictureShare;
+  /** Calls `listener` with every camera picture another instance sends, and its game. */
+  onPicture?(listener: (id: string, thumb: Thumbnail) => void): void;
   close(): Promise<void>;
 }
 
 const CHANNEL = 'tilecam:games';
+const PICTURES = 'tilecam:pictures';
+/** Per game, each instance whose pages watch its cameras, and until when (its clock, in ms). */
+const watchKey = (id: string) => `tilecam:watching:${id}`;
+/** An instance renews its notes this often; a note runs out after WATCH_MS (a crashed instance's too). Machines'
+ *  clocks may differ by a few seconds: a note outlives its renewal by that much and more. */
+const WATCH_RENEW_MS = 5000;
+const WATCH_MS = 20_000;
+/** The largest picture taken from the channel (a thumbnail is 320 px, some 10–40 kB). */
+const MAX_PICTURE_CHARS = 400_000;
+
+/** A camera picture as an instance sends it, checked: anything else on the channel is dropped. */
+export function isThumbnail(x: unknown): x is Thumbnail {
+  if (typeof x !== 'object' || x === null) return false;
+  const t = x as Record<string, unknown>;
+  const side = (v: unknown) => Number.isInteger(v) && (v as number) > 0 && (v as number) <= 100_000;
+  const point = (p: unknown) =>
+    Array.isArray(p) && p.length === 2 && p.every((v) => typeof v === 'number' && Number.isFinite(v));
+  return (
+    typeof t.jpeg === 'string' &&
+    t.jpeg.length <= MAX_PICTURE_CHARS &&
+    /^[A-Za-z0-9+/]*={0,2}$/.test(t.jpeg) &&
+    side(t.width) &&
+    side(t.height) &&
+    (t.corners === null || (Array.isArray(t.corners) && t.corners.length === 4 && t.corners.every(point))) &&
+    (t.camera === undefined ||
+      (Number.isInteger(t.camera) && (t.camera as number) >= 0 && (t.camera as number) < 16))
+  );
+}
 /** A game id as the service makes them; anything else on the channel is ignored. */
 const GAME_ID = /^[\w-]{1,64}$/;
 
@@ -36,6 +74,10 @@ export class RedisBus implements GameBus {
   readonly instance = randomUUID();
   readonly redis: Redis;
   private readonly listeners = new Set<(id: string, note: BusNote) => void>();
+  private readonly pictureListeners = new Set<(id: string, thumb: Thumbnail) => void>();
+  /** The games whose cameras a page here watches, and the timer that renews their notes. */
+  private readonly watched = new Set<string>();
+  private readonly renewal: NodeJS.Timeout;
 
   private readonly reconnected = new Set<() => void>();
 
@@ -50,8 +92,8 @@ export class RedisBus implements GameBus {
     sub.on('ready', () => {
       for (const listener of this.reconnected) listener();
     });
-    sub.on('message', (_channel: string, text: string) => {
-      let message: { game?: unknown; from?: unknown; disturbed?: unknown };
+    sub.on('message', (channel: string, text: string) => {
+      let message: { game?: unknown; from?: unknown; disturbed?: unknown; thumb?: unknown };
       try {
         message = JSON.parse(text) as typeof message;
       } catch {
@@ -59,10 +101,17 @@ export class RedisBus implements GameBus {
       }
       if (message.from === this.instance || typeof message.game !== 'string' || !GAME_ID.test(message.game))
         return;
+      if (channel === PICTURES) {
+        if (!isThumbnail(message.thumb)) return;
+        for (const listener of this.pictureListeners) listener(message.game, message.thumb);
+        return;
+      }
       // A notice that is not a short list of squares is left out, never passed on.
       const note: BusNote = isSquares(message.disturbed) ? { disturbed: message.disturbed } : {};
       for (const listener of this.listeners) listener(message.game, note);
     });
+    this.renewal = setInterval(() => void this.note([...this.watched]), WATCH_RENEW_MS);
+    this.renewal.unref();
   }
 
   /** Connects (two connections: one publishes, one listens) and subscribes to the channel. */
@@ -76,7 +125,7 @@ export class RedisBus implements GameBus {
     for (const r of all) r.on('error', (err: Error) => console.error(`Redis: ${err.message}`));
     try {
       await Promise.all(all.map((r) => r.connect()));
-      await sub.subscribe(CHANNEL);
+      await sub.subscribe(CHANNEL, PICTURES);
     } catch (err) {
       for (const r of all) r.disconnect();
       throw err;
@@ -93,12 +142,63 @@ export class RedisBus implements GameBus {
     this.listeners.add(listener);
   }
 
+  pictures(id: string): PictureShare {
+    return {
+      watched: async () => {
+        const notes = await this.redis.hgetall(watchKey(id));
+        const now = Date.now();
+        return Object.entries(notes).some(
+          ([instance, until]) => instance !== this.instance && Number(until) > now,
+        );
+      },
+      send: (thumb) => {
+        this.pub
+          .publish(PICTURES, JSON.stringify({ game: id, from: this.instance, thumb }))
+          .catch((err: unknown) =>
+            console.error(`game ${id}: sending a camera picture: ${(err as Error).message}`),
+          );
+      },
+      watching: (here) => {
+        if (here) {
+          this.watched.add(id);
+          void this.note([id]);
+        } else if (this.watched.delete(id)) {
+          this.redis.hdel(watchKey(id), this.instance).catch(() => {});
+        }
+      },
+    };
+  }
+
+  onPicture(listener: (id: string, thumb: Thumbnail) => void): void {
+    this.pictureListeners.add(listener);
+  }
+
+  /** Notes in Redis that pages here watch the cameras of `games`, for WATCH_MS from now. */
+  private async note(games: readonly string[]): Promise<void> {
+    if (games.length === 0) return;
+    const until = String(Date.now() + WATCH_MS);
+    const batch = this.redis.multi();
+    for (const id of games) batch.hset(watchKey(id), this.instance, until).pexpire(watchKey(id), WATCH_MS);
+    await batch
+      .exec()
+      .catch((err: unknown) => console.error(`Redis: noting the pages watching: ${(err as Error).message}`));
+  }
+
   onReconnect(listener: () => void): void {
     this.reconnected.add(listener);
   }
 
   async close(): Promise<void> {
+    clearInterval(this.renewal);
+    // The pages here no longer watch: the others stop sending at once rather than when the notes run out.
+    if (this.watched.size > 0) {
+      const batch = this.redis.multi();
+      for (const id of this.watched) batch.hdel(watchKey(id), this.instance);
+      await batch.exec().catch(() => {});
+      this.watched.clear();
+    }
     this.listeners.clear();
+    this.pictureListeners.clear();
     this.reconnected.clear();
     await Promise.allSettled([this.sub.quit(), this.pub.quit(), this.redis.quit()]);
   }

@@ -7,7 +7,7 @@ import type { Corners } from '../../vision/index.ts';
 import type { FrameResult, Snapshot, Verification } from '../protocol/index.ts';
 import type { StoredGame } from '../store/types.ts';
 import type { Thumbnail } from './frames.ts';
-import type { SourceBoard } from './live.ts';
+import type { PictureShare, SourceBoard } from './live.ts';
 
 export interface Session {
   /** The game's id. */
@@ -46,6 +46,12 @@ export interface Session {
 
   /** Calls `listener` with each camera frame, small, and the grid found in it (for pages with the token). */
   onThumbnail(listener: (thumb: Thumbnail) => void): () => void;
+
+  /** Shares the camera pictures with the other instances of the service (live.ts `PictureShare`). */
+  sharePictures(share: PictureShare): void;
+
+  /** Shows a camera picture taken on another instance to this one's thumbnail listeners. */
+  showPicture(thumb: Thumbnail): void;
 
   /**
    * Holds at once, saying a hand was in view, every End turn still waiting for a clear frame (its process is giving

@@ -48,6 +48,23 @@ export class Viewers<S> {
 }
 
 /**
+ * The camera pictures of a game shared with the other instances of the service (over the bus): a page watching the
+ * cameras on one instance sees the frames taken on another (a hall behind a load balancer: the camera page posts its
+ * frames to one instance, the scorekeeper's page listens on another).
+ */
+export interface PictureShare {
+  /** Whether a page on another instance watches this game's cameras. */
+  watched(): Promise<boolean>;
+  /** Sends a picture taken here to them. */
+  send(thumb: Thumbnail): void;
+  /** Tells the others whether a page here watches (called when that changes). */
+  watching(here: boolean): void;
+}
+
+/** How long the answer to "is it watched elsewhere?" is kept before Redis is asked again. */
+const WATCHED_MS = 1000;
+
+/**
  * Camera frames coming in, per seat: each seat's frames are read as one steady camera (vision's Camera: the grid of
  * the last frame tried first, only the squares whose pixels changed read again), the last one kept as the seat's
  * last frame (End turn from the scorekeeper's page reads it), and shown small to whoever watches the cameras. It
@@ -60,6 +77,9 @@ export class FrameIntake {
   private readonly looks = new WeakMap<Uint8Array, Look>();
   private readonly thumbnailListeners = new Set<(thumb: Thumbnail) => void>();
   private readonly turnFrames = new TurnFrames();
+  private share: PictureShare | undefined;
+  /** Whether the cameras are watched elsewhere, and until when that answer stands. */
+  private away = { watched: false, until: 0 };
 
   constructor(
     private readonly lang: 'en' | 'de',
@@ -73,7 +93,22 @@ export class FrameIntake {
 
   onThumbnail(listener: (thumb: Thumbnail) => void): () => void {
     this.thumbnailListeners.add(listener);
-    return () => this.thumbnailListeners.delete(listener);
+    if (this.thumbnailListeners.size === 1) this.share?.watching(true);
+    return () => {
+      if (this.thumbnailListeners.delete(listener) && this.thumbnailListeners.size === 0)
+        this.share?.watching(false);
+    };
+  }
+
+  /** Shares the camera pictures with the other instances: the frames read here go to pages watching there. */
+  sharePictures(share: PictureShare): void {
+    this.share = share;
+    if (this.thumbnailListeners.size > 0) share.watching(true);
+  }
+
+  /** Shows a picture taken on another instance to whoever watches the cameras here. */
+  showPicture(thumb: Thumbnail): void {
+    for (const listener of this.thumbnailListeners) listener(thumb);
   }
 
   /** The seat's last frame, if one has come. */
@@ -146,10 +181,22 @@ export class FrameIntake {
   }
 
   private async thumbnail(bytes: Uint8Array, corners: Corners | null, seat: number): Promise<void> {
-    if (this.thumbnailListeners.size === 0) return;
+    const away = await this.watchedElsewhere();
+    if (this.thumbnailListeners.size === 0 && !away) return;
     const thumb = await makeThumbnail(bytes, corners);
     const data = this.seats > 1 ? { ...thumb, camera: seat } : thumb;
     for (const listener of this.thumbnailListeners) listener(data);
+    if (away) this.share?.send(data);
+  }
+
+  /** Whether a page on another instance watches the cameras (asked at most once a WATCHED_MS; no if Redis is away). */
+  private async watchedElsewhere(): Promise<boolean> {
+    const share = this.share;
+    if (!share) return false;
+    const now = Date.now();
+    if (now >= this.away.until)
+      this.away = { watched: await share.watched().catch(() => false), until: now + WATCHED_MS };
+    return this.away.watched;
   }
 }
 

@@ -46,7 +46,7 @@ import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
 import type { Thumbnail } from './frames.ts';
 import { type Interpretation, interpret, newTiles } from './interpret.ts';
-import { eventsAfter, FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
+import { eventsAfter, FrameIntake, HeldReadings, type PictureShare, SourceBoard, Viewers } from './live.ts';
 import { meSnapshotOf } from './me-snapshot.ts';
 
 export type { MeAction } from '../protocol/index.ts';
@@ -175,6 +175,14 @@ export class MeSession implements Session {
 
   onThumbnail(listener: (thumb: Thumbnail) => void): () => void {
     return this.intake.onThumbnail(listener);
+  }
+
+  sharePictures(share: PictureShare): void {
+    this.intake.sharePictures(share);
+  }
+
+  showPicture(thumb: Thumbnail): void {
+    this.intake.showPicture(thumb);
   }
 
   gridOf(frame: Uint8Array): Corners | undefined {

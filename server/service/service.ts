@@ -49,6 +49,11 @@ export interface ServiceOptions {
     /** An id for a new game that spreads the games evenly over the workers (WorkQueue.newGameId). */
     newGameId?(): Promise<string>;
   };
+  /**
+   * Whether the camera pictures taken here go to pages on the other instances over the bus, and theirs come here
+   * (default yes). A worker shares none: the instance that handed it the frame shows it.
+   */
+  readonly pictures?: boolean;
 }
 
 /** A game in memory, with when it was last asked for and its queue. */
@@ -72,6 +77,7 @@ export class GameService {
   private readonly sweeper: NodeJS.Timeout;
   private readonly bus: GameBus | undefined;
   private readonly work: ServiceOptions['work'];
+  private readonly pictures: boolean;
 
   constructor(
     readonly store: GameStore,
@@ -83,11 +89,15 @@ export class GameService {
     this.policy = o.sources ?? 'lan';
     this.bus = o.bus;
     this.work = o.work;
+    this.pictures = o.pictures ?? true;
     this.frameLimiter = this.limiter('frames', this.limits.framesPerSecond, 1);
     this.createLimiter = this.limiter('games', this.limits.gamesPerMinute, 60);
     this.sweeper = setInterval(() => this.sweep(), Math.min(this.limits.idleMs, 60_000));
     this.sweeper.unref();
     this.bus?.subscribe((id, note) => this.changedElsewhere(id, note));
+    // A camera picture taken elsewhere, for the pages here watching that game's cameras.
+    if (this.pictures)
+      this.bus?.onPicture?.((id, thumb) => this.sessions.get(id)?.session.showPicture(thumb));
     // Changes told while Redis was away were missed: every game in memory catches up from the store.
     this.bus?.onReconnect(() => {
       for (const id of this.sessions.keys()) this.changedElsewhere(id);
@@ -228,6 +238,7 @@ export class GameService {
             this.timing,
             stored.config.lexicon === 'none' ? undefined : readingLexicon(stored.config.lang),
           );
+    if (this.pictures && this.bus?.pictures) session.sharePictures(this.bus.pictures(id));
     const queue = new GameQueue();
     const live: Live = { session, lastUsed: Date.now(), queue, held: JSON.stringify(stored.held ?? []) };
     // Work the game schedules for later (an End turn waiting out a hand) runs in its queue like any other.

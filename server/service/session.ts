@@ -46,7 +46,7 @@ import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
 import type { Thumbnail } from './frames.ts';
 import { type Interpretation, interpret, newTiles } from './interpret.ts';
-import { eventsAfter, FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
+import { eventsAfter, FrameIntake, HeldReadings, type PictureShare, SourceBoard, Viewers } from './live.ts';
 import { clockOf, snapshotOf } from './snapshot.ts';
 import { verdictOf } from './verify.ts';
 
@@ -227,6 +227,14 @@ export class GameSession implements Session {
 
   onThumbnail(listener: (thumb: Thumbnail) => void): () => void {
     return this.intake.onThumbnail(listener);
+  }
+
+  sharePictures(share: PictureShare): void {
+    this.intake.sharePictures(share);
+  }
+
+  showPicture(thumb: Thumbnail): void {
+    this.intake.showPicture(thumb);
   }
 
   gridOf(frame: Uint8Array): Corners | undefined {

@@ -3,7 +3,8 @@
  * frame and every scorekeeper action to `tilecam worker` processes through BullMQ on Redis, and the workers read the
  * frames and record the moves.
  *
- * - **Order.** A game's work goes to one of PARTITIONS queues (by a hash of its id). Each queue runs one job at a
+ * - **Order.** A game's work goes to one of PARTITIONS queues (by a hash of its id; ids of new games are drawn to
+ *   fill the queues in turn, `WorkQueue.newGameId`). Each queue runs one job at a
  *   time over all workers together (BullMQ's global concurrency of 1), first in first out: a game's frames and
  *   actions are decided in the order the instances handed them over, whichever worker takes them.
  * - **Affinity.** A worker reads a game's frames as one steady camera (vision's Camera: the last grid tried first,
