@@ -109,46 +109,75 @@ describe('the bus between instances', () => {
     const sent: string[] = [];
     wire.on('message', (_c: string, text: string) => sent.push(text));
     await wire.subscribe('tilecam:pictures');
+    // Whatever A sends goes before a marker sent after it on A's own connection: once the marker is heard, the
+    // pictures sent before it have been heard too.
+    let marks = 0;
+    const settled = async () => {
+      const mark = `mark-${++marks}`;
+      await (busA as unknown as { pub: Redis }).pub.publish('tilecam:pictures', mark);
+      await until(() => sent.includes(mark));
+      return sent.filter((m) => !m.startsWith('mark-'));
+    };
+    // A frame comes to A; the answer to "is it watched elsewhere?" is asked meanwhile (a frame does not wait for it)
+    // and is there for the next frame.
+    const frameAt = async (id: string) => {
+      await a.submitFrame(id, photo, false);
+      await new Promise((r) => setTimeout(r, 100));
+    };
     try {
       const { id } = await a.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
       // The camera's frames come to instance A; nobody watches the cameras elsewhere (a page on A itself gets its
       // pictures there): no picture is sent.
       const here: Thumbnail[] = [];
       const stopHere = (await a.get(id)).onThumbnail((t) => here.push(t));
-      await a.submitFrame(id, photo, false);
-      await new Promise((r) => setTimeout(r, 200));
-      expect(here.length).toBe(1);
-      expect(sent).toEqual([]);
+      await frameAt(id);
+      await frameAt(id);
+      expect(here.length).toBe(2);
+      expect(await settled()).toEqual([]);
       stopHere();
-      // The scorekeeper's page watches on instance B.
+      // The scorekeeper's page watches on instance B: within a second or so, A's frames reach it.
       const seen: Thumbnail[] = [];
       const stop = (await b.get(id)).onThumbnail((t) => seen.push(t));
-      await new Promise((r) => setTimeout(r, 1100));
-      await a.submitFrame(id, photo, false);
-      await until(() => seen.length === 1);
+      for (let k = 0; k < 20 && seen.length === 0; k++) await frameAt(id);
+      await until(() => seen.length > 0);
       expect(seen[0]!.jpeg.length).toBeGreaterThan(1000);
       expect(seen[0]!.corners).toEqual((await a.get(id)).gridOf(photo));
       expect(seen[0]!.width).toBeGreaterThan(0);
-      // Malformed pictures on the channel reach no page, and bring nothing down.
+      expect(Object.keys(seen[0]!).sort()).toEqual(['corners', 'height', 'jpeg', 'width']);
+      // Malformed pictures on the channel reach no page, and bring nothing down; extra fields are not passed on.
+      const count = seen.length;
       const raw = new Redis(redis.url);
       for (const thumb of [
         { jpeg: '<script>', width: 10, height: 10, corners: null },
+        { jpeg: '', width: 10, height: 10, corners: null },
         { jpeg: 'AAAA', width: -1, height: 10, corners: null },
         { jpeg: 'AAAA', width: 10, height: 10, corners: [[1, 2]] },
+        { jpeg: 'AAAA', width: 10, height: 10, corners: null, camera: 3 },
         'x'.repeat(50),
       ])
         await raw.publish('tilecam:pictures', JSON.stringify({ game: id, from: 'another', thumb }));
       await raw.publish('tilecam:pictures', '{not json');
+      await raw.publish(
+        'tilecam:pictures',
+        JSON.stringify({
+          game: id,
+          from: 'another',
+          thumb: { jpeg: 'AAAA', width: 1, height: 1, corners: null, x: 1 },
+        }),
+      );
       raw.disconnect();
-      await new Promise((r) => setTimeout(r, 200));
-      expect(seen.length).toBe(1);
-      // The page goes: after the answer A kept runs out, no more pictures are sent.
+      await until(() => seen.length === count + 1);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(seen.length).toBe(count + 1);
+      expect(seen[count]).toEqual({ jpeg: 'AAAA', width: 1, height: 1, corners: null });
+      // The page goes: once A has asked again, no more pictures are sent.
       stop();
       await new Promise((r) => setTimeout(r, 1100));
-      const before = sent.length;
-      await a.submitFrame(id, photo, false);
-      await new Promise((r) => setTimeout(r, 200));
-      expect(sent.length).toBe(before);
+      await frameAt(id);
+      const before = (await settled()).length;
+      await frameAt(id);
+      await frameAt(id);
+      expect((await settled()).length).toBe(before);
     } finally {
       wire.disconnect();
       a.stopAll();

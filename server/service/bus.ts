@@ -40,17 +40,42 @@ export interface GameBus {
 
 const CHANNEL = 'tilecam:games';
 const PICTURES = 'tilecam:pictures';
-/** Per game, each instance whose pages watch its cameras, and until when (its clock, in ms). */
+/** Per game, each instance whose pages watch its cameras, and until when (Redis's clock, in ms). */
 const watchKey = (id: string) => `tilecam:watching:${id}`;
-/** An instance renews its notes this often; a note runs out after WATCH_MS (a crashed instance's too). Machines'
- *  clocks may differ by a few seconds: a note outlives its renewal by that much and more. */
+/** An instance renews its notes this often; a note runs out after WATCH_MS (a crashed instance's too). */
 const WATCH_RENEW_MS = 5000;
 const WATCH_MS = 20_000;
-/** The largest picture taken from the channel (a thumbnail is 320 px, some 10–40 kB). */
+/** Notes that instance ARGV[1] watches the games KEYS, until Redis's now + ARGV[2] ms. */
+const NOTE = `local t = redis.call('time')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+for _, key in ipairs(KEYS) do
+  redis.call('hset', key, ARGV[1], now + tonumber(ARGV[2]))
+  redis.call('pexpire', key, ARGV[2])
+end
+return 1`;
+/** 1 when an instance other than ARGV[1] has a note on KEYS[1] that has not run out by Redis's clock. */
+const WATCHED = `local t = redis.call('time')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local notes = redis.call('hgetall', KEYS[1])
+for i = 1, #notes, 2 do
+  if notes[i] ~= ARGV[1] and tonumber(notes[i + 1]) > now then return 1 end
+end
+return 0`;
+/** The longest picture taken from the channel, in base64 characters (about 290 kB of JPEG; a thumbnail is 320 px,
+ *  some 10–40 kB). */
 const MAX_PICTURE_CHARS = 400_000;
 
-/** A camera picture as an instance sends it, checked: anything else on the channel is dropped. */
-export function isThumbnail(x: unknown): x is Thumbnail {
+/**
+ * A camera picture as an instance sends it, checked (base64 data of the length allowed, the sizes, four corners or
+ * none, a seat) and rebuilt from those fields only; undefined for anything else.
+ */
+export function thumbnailOf(x: unknown): Thumbnail | undefined {
+  if (!isThumbnail(x)) return undefined;
+  const { jpeg, width, height, corners, camera } = x;
+  return { jpeg, width, height, corners, ...(camera === undefined ? {} : { camera }) };
+}
+
+function isThumbnail(x: unknown): x is Thumbnail {
   if (typeof x !== 'object' || x === null) return false;
   const t = x as Record<string, unknown>;
   const side = (v: unknown) => Number.isInteger(v) && (v as number) > 0 && (v as number) <= 100_000;
@@ -58,6 +83,7 @@ export function isThumbnail(x: unknown): x is Thumbnail {
     Array.isArray(p) && p.length === 2 && p.every((v) => typeof v === 'number' && Number.isFinite(v));
   return (
     typeof t.jpeg === 'string' &&
+    t.jpeg.length > 0 &&
     t.jpeg.length <= MAX_PICTURE_CHARS &&
     /^[A-Za-z0-9+/]*={0,2}$/.test(t.jpeg) &&
     side(t.width) &&
@@ -93,6 +119,11 @@ export class RedisBus implements GameBus {
       for (const listener of this.reconnected) listener();
     });
     sub.on('message', (channel: string, text: string) => {
+      if (
+        channel === PICTURES &&
+        (this.pictureListeners.size === 0 || text.length > MAX_PICTURE_CHARS + 1000)
+      )
+        return;
       let message: { game?: unknown; from?: unknown; disturbed?: unknown; thumb?: unknown };
       try {
         message = JSON.parse(text) as typeof message;
@@ -102,8 +133,8 @@ export class RedisBus implements GameBus {
       if (message.from === this.instance || typeof message.game !== 'string' || !GAME_ID.test(message.game))
         return;
       if (channel === PICTURES) {
-        if (!isThumbnail(message.thumb)) return;
-        for (const listener of this.pictureListeners) listener(message.game, message.thumb);
+        const thumb = thumbnailOf(message.thumb);
+        if (thumb) for (const listener of this.pictureListeners) listener(message.game, thumb);
         return;
       }
       // A notice that is not a short list of squares is left out, never passed on.
@@ -125,7 +156,7 @@ export class RedisBus implements GameBus {
     for (const r of all) r.on('error', (err: Error) => console.error(`Redis: ${err.message}`));
     try {
       await Promise.all(all.map((r) => r.connect()));
-      await sub.subscribe(CHANNEL, PICTURES);
+      await sub.subscribe(CHANNEL);
     } catch (err) {
       for (const r of all) r.disconnect();
       throw err;
@@ -144,14 +175,10 @@ export class RedisBus implements GameBus {
 
   pictures(id: string): PictureShare {
     return {
-      watched: async () => {
-        const notes = await this.redis.hgetall(watchKey(id));
-        const now = Date.now();
-        return Object.entries(notes).some(
-          ([instance, until]) => instance !== this.instance && Number(until) > now,
-        );
-      },
+      watched: async () => (await this.redis.eval(WATCHED, 1, watchKey(id), this.instance)) === 1,
       send: (thumb) => {
+        // A picture is not kept waiting for Redis to come back: the next frame brings a newer one.
+        if (this.pub.status !== 'ready') return;
         this.pub
           .publish(PICTURES, JSON.stringify({ game: id, from: this.instance, thumb }))
           .catch((err: unknown) =>
@@ -170,17 +197,21 @@ export class RedisBus implements GameBus {
   }
 
   onPicture(listener: (id: string, thumb: Thumbnail) => void): void {
+    // Only a process that shows pictures hears them (a worker does not: it has no pages).
+    if (this.pictureListeners.size === 0)
+      this.sub
+        .subscribe(PICTURES)
+        .catch((err: unknown) =>
+          console.error(`Redis: listening for camera pictures: ${(err as Error).message}`),
+        );
     this.pictureListeners.add(listener);
   }
 
   /** Notes in Redis that pages here watch the cameras of `games`, for WATCH_MS from now. */
   private async note(games: readonly string[]): Promise<void> {
     if (games.length === 0) return;
-    const until = String(Date.now() + WATCH_MS);
-    const batch = this.redis.multi();
-    for (const id of games) batch.hset(watchKey(id), this.instance, until).pexpire(watchKey(id), WATCH_MS);
-    await batch
-      .exec()
+    await this.redis
+      .eval(NOTE, games.length, ...games.map(watchKey), this.instance, WATCH_MS)
       .catch((err: unknown) => console.error(`Redis: noting the pages watching: ${(err as Error).message}`));
   }
 

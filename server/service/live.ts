@@ -78,8 +78,8 @@ export class FrameIntake {
   private readonly thumbnailListeners = new Set<(thumb: Thumbnail) => void>();
   private readonly turnFrames = new TurnFrames();
   private share: PictureShare | undefined;
-  /** Whether the cameras are watched elsewhere, and until when that answer stands. */
-  private away = { watched: false, until: 0 };
+  /** Whether the cameras are watched elsewhere, as last asked, when, and the question in flight. */
+  private away: { watched: boolean; at: number; asking?: Promise<void> } = { watched: false, at: 0 };
 
   constructor(
     private readonly lang: 'en' | 'de',
@@ -106,8 +106,9 @@ export class FrameIntake {
     if (this.thumbnailListeners.size > 0) share.watching(true);
   }
 
-  /** Shows a picture taken on another instance to whoever watches the cameras here. */
+  /** Shows a picture taken on another instance to whoever watches the cameras here (one of this game's seats). */
   showPicture(thumb: Thumbnail): void {
+    if ((thumb.camera ?? 0) >= this.seats) return;
     for (const listener of this.thumbnailListeners) listener(thumb);
   }
 
@@ -181,7 +182,7 @@ export class FrameIntake {
   }
 
   private async thumbnail(bytes: Uint8Array, corners: Corners | null, seat: number): Promise<void> {
-    const away = await this.watchedElsewhere();
+    const away = this.watchedElsewhere();
     if (this.thumbnailListeners.size === 0 && !away) return;
     const thumb = await makeThumbnail(bytes, corners);
     const data = this.seats > 1 ? { ...thumb, camera: seat } : thumb;
@@ -189,13 +190,23 @@ export class FrameIntake {
     if (away) this.share?.send(data);
   }
 
-  /** Whether a page on another instance watches the cameras (asked at most once a WATCHED_MS; no if Redis is away). */
-  private async watchedElsewhere(): Promise<boolean> {
+  /**
+   * Whether a page on another instance watches the cameras, as last asked. The frame does not wait for Redis: the
+   * answer is asked again in the background when it is older than WATCHED_MS (one question at a time; no while Redis
+   * is away), so a page that has just opened elsewhere gets the frames from the next one on.
+   */
+  private watchedElsewhere(): boolean {
     const share = this.share;
     if (!share) return false;
     const now = Date.now();
-    if (now >= this.away.until)
-      this.away = { watched: await share.watched().catch(() => false), until: now + WATCHED_MS };
+    if (now - this.away.at >= WATCHED_MS && !this.away.asking) {
+      this.away.asking = share
+        .watched()
+        .catch(() => false)
+        .then((watched) => {
+          this.away = { watched, at: Date.now() };
+        });
+    }
     return this.away.watched;
   }
 }

@@ -21,6 +21,7 @@ import {
   owners,
   PARTITIONS,
   partitionOf,
+  placementOrder,
   type WorkAnswer,
   type WorkJob,
   WorkQueue,
@@ -186,23 +187,55 @@ describe('placing new games on the queues', () => {
     }
   });
 
-  it('makes a game with a random id when the queues cannot place it', async () => {
+  it('makes a game with a random id when the queues cannot place it, at once when Redis is away', async () => {
     const store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'tilecam-place-')), 'games.db'));
+    const redis = await startRedis();
+    const queue = await WorkQueue.open(redis.url);
+    let asked = 0;
     const work = {
-      run: async (): Promise<WorkAnswer> => ({ result: { status: 'waiting' } }),
-      newGameId: async (): Promise<string> => {
-        throw new Error('Redis is away');
+      run: (job: WorkJob) => queue.run(job),
+      newGameId: () => {
+        asked++;
+        return queue.newGameId();
       },
     };
     const service = new GameService(store, { work });
     try {
+      await redis.stop();
+      const t0 = Date.now();
       const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+      expect(Date.now() - t0).toBeLessThan(1500);
+      expect(asked).toBe(1);
       expect(id).toMatch(/^[0-9a-f]{8}$/);
-      expect((await service.get(id)).snapshot()).toBeDefined();
+      expect((await service.get(id)).stored.id).toBe(id);
     } finally {
       service.stopAll();
       store.close();
+      await queue.close().catch(() => {});
     }
+  });
+
+  it('places the games on each worker’s queues in turn, so that two workers’ games never differ by more than one', () => {
+    for (const n of [1, 2, 3, 4, 5]) {
+      const live = Array.from({ length: n }, (_, k) => `worker-${k}`);
+      const plan = owners(live);
+      const order = placementOrder(plan);
+      expect([...order].sort((x, y) => x - y)).toEqual(Array.from({ length: PARTITIONS }, (_, p) => p));
+      for (let games = 1; games <= 3 * PARTITIONS; games++) {
+        const load = new Map(live.map((w) => [w, 0]));
+        for (let g = 0; g < games; g++) {
+          const w = plan[order[g % PARTITIONS]!]!;
+          load.set(w, load.get(w)! + 1);
+        }
+        // Workers that share the 16 queues evenly (1, 2, 4 of them) never differ by more than a game; others (3:
+        // 6, 5 and 5 queues) by one more for every round of 16 games.
+        const most = PARTITIONS % n === 0 ? 1 : 1 + Math.floor(games / PARTITIONS);
+        expect(Math.max(...load.values()) - Math.min(...load.values())).toBeLessThanOrEqual(most);
+      }
+    }
+    expect(placementOrder(new Array(PARTITIONS).fill(undefined))).toEqual(
+      Array.from({ length: PARTITIONS }, (_, p) => p),
+    );
   });
 
   it('draws ids until one goes to the queue asked for', () => {

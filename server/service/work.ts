@@ -47,8 +47,9 @@ const LOCK_MS = 6000;
 /** How long an instance waits for a job's answer. */
 const ANSWER_MS = 60_000;
 const WORKERS_KEY = 'tilecam:workers';
-/** The count of games placed on the queues in turn (`WorkQueue.newGameId`). */
+/** The count of games placed on the queues in turn (`WorkQueue.newGameId`), and how long placing one may take. */
 const NEXT_QUEUE_KEY = 'tilecam:games-placed';
+const PLACE_MS = 1000;
 const queueName = (p: number) => `tilecam-work-${p}`;
 const leaseKey = (p: number) => `tilecam:queue-owner:${p}`;
 /** Where a worker keeps job `id`'s answer a while, besides publishing it: an instance that missed the message
@@ -168,6 +169,33 @@ export function ownerOf(p: number, live: readonly string[]): string | undefined 
   return owners(live)[p];
 }
 
+/**
+ * The queues in the order new games are placed on them: each worker's in turn (the first of each worker's, then the
+ * second of each, …), so that however many games a hall has, each worker has as many as the others, or one more.
+ * With no worker live, the queues in order.
+ */
+export function placementOrder(plan: readonly (string | undefined)[]): number[] {
+  const byOwner = new Map<string, number[]>();
+  plan.forEach((owner, p) => {
+    const key = owner ?? '';
+    byOwner.set(key, [...(byOwner.get(key) ?? []), p]);
+  });
+  const groups = [...byOwner.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, g]) => g);
+  const order: number[] = [];
+  for (let k = 0; order.length < plan.length; k++)
+    for (const g of groups) if (k < g.length) order.push(g[k]!);
+  return order;
+}
+
+/** `promise`, or a rejection after `ms`. */
+function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer in ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 /** Every queue's owner among `live` (see ownerOf). */
 export function owners(live: readonly string[]): (string | undefined)[] {
   const workers = [...new Set(live)].sort();
@@ -249,8 +277,25 @@ export class WorkQueue {
    * reached (the caller may take a random id).
    */
   async newGameId(): Promise<string> {
-    const turn = await this.commands.incr(NEXT_QUEUE_KEY);
-    return idInPartition((turn - 1) % PARTITIONS);
+    // Not waited for while Redis is away or slow: the caller takes a random id.
+    if (this.commands.status !== 'ready') throw new Error('Redis is not connected');
+    const [turn, live] = await within(
+      PLACE_MS,
+      Promise.all([
+        this.commands.incr(NEXT_QUEUE_KEY),
+        // The live workers, as they see themselves (the same heartbeats and Redis clock).
+        this.commands
+          .time()
+          .then(([s, us]) =>
+            this.commands.zrangebyscore(
+              WORKERS_KEY,
+              Number(s) * 1000 + Math.floor(Number(us) / 1000) - GONE_MS,
+              '+inf',
+            ),
+          ),
+      ]),
+    );
+    return idInPartition(placementOrder(owners(live))[(turn - 1) % PARTITIONS]!);
   }
 
   /** Hands `job` to the workers; resolves with the game's answer, or throws its ServiceError. */
