@@ -67,6 +67,27 @@ describe('a steady camera', () => {
     expect(next.board[1]!.slice(1, 13)).toBe('KKKKKKKKKKKK');
   });
 
+  it('reads the frame whole when many squares changed and the board moved a little too (its lines tell)', async () => {
+    const camera = new Camera({ letters });
+    const first = await camera.read(frame);
+    const c = first.corners;
+    const square = Math.hypot(c[1][0] - c[0][0], c[1][1] - c[0][1]) / 15;
+    const many = Array.from({ length: 48 }, (_, k) => [1 + Math.floor(k / 12), 1 + (k % 12)] as const);
+    // The board with 48 new tiles, pushed a sixth of a square to the right.
+    const shift = Math.ceil(square / 6);
+    const tiled = await withTiles(many);
+    const meta = await sharp(tiled).metadata();
+    const extended = await sharp(tiled).extend({ left: shift, background: '#777' }).toBuffer();
+    const pushed = await sharp(extended)
+      .extract({ left: 0, top: 0, width: meta.width!, height: meta.height! })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const read = await camera.read(pushed);
+    expect(read).toMatchObject({ path: 'hint', cellsRead: 225 });
+    expect(read.corners[0][0]).toBeGreaterThan(c[0][0] + shift / 2);
+    expect(read.board).toEqual((await recognize(pushed, { letters })).board);
+  });
+
   it('after forgetting what it learnt, makes every reading again from what the model saw, reading no frame whole', async () => {
     const memory = new TileMemory();
     const camera = new Camera({ letters, memory });

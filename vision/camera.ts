@@ -5,11 +5,12 @@
  * and compared with what the square showed when it was last read:
  * - nothing changed: the last reading stands (the pixels that made it are the same);
  * - a few squares changed: only they (and a few others in turn, as a guard) are read again, on the same grid;
- * - many changed (a hand over the board, moves taken back, the camera or the board moved, the light changed): the
- *   grid is looked for again, from the last one; where it has not moved (by a tenth of a square at most: the grid
- *   found again from the same pixels varies by about half that) and not most of the board changed, still only the
- *   changed squares are read again; else the frame is read whole on the grid found, and it becomes the new
- *   reference.
+ * - many changed (a hand over the board, moves taken back, the camera or the board moved, the light changed): first
+ *   the grid lines are looked at where the grid puts them (track.ts: a fraction of a millisecond); when their edges
+ *   all stand where they stood when the grid was found, the grid has stayed. Else the grid is looked for again, from
+ *   the last one; where it has not moved (by a tenth of a square at most: the grid found again from the same pixels
+ *   varies by about half that) and not most of the board changed, still only the changed squares are read again;
+ *   else the frame is read whole on the grid found, and it becomes the new reference.
  * Every `fullEvery` frames one is read whole anyway. A reading is always what `recognize` would make of the
  * pixels each square shows; only the work to get it differs.
  */
@@ -17,6 +18,7 @@ import { uprightGrid } from './classify.ts';
 import { decodeImage } from './decode.ts';
 import { gridHomography } from './homography.ts';
 import { type FrameState, locateGrid, type RecognizeOptions, readFrame } from './recognize.ts';
+import { gridStayed, type LineEdges, lineEdges } from './track.ts';
 import type { BoardReading, Corners } from './types.ts';
 
 /** How a frame was read: searched for the board, its grid found again from the last one, the same as the last
@@ -55,6 +57,8 @@ export class Camera {
   private state: FrameState | undefined;
   /** Grey samples of every square, as the squares were when last read. */
   private reference: Float32Array | undefined;
+  /** Where the grid lines' edges stood in the frame the grid was last found in (track.ts). */
+  private lines: LineEdges | undefined;
   private sinceFull = 0;
   /** How often the examples were forgotten (`unlearn`), and up to which of those times the readings were made again
    *  without them (every square's, from what the model saw). */
@@ -96,9 +100,13 @@ export class Camera {
           cellsRead: 0,
         };
       }
-      // Many changed: the grid is looked for again, from where it was (a mounted camera's does not move).
+      // Many changed: is the grid where it was? Its lines say so at once when it is (a mounted camera's does not
+      // move); else it is looked for again, from where it was.
       if (changed.length > MOST)
-        found = this.options.corners ? last.corners : await locateGrid(photo, last.corners);
+        found =
+          this.options.corners || (this.lines && gridStayed(this.lines, lineEdges(photo, last.corners)))
+            ? last.corners
+            : await locateGrid(photo, last.corners);
       if (changed.length <= MOST || (changed.length <= NEARLY_ALL && unmoved(found!, last.corners))) {
         const cells = new Set(changed);
         for (let k = 0; k < GUARD; k++) cells.add((this.guard + k) % 225);
@@ -131,6 +139,7 @@ export class Camera {
     this.state = next;
     this.rethought = forgotten;
     this.reference = sampleSquares(photo, next.corners);
+    this.lines = lineEdges(photo, next.corners);
     this.sinceFull = 0;
     return { ...next.reading, path: hint ? 'hint' : 'search', cellsRead: 225 };
   }
