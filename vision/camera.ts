@@ -36,6 +36,11 @@ export interface CameraOptions extends Omit<RecognizeOptions, 'hint' | 'corners'
   readonly fullEvery?: number;
   /** Fixed grid corners (a mounted camera): never searched for. */
   readonly corners?: Corners;
+  /**
+   * How a frame with many squares changed makes sure the grid has not moved: by its lines first (`lines`, the
+   * default), or always by looking for the grid again (`search`, as before the lines were asked; for comparison).
+   */
+  readonly gridCheck?: 'lines' | 'search';
 }
 
 /** Sample points per square, on each axis, inside its inner part (the grid lines and tile edges left out). */
@@ -104,7 +109,10 @@ export class Camera {
       // move); else it is looked for again, from where it was.
       if (changed.length > MOST)
         found =
-          this.options.corners || (this.lines && gridStayed(this.lines, lineEdges(photo, last.corners)))
+          this.options.corners ||
+          (this.options.gridCheck !== 'search' &&
+            this.lines &&
+            gridStayed(this.lines, lineEdges(photo, last.corners)))
             ? last.corners
             : await locateGrid(photo, last.corners);
       if (changed.length <= MOST || (changed.length <= NEARLY_ALL && unmoved(found!, last.corners))) {

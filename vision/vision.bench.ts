@@ -10,7 +10,9 @@
  * order through one `Camera` (a steady camera, each photo once); through a `Camera` with each photo sent three times
  * in a row (a still camera between turns); one photo enlarged to 4032×3024, cold; and the throughput of one process
  * reading four cameras at once (game01–game04 interleaved frame by frame, each game its own `Camera`, one frame at a
- * time). `REAL_ROUNDS` (default 3) rounds over the game's photos, `ROUNDS` (default 8) over the fixtures and the
+ * time); and the first frame after moves were taken back (each game's first photo again, after its eighth, through
+ * the same steady camera), with the grid's lines asked whether it moved and, in the same loop, with the grid looked for
+ * again instead. `REAL_ROUNDS` (default 3) rounds over the game's photos, `ROUNDS` (default 8) over the fixtures and the
  * enlarged photos. Without ../shared/realdata the lines on real photos are skipped with a notice.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -59,6 +61,7 @@ for (let i = 0; i < rounds; i++) {
   }
 }
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
 const line = (s: Stages) =>
   `decode ${median(s.decode).toFixed(1)}, locate ${median(s.locate).toFixed(1)}, ` +
   `classify ${median(s.classify).toFixed(1)} (warp, crops, inference, reading), total ${median(s.total).toFixed(1)}`;
@@ -175,6 +178,33 @@ async function realPhotos(name: string) {
       `  ${label}: ${line(s)}${ratio(s, decodes, { kind: 'steady', most: 2 })}; ${pathLine(taken)} (${realRounds} rounds)`,
     );
   }
+
+  // Moves taken back: a steady camera that has seen a game's first eight photos sees its first again. The board
+  // differs in every square played since (and the light may have changed): many squares changed, on a grid that
+  // has not moved. Each game of the set, with the grid's lines asked first and with the grid looked for again.
+  const takenBack = { lines: stages(), search: stages() };
+  const takenPaths = { lines: paths(), search: paths() };
+  const takenCells = { lines: [] as number[], search: [] as number[] };
+  const allGames = readdirSync(realdata)
+    .filter((g) => existsSync(join(realdata, g, 'image-1.jpg')))
+    .sort();
+  for (let i = 0; i < realRounds; i++)
+    for (const g of allGames) {
+      const first = gamePhotos(g).slice(0, 8);
+      for (const check of ['lines', 'search'] as const) {
+        const camera = new Camera({ letters, gridCheck: check });
+        for (const p of first) await camera.read(p);
+        const again = await camera.read(first[0]!);
+        record(takenBack[check], again.ms);
+        takenPaths[check][again.path]++;
+        takenCells[check].push(again.cellsRead);
+      }
+    }
+  for (const check of ['lines', 'search'] as const)
+    console.log(
+      `  first frame after 8 moves taken back (${allGames.length} games, ${realRounds} rounds), grid ${check === 'lines' ? 'checked by its lines' : 'looked for again'}: ` +
+        `${line(takenBack[check])}; mean total ${mean(takenBack[check].total).toFixed(1)} ms, locate ${mean(takenBack[check].locate).toFixed(1)} ms; median ${median(takenCells[check])} squares read; ${pathLine(takenPaths[check])}`,
+    );
 
   // A phone's photo of the same board: one of the game's photos enlarged to 4032×3024, read cold.
   const phone = await sharp(real[Math.floor(real.length / 2)]!)
