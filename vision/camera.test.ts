@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { TileMemory } from './adapt.ts';
-import { Camera } from './camera.ts';
+import { Camera, movedWholeSquares, sampleSquares } from './camera.ts';
 import { type CellModel, readCells } from './classify.ts';
+import { decodeImage } from './decode.ts';
 import { gridHomography, project } from './homography.ts';
 import { recognize } from './recognize.ts';
 
@@ -29,6 +30,8 @@ async function withTiles(squares: readonly (readonly [number, number])[]): Promi
   return sharp(frame).composite(tiles).jpeg({ quality: 95 }).toBuffer();
 }
 const withTile = (row: number, col: number) => withTiles([[row, col]]);
+/** 48 squares of the top rows. */
+const many48 = Array.from({ length: 48 }, (_, k) => [1 + Math.floor(k / 12), 1 + (k % 12)] as const);
 
 describe('a steady camera', () => {
   it('reads a frame whole first, then a frame the same as the last one not at all', async () => {
@@ -86,6 +89,30 @@ describe('a steady camera', () => {
     expect(read).toMatchObject({ path: 'hint', cellsRead: 225 });
     expect(read.corners[0][0]).toBeGreaterThan(c[0][0] + shift / 2);
     expect(read.board).toEqual((await recognize(pushed, { letters })).board);
+  });
+
+  it('finds the grid again when the board moved by a whole square, where its lines alone would say it stayed', async () => {
+    const camera = new Camera({ letters });
+    const first = await camera.read(frame);
+    const c = first.corners;
+    const square = Math.round(Math.hypot(c[1][0] - c[0][0], c[1][1] - c[0][1]) / 15);
+    const meta = await sharp(frame).metadata();
+    const extended = await sharp(frame).extend({ left: square, background: '#777' }).toBuffer();
+    const pushed = await sharp(extended)
+      .extract({ left: 0, top: 0, width: meta.width!, height: meta.height! })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const read = await camera.read(pushed);
+    expect(read).toMatchObject({ path: 'hint', cellsRead: 225 });
+    expect(Math.abs(read.corners[0][0] - (c[0][0] + square))).toBeLessThan(square / 5);
+    expect(read.board).toEqual((await recognize(pushed, { letters })).board);
+    // The squares' samples say so, whatever the lines say: they look as the last frame's did a square away.
+    const photo = await decodeImage(frame);
+    const samples = sampleSquares(photo, c);
+    expect(movedWholeSquares(samples, sampleSquares(await decodeImage(pushed), c))).toBe(true);
+    expect(movedWholeSquares(samples, sampleSquares(await decodeImage(await withTiles(many48)), c))).toBe(
+      false,
+    );
   });
 
   it('after forgetting what it learnt, makes every reading again from what the model saw, reading no frame whole', async () => {

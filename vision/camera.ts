@@ -55,6 +55,8 @@ const MOST = 40;
 const NEARLY_ALL = 150;
 /** A grid found again whose corners moved less than this share of a square has not moved. */
 const UNMOVED = 0.1;
+/** A board that looks this much more like the reference moved by whole squares than in place has moved so. */
+const WHOLE_SQUARES = 0.5;
 /** Squares read again in turn on every frame that reads some, as a guard. */
 const GUARD = 5;
 
@@ -112,7 +114,8 @@ export class Camera {
           this.options.corners ||
           (this.options.gridCheck !== 'search' &&
             this.lines &&
-            gridStayed(this.lines, lineEdges(photo, last.corners)))
+            gridStayed(this.lines, lineEdges(photo, last.corners)) &&
+            !movedWholeSquares(this.reference, samples))
             ? last.corners
             : await locateGrid(photo, last.corners);
       if (changed.length <= MOST || (changed.length <= NEARLY_ALL && unmoved(found!, last.corners))) {
@@ -252,6 +255,31 @@ function unmoved(corners: Corners, before: Corners): boolean {
   return corners.every(
     ([x, y], k) => Math.hypot(x - before[k]![0], y - before[k]![1]) <= (UNMOVED * side) / 15,
   );
+}
+
+/**
+ * Whether the squares now look as the reference's did a whole square or two away, more than as they did in place:
+ * the board (or the camera) moved by whole squares. Its lines cannot tell that (each then stands on another); the
+ * premium squares' colours, when the grid is looked for again, can.
+ */
+export function movedWholeSquares(reference: Float32Array, samples: Float32Array): boolean {
+  const apart = (dr: number, dc: number) => {
+    let sum = 0;
+    let n = 0;
+    for (let r = Math.max(0, -dr); r < Math.min(15, 15 - dr); r++) {
+      for (let c = Math.max(0, -dc); c < Math.min(15, 15 - dc); c++) {
+        const at = (r * 15 + c) * PER;
+        const was = ((r + dr) * 15 + c + dc) * PER;
+        for (let k = 0; k < PER; k++) sum += Math.abs(samples[at + k]! - reference[was + k]!);
+        n += PER;
+      }
+    }
+    return sum / n;
+  };
+  const inPlace = apart(0, 0);
+  for (let dr = -2; dr <= 2; dr++)
+    for (let dc = -2; dc <= 2; dc++) if ((dr || dc) && apart(dr, dc) < WHOLE_SQUARES * inPlace) return true;
+  return false;
 }
 
 /** The squares whose samples differ from the reference's by more than `CHANGED` on average. */
