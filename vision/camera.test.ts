@@ -64,6 +64,8 @@ describe('a steady camera', () => {
     const changed = await withTiles(many);
     const next = await camera.read(changed);
     expect(next.path).toBe('changed');
+    // The grid's lines said it stayed: it was not looked for again.
+    expect(next.gridBy).toBe('lines');
     expect(next.cellsRead).toBeGreaterThanOrEqual(48);
     expect(next.cellsRead).toBeLessThan(60);
     expect(next.board).toEqual((await recognize(changed, { letters })).board);
@@ -86,7 +88,7 @@ describe('a steady camera', () => {
       .jpeg({ quality: 95 })
       .toBuffer();
     const read = await camera.read(pushed);
-    expect(read).toMatchObject({ path: 'hint', cellsRead: 225 });
+    expect(read).toMatchObject({ path: 'hint', cellsRead: 225, gridBy: 'search' });
     expect(read.corners[0][0]).toBeGreaterThan(c[0][0] + shift / 2);
     expect(read.board).toEqual((await recognize(pushed, { letters })).board);
   });
@@ -103,13 +105,18 @@ describe('a steady camera', () => {
       .jpeg({ quality: 95 })
       .toBuffer();
     const read = await camera.read(pushed);
-    expect(read).toMatchObject({ path: 'hint', cellsRead: 225 });
+    expect(read).toMatchObject({ path: 'hint', cellsRead: 225, gridBy: 'search' });
     expect(Math.abs(read.corners[0][0] - (c[0][0] + square))).toBeLessThan(square / 5);
     expect(read.board).toEqual((await recognize(pushed, { letters })).board);
     // The squares' samples say so, whatever the lines say: they look as the last frame's did a square away.
     const photo = await decodeImage(frame);
     const samples = sampleSquares(photo, c);
     expect(movedWholeSquares(samples, sampleSquares(await decodeImage(pushed), c))).toBe(true);
+    // And with the light changed as well (a third darker, a third brighter).
+    for (const light of [0.66, 1.33]) {
+      const lit = await sharp(pushed).linear(light, 0).jpeg().toBuffer();
+      expect(movedWholeSquares(samples, sampleSquares(await decodeImage(lit), c))).toBe(true);
+    }
     expect(movedWholeSquares(samples, sampleSquares(await decodeImage(await withTiles(many48)), c))).toBe(
       false,
     );

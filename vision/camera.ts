@@ -6,8 +6,11 @@
  * - nothing changed: the last reading stands (the pixels that made it are the same);
  * - a few squares changed: only they (and a few others in turn, as a guard) are read again, on the same grid;
  * - many changed (a hand over the board, moves taken back, the camera or the board moved, the light changed): first
- *   the grid lines are looked at where the grid puts them (track.ts: a fraction of a millisecond); when their edges
- *   all stand where they stood when the grid was found, the grid has stayed. Else the grid is looked for again, from
+ *   the grid lines are looked at where the grid puts them (track.ts, a few ms); when they stand where they stood
+ *   when the grid was last found (three in four of them, to a twentieth of a square at the corners) and the squares
+ *   do not look as they did whole squares away (a board moved by whole squares puts each line on another), the grid
+ *   has stayed. The lines kept are those of the last whole read: after many frames of new tiles, fewer of them match
+ *   and the grid is looked for more often, until the next whole read. Else the grid is looked for again, from
  *   the last one; where it has not moved (by a tenth of a square at most: the grid found again from the same pixels
  *   varies by about half that) and not most of the board changed, still only the changed squares are read again;
  *   else the frame is read whole on the grid found, and it becomes the new reference.
@@ -29,6 +32,8 @@ export interface CameraReading extends BoardReading {
   readonly path: ReadPath;
   /** Squares classified again for this frame (225 for a whole read). */
   readonly cellsRead: number;
+  /** When many squares changed: how the grid was made sure of, by its lines, or looked for again. */
+  readonly gridBy?: 'lines' | 'search';
 }
 
 export interface CameraOptions extends Omit<RecognizeOptions, 'hint' | 'corners' | 'inspect'> {
@@ -86,8 +91,9 @@ export class Camera {
     const decoded = performance.now();
     // A frame of another size is another view (a phone turned, another resolution): searched for afresh.
     const same = last && photo.width === last.size.width && photo.height === last.size.height;
-    /** The grid, when it was looked for again already (many squares changed). */
+    /** The grid, when it was looked for again already (many squares changed), and how. */
     let found: Corners | undefined;
+    let gridBy: CameraReading['gridBy'];
     if (last && same && this.reference && this.sinceFull < (this.options.fullEvery ?? 30)) {
       const samples = sampleSquares(photo, last.corners);
       const changed = changedSquares(this.reference, samples);
@@ -109,15 +115,18 @@ export class Camera {
       }
       // Many changed: is the grid where it was? Its lines say so at once when it is (a mounted camera's does not
       // move); else it is looked for again, from where it was.
-      if (changed.length > MOST)
-        found =
-          this.options.corners ||
-          (this.options.gridCheck !== 'search' &&
-            this.lines &&
-            gridStayed(this.lines, lineEdges(photo, last.corners)) &&
-            !movedWholeSquares(this.reference, samples))
-            ? last.corners
-            : await locateGrid(photo, last.corners);
+      if (changed.length > MOST && this.options.corners) found = last.corners;
+      else if (changed.length > MOST) {
+        const byLines =
+          this.options.gridCheck !== 'search' &&
+          // Nearly every square changed: the frame is read whole; the grid is looked for again for it.
+          changed.length <= NEARLY_ALL &&
+          this.lines !== undefined &&
+          gridStayed(this.lines, lineEdges(photo, last.corners)) &&
+          !movedWholeSquares(this.reference, samples);
+        found = byLines ? last.corners : await locateGrid(photo, last.corners);
+        gridBy = byLines ? 'lines' : 'search';
+      }
       if (changed.length <= MOST || (changed.length <= NEARLY_ALL && unmoved(found!, last.corners))) {
         const cells = new Set(changed);
         for (let k = 0; k < GUARD; k++) cells.add((this.guard + k) % 225);
@@ -133,7 +142,7 @@ export class Camera {
         for (const cell of cells)
           this.reference.set(samples.subarray(cell * PER, (cell + 1) * PER), cell * PER);
         this.sinceFull++;
-        return { ...next.reading, path: 'changed', cellsRead: cells.size };
+        return { ...next.reading, path: 'changed', cellsRead: cells.size, ...(gridBy ? { gridBy } : {}) };
       }
     }
     const hint = this.options.corners || !same ? undefined : last?.reading.corners;
@@ -150,9 +159,15 @@ export class Camera {
     this.state = next;
     this.rethought = forgotten;
     this.reference = sampleSquares(photo, next.corners);
-    this.lines = lineEdges(photo, next.corners);
+    // The lines as they stand on the grid just found (a mounted camera's fixed grid is never looked for).
+    this.lines = this.options.corners ? undefined : lineEdges(photo, next.corners);
     this.sinceFull = 0;
-    return { ...next.reading, path: hint ? 'hint' : 'search', cellsRead: 225 };
+    return {
+      ...next.reading,
+      path: hint ? 'hint' : 'search',
+      cellsRead: 225,
+      ...(gridBy ? { gridBy } : {}),
+    };
   }
 
   /**
@@ -258,28 +273,41 @@ function unmoved(corners: Corners, before: Corners): boolean {
 }
 
 /**
- * Whether the squares now look as the reference's did a whole square or two away, more than as they did in place:
+ * Whether the squares now look as the reference's did one to three whole squares away, more than as they did in place:
  * the board (or the camera) moved by whole squares. Its lines cannot tell that (each then stands on another); the
  * premium squares' colours, when the grid is looked for again, can.
  */
 export function movedWholeSquares(reference: Float32Array, samples: Float32Array): boolean {
+  // Each frame's samples as differences from their mean, in their spread: the light may have changed too.
+  const [was, now] = [standardised(reference), standardised(samples)];
   const apart = (dr: number, dc: number) => {
     let sum = 0;
     let n = 0;
     for (let r = Math.max(0, -dr); r < Math.min(15, 15 - dr); r++) {
       for (let c = Math.max(0, -dc); c < Math.min(15, 15 - dc); c++) {
         const at = (r * 15 + c) * PER;
-        const was = ((r + dr) * 15 + c + dc) * PER;
-        for (let k = 0; k < PER; k++) sum += Math.abs(samples[at + k]! - reference[was + k]!);
+        const before = ((r + dr) * 15 + c + dc) * PER;
+        for (let k = 0; k < PER; k++) sum += Math.abs(now[at + k]! - was[before + k]!);
         n += PER;
       }
     }
     return sum / n;
   };
   const inPlace = apart(0, 0);
-  for (let dr = -2; dr <= 2; dr++)
-    for (let dc = -2; dc <= 2; dc++) if ((dr || dc) && apart(dr, dc) < WHOLE_SQUARES * inPlace) return true;
+  for (let dr = -3; dr <= 3; dr++)
+    for (let dc = -3; dc <= 3; dc++) if ((dr || dc) && apart(dr, dc) < WHOLE_SQUARES * inPlace) return true;
   return false;
+}
+
+/** `values` less their mean, over their standard deviation. */
+function standardised(values: Float32Array): Float32Array {
+  let sum = 0;
+  for (const v of values) sum += v;
+  const mean = sum / values.length;
+  let spread = 0;
+  for (const v of values) spread += (v - mean) ** 2;
+  const sd = Math.sqrt(spread / values.length) || 1;
+  return values.map((v) => (v - mean) / sd);
 }
 
 /** The squares whose samples differ from the reference's by more than `CHANGED` on average. */
