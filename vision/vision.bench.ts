@@ -185,6 +185,7 @@ async function realPhotos(name: string) {
   const takenBack = { lines: stages(), search: stages() };
   const takenPaths = { lines: paths(), search: paths() };
   const takenCells = { lines: [] as number[], search: [] as number[] };
+  const byLines = { lines: 0, search: 0 };
   const allGames = readdirSync(realdata)
     .filter((g) => existsSync(join(realdata, g, 'image-1.jpg')))
     .sort();
@@ -198,12 +199,16 @@ async function realPhotos(name: string) {
         record(takenBack[check], again.ms);
         takenPaths[check][again.path]++;
         takenCells[check].push(again.cellsRead);
+        if (check === 'lines' && again.gridBy) byLines[again.gridBy]++;
       }
     }
   for (const check of ['lines', 'search'] as const)
     console.log(
       `  first frame after 8 moves taken back (${allGames.length} games, ${realRounds} rounds), grid ${check === 'lines' ? 'checked by its lines' : 'looked for again'}: ` +
-        `${line(takenBack[check])}; mean total ${mean(takenBack[check].total).toFixed(1)} ms, locate ${mean(takenBack[check].locate).toFixed(1)} ms; median ${median(takenCells[check])} squares read; ${pathLine(takenPaths[check])}`,
+        `${line(takenBack[check])}; mean total ${mean(takenBack[check].total).toFixed(1)} ms, locate ${mean(takenBack[check].locate).toFixed(1)} ms; median ${median(takenCells[check])} squares read; ${pathLine(takenPaths[check])}` +
+        (check === 'lines'
+          ? `; many squares changed: grid kept by its lines ${byLines.lines}, looked for again ${byLines.search}`
+          : ''),
     );
 
   // A phone's photo of the same board: one of the game's photos enlarged to 4032×3024, read cold.

@@ -69,6 +69,8 @@ export interface SequenceFigures {
   /** Folders read as one camera each. */
   cameras: number;
   paths: Record<ReadPath, number>;
+  /** Frames with many squares changed, by how the grid was made sure of: its lines, or looked for again. */
+  gridBy: { lines: number; search: number };
   cellsReadMedian: number;
   msMedian: BoardReading['ms'];
 }
@@ -170,6 +172,7 @@ export async function evaluate(
   let silent = 0;
   let blanksOnEmpty = 0;
   const paths: Record<ReadPath, number> = { search: 0, hint: 0, still: 0, changed: 0 };
+  const gridBy = { lines: 0, search: 0 };
   const cellsRead: number[] = [];
   const stages = {
     decode: [] as number[],
@@ -195,6 +198,7 @@ export async function evaluate(
         });
       const reading = await camera.read(bytes);
       paths[reading.path]++;
+      if (reading.gridBy) gridBy[reading.gridBy]++;
       cellsRead.push(reading.cellsRead);
       for (const k of Object.keys(stages) as (keyof typeof stages)[]) stages[k].push(reading.ms[k]);
       return reading;
@@ -307,6 +311,7 @@ export async function evaluate(
             frames: frames.length,
             cameras: groups.length,
             paths,
+            gridBy,
             cellsReadMedian: median(cellsRead),
             msMedian: {
               decode: median(stages.decode),
@@ -419,7 +424,8 @@ export async function evalCommand(args: string[]): Promise<number> {
       const m = q.msMedian;
       process.stdout.write(
         `as ${q.cameras} steady camera${q.cameras === 1 ? '' : 's'}: ${q.frames} frames read ` +
-          `(search ${q.paths.search}, hint ${q.paths.hint}, still ${q.paths.still}, changed ${q.paths.changed}); ` +
+          `(search ${q.paths.search}, hint ${q.paths.hint}, still ${q.paths.still}, changed ${q.paths.changed}; ` +
+          `many squares changed: grid kept by its lines ${q.gridBy.lines}, looked for again ${q.gridBy.search}); ` +
           `median ${q.cellsReadMedian} squares classified a frame; median ms a frame: decode ${m.decode}, ` +
           `locate ${m.locate}, classify ${m.classify}, total ${m.total}\n`,
       );
