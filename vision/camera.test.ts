@@ -112,6 +112,21 @@ describe('a steady camera', () => {
     const photo = await decodeImage(frame);
     const samples = sampleSquares(photo, c);
     expect(movedWholeSquares(samples, sampleSquares(await decodeImage(pushed), c))).toBe(true);
+    // With 48 new tiles as well, and four squares away.
+    const shiftedBy = async (bytes: Buffer, squares: number) => {
+      const wide = await sharp(bytes)
+        .extend({ left: squares * square, background: '#777' })
+        .toBuffer();
+      return sharp(wide)
+        .extract({ left: 0, top: 0, width: meta.width!, height: meta.height! })
+        .jpeg({ quality: 95 })
+        .toBuffer();
+    };
+    const tiled = await withTiles(many48);
+    for (const squares of [1, 4])
+      expect(
+        movedWholeSquares(samples, sampleSquares(await decodeImage(await shiftedBy(tiled, squares)), c)),
+      ).toBe(true);
     // And with the light changed as well (a third darker, a third brighter).
     for (const light of [0.66, 1.33]) {
       const lit = await sharp(pushed).linear(light, 0).jpeg().toBuffer();

@@ -8,8 +8,9 @@
  * - many changed (a hand over the board, moves taken back, the camera or the board moved, the light changed): first
  *   the grid lines are looked at where the grid puts them (track.ts, a few ms); when they stand where they stood
  *   when the grid was last found (three in four of them, to a twentieth of a square at the corners) and the squares
- *   do not look as they did whole squares away (a board moved by whole squares puts each line on another), the grid
- *   has stayed. The lines kept are those of the last whole read: after many frames of new tiles, fewer of them match
+ *   do not look more as they did one to seven whole squares away than in place (a board moved by whole squares puts
+ *   each line on another), the grid has stayed. Should a move still pass (none did over 448 real ones), the squares
+ *   would be read off by whole squares until the next whole read: the game would refuse such a board, not score it. The lines kept are those of the last whole read: after many frames of new tiles, fewer of them match
  *   and the grid is looked for more often, until the next whole read. Else the grid is looked for again, from
  *   the last one; where it has not moved (by a tenth of a square at most: the grid found again from the same pixels
  *   varies by about half that) and not most of the board changed, still only the changed squares are read again;
@@ -32,7 +33,8 @@ export interface CameraReading extends BoardReading {
   readonly path: ReadPath;
   /** Squares classified again for this frame (225 for a whole read). */
   readonly cellsRead: number;
-  /** When many squares changed: how the grid was made sure of, by its lines, or looked for again. */
+  /** When many squares changed (and the grid is not fixed): how it was made sure of, by its lines, or looked for
+   *  again. */
   readonly gridBy?: 'lines' | 'search';
 }
 
@@ -60,8 +62,16 @@ const MOST = 40;
 const NEARLY_ALL = 150;
 /** A grid found again whose corners moved less than this share of a square has not moved. */
 const UNMOVED = 0.1;
-/** A board that looks this much more like the reference moved by whole squares than in place has moved so. */
-const WHOLE_SQUARES = 0.5;
+/**
+ * A board that looks more like the reference moved by whole squares (up to WHOLE_REACH of them, with at least
+ * WHOLE_OVERLAP squares to compare) than in place has moved so. On the real German photos (standardised samples,
+ * the mean difference over the squares compared against the mean difference in place), boards that stayed with more
+ * than 40 squares changed compared at 1.15 or more; boards moved by whole squares (1 to 7, with and without 8 moves
+ * taken back), at most 0.92.
+ */
+const WHOLE_SQUARES = 1;
+const WHOLE_REACH = 7;
+const WHOLE_OVERLAP = 120;
 /** Squares read again in turn on every frame that reads some, as a guard. */
 const GUARD = 5;
 
@@ -273,7 +283,7 @@ function unmoved(corners: Corners, before: Corners): boolean {
 }
 
 /**
- * Whether the squares now look as the reference's did one to three whole squares away, more than as they did in place:
+ * Whether the squares now look as the reference's did one to seven whole squares away, more than as they did in place:
  * the board (or the camera) moved by whole squares. Its lines cannot tell that (each then stands on another); the
  * premium squares' colours, when the grid is looked for again, can.
  */
@@ -294,8 +304,12 @@ export function movedWholeSquares(reference: Float32Array, samples: Float32Array
     return sum / n;
   };
   const inPlace = apart(0, 0);
-  for (let dr = -3; dr <= 3; dr++)
-    for (let dc = -3; dc <= 3; dc++) if ((dr || dc) && apart(dr, dc) < WHOLE_SQUARES * inPlace) return true;
+  for (let dr = -WHOLE_REACH; dr <= WHOLE_REACH; dr++)
+    for (let dc = -WHOLE_REACH; dc <= WHOLE_REACH; dc++) {
+      // A shift leaving too few squares to compare says nothing (a corner of plain squares matches anything plain).
+      if ((!dr && !dc) || (15 - Math.abs(dr)) * (15 - Math.abs(dc)) < WHOLE_OVERLAP) continue;
+      if (apart(dr, dc) < WHOLE_SQUARES * inPlace) return true;
+    }
   return false;
 }
 

@@ -152,7 +152,8 @@ function profileMoved(before: LineEdges, now: LineEdges, k: number): number {
   return slide * STEP;
 }
 
-/** At least this share of each axis's edges must be seen in both frames for the lines to tell. */
+/** At least this share of each axis's profiles must match their earlier selves (structured, well correlated) for the
+ *  lines to tell. */
 const MIN_SEEN = 0.35;
 /** An edge agrees with the fitted field when within this (squares)… */
 const AGREE = 0.04;
@@ -219,8 +220,8 @@ export function gridShift(before: LineEdges, now: LineEdges): number | undefined
 /**
  * A displacement field over the grid, bilinear (a + b·u + c·v + d·u·v: a shift, a turn, a change of scale, and one
  * corner moved on its own, as a camera tilted), fitted by least squares to the edges that agree with the last fit
- * (all of them at first, then the closest share); undefined unless enough of the edges were seen, spread over the
- * grid, and enough agree with it.
+ * (all of them at first, then the closest share); undefined unless enough of the edges were matched and enough
+ * agree with it.
  */
 function fitField(edges: readonly Edge[]): ((u: number, v: number) => number) | undefined {
   if (edges.length < MIN_SEEN * 16 * ALONG) return undefined;
