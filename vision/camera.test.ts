@@ -30,6 +30,17 @@ async function withTiles(squares: readonly (readonly [number, number])[]): Promi
   return sharp(frame).composite(tiles).jpeg({ quality: 95 }).toBuffer();
 }
 const withTile = (row: number, col: number) => withTiles([[row, col]]);
+
+/** `bytes` pushed `px` pixels to the right (grey coming in on the left), the same size. */
+async function pushedRight(bytes: Buffer, px: number): Promise<Buffer> {
+  const meta = await sharp(bytes).metadata();
+  // (Two steps: in one pipeline sharp would extract before it extends, and the picture would be larger.)
+  const wide = await sharp(bytes).extend({ left: px, background: '#777' }).toBuffer();
+  return sharp(wide)
+    .extract({ left: 0, top: 0, width: meta.width!, height: meta.height! })
+    .jpeg({ quality: 95 })
+    .toBuffer();
+}
 /** 48 squares of the top rows. */
 const many48 = Array.from({ length: 48 }, (_, k) => [1 + Math.floor(k / 12), 1 + (k % 12)] as const);
 
@@ -77,16 +88,9 @@ describe('a steady camera', () => {
     const first = await camera.read(frame);
     const c = first.corners;
     const square = Math.hypot(c[1][0] - c[0][0], c[1][1] - c[0][1]) / 15;
-    const many = Array.from({ length: 48 }, (_, k) => [1 + Math.floor(k / 12), 1 + (k % 12)] as const);
     // The board with 48 new tiles, pushed a sixth of a square to the right.
     const shift = Math.ceil(square / 6);
-    const tiled = await withTiles(many);
-    const meta = await sharp(tiled).metadata();
-    const extended = await sharp(tiled).extend({ left: shift, background: '#777' }).toBuffer();
-    const pushed = await sharp(extended)
-      .extract({ left: 0, top: 0, width: meta.width!, height: meta.height! })
-      .jpeg({ quality: 95 })
-      .toBuffer();
+    const pushed = await pushedRight(await withTiles(many48), shift);
     const read = await camera.read(pushed);
     expect(read).toMatchObject({ path: 'hint', cellsRead: 225, gridBy: 'search' });
     expect(read.corners[0][0]).toBeGreaterThan(c[0][0] + shift / 2);
@@ -98,12 +102,7 @@ describe('a steady camera', () => {
     const first = await camera.read(frame);
     const c = first.corners;
     const square = Math.round(Math.hypot(c[1][0] - c[0][0], c[1][1] - c[0][1]) / 15);
-    const meta = await sharp(frame).metadata();
-    const extended = await sharp(frame).extend({ left: square, background: '#777' }).toBuffer();
-    const pushed = await sharp(extended)
-      .extract({ left: 0, top: 0, width: meta.width!, height: meta.height! })
-      .jpeg({ quality: 95 })
-      .toBuffer();
+    const pushed = await pushedRight(frame, square);
     const read = await camera.read(pushed);
     expect(read).toMatchObject({ path: 'hint', cellsRead: 225, gridBy: 'search' });
     expect(Math.abs(read.corners[0][0] - (c[0][0] + square))).toBeLessThan(square / 5);
@@ -113,20 +112,11 @@ describe('a steady camera', () => {
     const samples = sampleSquares(photo, c);
     expect(movedWholeSquares(samples, sampleSquares(await decodeImage(pushed), c))).toBe(true);
     // With 48 new tiles as well, and four squares away.
-    const shiftedBy = async (bytes: Buffer, squares: number) => {
-      const wide = await sharp(bytes)
-        .extend({ left: squares * square, background: '#777' })
-        .toBuffer();
-      return sharp(wide)
-        .extract({ left: 0, top: 0, width: meta.width!, height: meta.height! })
-        .jpeg({ quality: 95 })
-        .toBuffer();
-    };
     const tiled = await withTiles(many48);
-    for (const squares of [1, 4])
-      expect(
-        movedWholeSquares(samples, sampleSquares(await decodeImage(await shiftedBy(tiled, squares)), c)),
-      ).toBe(true);
+    for (const squares of [1, 4]) {
+      const away = await decodeImage(await pushedRight(tiled, squares * square));
+      expect(movedWholeSquares(samples, sampleSquares(away, c))).toBe(true);
+    }
     // And with the light changed as well (a third darker, a third brighter).
     for (const light of [0.66, 1.33]) {
       const lit = await sharp(pushed).linear(light, 0).jpeg().toBuffer();
