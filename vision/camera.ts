@@ -6,12 +6,13 @@
  * - nothing changed: the last reading stands (the pixels that made it are the same);
  * - a few squares changed: only they (and a few others in turn, as a guard) are read again, on the same grid;
  * - many changed (a hand over the board, moves taken back, the camera or the board moved, the light changed): first
- *   the grid lines are looked at where the grid puts them (track.ts, a few ms); when they stand where they stood
- *   when the grid was last found (three in four of them, to a twentieth of a square at the corners) and the squares
+ *   the grid lines are looked at where the grid puts them (track.ts, about 3 ms). When they stand where they stood
+ *   when the grid was last found (three in four of them, to a twentieth of a square at the corners), and the squares
  *   do not look more as they did one to seven whole squares away than in place (a board moved by whole squares puts
- *   each line on another), the grid has stayed. Should a move still pass (none did over 448 real ones), the squares
- *   would be read off by whole squares until the next whole read: the game would refuse such a board, not score it. The lines kept are those of the last whole read: after many frames of new tiles, fewer of them match
- *   and the grid is looked for more often, until the next whole read. Else the grid is looked for again, from
+ *   each line on another), the grid has stayed. Should a move still pass both (none of 826 real ones did), its
+ *   squares would be read off by whole squares until the next whole read, and the game would refuse such a board,
+ *   not score it. The lines kept are those of the last whole read: after many frames of new tiles fewer of them
+ *   match, and the grid is looked for more often until the next whole read. Else the grid is looked for again, from
  *   the last one; where it has not moved (by a tenth of a square at most: the grid found again from the same pixels
  *   varies by about half that) and not most of the board changed, still only the changed squares are read again;
  *   else the frame is read whole on the grid found, and it becomes the new reference.
@@ -283,9 +284,9 @@ function unmoved(corners: Corners, before: Corners): boolean {
 }
 
 /**
- * Whether the squares now look as the reference's did one to seven whole squares away, more than as they did in place:
- * the board (or the camera) moved by whole squares. Its lines cannot tell that (each then stands on another); the
- * premium squares' colours, when the grid is looked for again, can.
+ * Whether the squares now look as the reference's did one to seven whole squares away, more than as they did in
+ * place: the board (or the camera) moved by whole squares. Its lines cannot tell that (each then stands on
+ * another); the premium squares' colours, when the grid is looked for again, can.
  */
 export function movedWholeSquares(reference: Float32Array, samples: Float32Array): boolean {
   // Each frame's samples as differences from their mean, in their spread: the light may have changed too.
