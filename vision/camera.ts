@@ -23,7 +23,7 @@ import { uprightGrid } from './classify.ts';
 import { decodeImage } from './decode.ts';
 import { gridHomography } from './homography.ts';
 import { type FrameState, locateGrid, type RecognizeOptions, readFrame } from './recognize.ts';
-import { gridStayed, type LineEdges, lineEdges } from './track.ts';
+import { gridStayed, type LineProfiles, lineProfiles } from './track.ts';
 import type { BoardReading, Corners } from './types.ts';
 
 /** How a frame was read: searched for the board, its grid found again from the last one, the same as the last
@@ -80,8 +80,8 @@ export class Camera {
   private state: FrameState | undefined;
   /** Grey samples of every square, as the squares were when last read. */
   private reference: Float32Array | undefined;
-  /** Where the grid lines' edges stood in the frame the grid was last found in (track.ts). */
-  private lines: LineEdges | undefined;
+  /** The profiles across the grid lines in the frame the grid was last found in (track.ts). */
+  private lines: LineProfiles | undefined;
   private sinceFull = 0;
   /** How often the examples were forgotten (`unlearn`), and up to which of those times the readings were made again
    *  without them (every square's, from what the model saw). */
@@ -133,7 +133,7 @@ export class Camera {
           // Nearly every square changed: the frame is read whole; the grid is looked for again for it.
           changed.length <= NEARLY_ALL &&
           this.lines !== undefined &&
-          gridStayed(this.lines, lineEdges(photo, last.corners)) &&
+          gridStayed(this.lines, lineProfiles(photo, last.corners)) &&
           !movedWholeSquares(this.reference, samples);
         found = byLines ? last.corners : await locateGrid(photo, last.corners);
         gridBy = byLines ? 'lines' : 'search';
@@ -171,7 +171,7 @@ export class Camera {
     this.rethought = forgotten;
     this.reference = sampleSquares(photo, next.corners);
     // The lines as they stand on the grid just found (a mounted camera's fixed grid is never looked for).
-    this.lines = this.options.corners ? undefined : lineEdges(photo, next.corners);
+    this.lines = this.options.corners ? undefined : lineProfiles(photo, next.corners);
     this.sinceFull = 0;
     return {
       ...next.reading,

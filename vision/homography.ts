@@ -4,7 +4,7 @@
  * free of OpenCV: the vision and the pages (zooming a held square) both use it.
  */
 
-/** Solves the 8×8 system by Gauss–Jordan elimination with partial pivoting; all NaN when the corners are degenerate. */
+/** Solves the 8×8 system (`solveLinear`); all NaN when the corners are degenerate. */
 export function gridHomography(corners: readonly (readonly [number, number])[]): Float64Array {
   const grid = [
     [0, 0],
@@ -21,21 +21,32 @@ export function gridHomography(corners: readonly (readonly [number, number])[]):
     a.push([u, v, 1, 0, 0, 0, -u * x, -v * x, x]);
     a.push([0, 0, 0, u, v, 1, -u * y, -v * y, y]);
   }
-  for (let col = 0; col < 8; col++) {
-    let pivot = col;
-    for (let row = col + 1; row < 8; row++)
-      if (Math.abs(a[row]![col]!) > Math.abs(a[pivot]![col]!)) pivot = row;
-    [a[col], a[pivot]] = [a[pivot]!, a[col]!];
-    if (Math.abs(a[col]![col]!) < 1e-12) return h.fill(Number.NaN);
-    for (let row = 0; row < 8; row++) {
-      if (row === col) continue;
-      const f = a[row]![col]! / a[col]![col]!;
-      for (let k = col; k < 9; k++) a[row]![k]! -= f * a[col]![k]!;
-    }
-  }
-  for (let k = 0; k < 8; k++) h[k] = a[k]![8]! / a[k]![k]!;
+  const solved = solveLinear(a, 1e-12);
+  if (!solved) return h.fill(Number.NaN);
+  h.set(solved);
   h[8] = 1;
   return h;
+}
+
+/**
+ * Solves the n×n system whose augmented rows (n + 1 values each, the right-hand side last) are `a`, by Gauss–Jordan
+ * elimination with partial pivoting, in place; undefined when a pivot is under `tiny` (the system is degenerate).
+ */
+export function solveLinear(a: number[][], tiny: number): number[] | undefined {
+  const n = a.length;
+  for (let col = 0; col < n; col++) {
+    let pivot = col;
+    for (let row = col + 1; row < n; row++)
+      if (Math.abs(a[row]![col]!) > Math.abs(a[pivot]![col]!)) pivot = row;
+    [a[col], a[pivot]] = [a[pivot]!, a[col]!];
+    if (Math.abs(a[col]![col]!) < tiny) return undefined;
+    for (let row = 0; row < n; row++) {
+      if (row === col) continue;
+      const f = a[row]![col]! / a[col]![col]!;
+      for (let k = col; k <= n; k++) a[row]![k]! -= f * a[col]![k]!;
+    }
+  }
+  return a.map((row, k) => row[n]! / row[k]!);
 }
 
 /** Grid point (u, v) in the photo's pixels. */

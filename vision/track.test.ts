@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeImage } from './decode.ts';
 import { gridHomography, project } from './homography.ts';
 import { recognize } from './recognize.ts';
-import { gridShift, gridStayed, lineEdges } from './track.ts';
+import { gridShift, gridStayed, lineProfiles } from './track.ts';
 import type { Corners, RgbImage } from './types.ts';
 
 const frame = readFileSync(new URL('../fixtures/demo_game/2.jpg', import.meta.url));
@@ -50,7 +50,7 @@ describe('the grid lines of a steady camera', () => {
   it('stand where they stood when tiles are put down on many squares and the light changes', async () => {
     const photo = await decodeImage(frame);
     const { corners } = await recognize(frame);
-    const before = lineEdges(photo, corners);
+    const before = lineProfiles(photo, corners);
     // 60 squares get a tile, and the whole picture is a third darker.
     const h = gridHomography(corners);
     const tiles = Array.from({ length: 60 }, (_, k) => {
@@ -63,7 +63,7 @@ describe('the grid lines of a steady camera', () => {
     const changed = await decodeImage(
       await sharp(frame).composite(tiles).linear(0.66, 0).jpeg({ quality: 90 }).toBuffer(),
     );
-    const now = lineEdges(changed, corners);
+    const now = lineProfiles(changed, corners);
     expect(gridShift(before, now)).toBeLessThan(0.02);
     expect(gridStayed(before, now)).toBe(true);
   });
@@ -72,33 +72,33 @@ describe('the grid lines of a steady camera', () => {
     const photo = await decodeImage(frame);
     const { corners } = await recognize(frame);
     const square = Math.hypot(corners[1][0] - corners[0][0], corners[1][1] - corners[0][1]) / 15;
-    const before = lineEdges(photo, corners);
+    const before = lineProfiles(photo, corners);
     for (const [dx, dy] of [
       [1, 0],
       [2, 1],
       [0, 3],
     ] as const) {
-      const shift = gridShift(before, lineEdges(await moved(photo, dx, dy), corners));
+      const shift = gridShift(before, lineProfiles(await moved(photo, dx, dy), corners));
       expect(shift).toBeDefined();
       expect(Math.abs(shift! - Math.hypot(dx, dy) / square)).toBeLessThan(0.012);
     }
     // Moved and in another light: still measured.
     const darker = await moved(photo, 2, 1);
     for (let i = 0; i < darker.data.length; i++) darker.data[i] = Math.round(0.7 * darker.data[i]!);
-    expect(Math.abs(gridShift(before, lineEdges(darker, corners))! - Math.hypot(2, 1) / square)).toBeLessThan(
-      0.012,
-    );
+    expect(
+      Math.abs(gridShift(before, lineProfiles(darker, corners))! - Math.hypot(2, 1) / square),
+    ).toBeLessThan(0.012);
     const tenth = Math.ceil(0.1 * square);
-    expect(gridStayed(before, lineEdges(await moved(photo, tenth, 0), corners))).toBe(false);
-    expect(gridStayed(before, lineEdges(await moved(photo, 0, tenth), corners))).toBe(false);
+    expect(gridStayed(before, lineProfiles(await moved(photo, tenth, 0), corners))).toBe(false);
+    expect(gridStayed(before, lineProfiles(await moved(photo, 0, tenth), corners))).toBe(false);
     // Turned half a degree about the picture's centre: the corners go furthest.
-    expect(gridStayed(before, lineEdges(await moved(photo, 0, 0, 0.5), corners))).toBe(false);
+    expect(gridStayed(before, lineProfiles(await moved(photo, 0, 0, 0.5), corners))).toBe(false);
   });
 
   it('say nothing when too little of them is seen (a cloth over nine tenths of the board)', async () => {
     const photo = await decodeImage(frame);
     const { corners } = await recognize(frame);
-    const before = lineEdges(photo, corners);
+    const before = lineProfiles(photo, corners);
     const xs = corners.map(([x]) => x);
     const ys = corners.map(([, y]) => y);
     const [left, top] = [Math.round(Math.min(...xs)), Math.round(Math.min(...ys))];
@@ -118,8 +118,8 @@ describe('the grid lines of a steady camera', () => {
         .jpeg()
         .toBuffer(),
     );
-    expect(gridShift(before, lineEdges(covered, corners))).toBeUndefined();
-    expect(gridStayed(before, lineEdges(covered, corners))).toBe(false);
+    expect(gridShift(before, lineProfiles(covered, corners))).toBeUndefined();
+    expect(gridStayed(before, lineProfiles(covered, corners))).toBe(false);
     // A grid outside the picture is not looked at.
     const outside: Corners = [
       [-5000, -5000],
@@ -127,6 +127,6 @@ describe('the grid lines of a steady camera', () => {
       [-4000, -4000],
       [-5000, -4000],
     ];
-    expect(gridShift(lineEdges(photo, outside), lineEdges(photo, outside))).toBeUndefined();
+    expect(gridShift(lineProfiles(photo, outside), lineProfiles(photo, outside))).toBeUndefined();
   });
 });

@@ -11,7 +11,7 @@
  * the lines cannot tell (too few seen or matched, or no clear fit), the answer is "not sure", and the grid is looked
  * for again as before. Pure: no OpenCV.
  */
-import { gridHomography } from './homography.ts';
+import { gridHomography, solveLinear } from './homography.ts';
 import type { Corners, RgbImage } from './types.ts';
 
 /** Places along each of the 16 lines per axis where the line is looked at. */
@@ -32,12 +32,12 @@ const STRUCTURE = 1.5;
 
 /** The grey profiles across the grid lines, at each place looked at (STEPS values each; the first NaN where the
  *  profile runs off the photo): vertical lines first (across a row), then horizontal ones (down a column). */
-export type LineEdges = Float32Array;
+export type LineProfiles = Float32Array;
 
-export const EDGE_COUNT = 2 * 16 * ALONG;
+export const PROFILE_COUNT = 2 * 16 * ALONG;
 
 /** The profiles across the grid lines in `photo`, where the grid `corners` puts them. */
-export function lineEdges(photo: RgbImage, corners: Corners): LineEdges {
+export function lineProfiles(photo: RgbImage, corners: Corners): LineProfiles {
   const h = gridHomography(corners);
   const { width, height, data } = photo;
   const h0_0 = h[0]!;
@@ -49,7 +49,7 @@ export function lineEdges(photo: RgbImage, corners: Corners): LineEdges {
   const h0_6 = h[6]!;
   const h0_7 = h[7]!;
   const h0_8 = h[8]!;
-  const out = new Float32Array(EDGE_COUNT * STEPS);
+  const out = new Float32Array(PROFILE_COUNT * STEPS);
   let k = 0;
   for (const vertical of [true, false]) {
     for (let line = 0; line <= 15; line++) {
@@ -98,7 +98,7 @@ export function lineEdges(photo: RgbImage, corners: Corners): LineEdges {
  * of its gradients that correlates best with the earlier ones, placed between steps by a parabola; NaN when either
  * profile is off the photo or flat, or when no slide matches well (a tile put down there, a hand).
  */
-function profileMoved(before: LineEdges, now: LineEdges, k: number): number {
+function profileMoved(before: LineProfiles, now: LineProfiles, k: number): number {
   const at = k * STEPS;
   if (Number.isNaN(before[at]!) || Number.isNaN(now[at]!)) return Number.NaN;
   const n = STEPS - 2;
@@ -171,7 +171,7 @@ const STAYED = 0.05;
  * on the same grid): `true` when sure it stayed, `false` when the lines cannot say so (it moved, or too little of
  * them was seen). A board moved by whole squares puts each line on another: the caller asks the squares for that.
  */
-export function gridStayed(before: LineEdges, now: LineEdges): boolean {
+export function gridStayed(before: LineProfiles, now: LineProfiles): boolean {
   const shift = gridShift(before, now);
   return shift !== undefined && shift <= STAYED;
 }
@@ -187,7 +187,7 @@ interface Edge {
  * fitted to the lines' edges, each axis on its own: across the rows from the vertical lines' edges, down the columns
  * from the horizontal ones; undefined when the lines cannot say.
  */
-export function gridShift(before: LineEdges, now: LineEdges): number | undefined {
+export function gridShift(before: LineProfiles, now: LineProfiles): number | undefined {
   const axes: Edge[][] = [[], []];
   let k = 0;
   for (const [axis, vertical] of [
@@ -235,6 +235,7 @@ function fitField(edges: readonly Edge[]): ((u: number, v: number) => number) | 
       use.map((e) => e.moved),
     );
     if (!c) return undefined;
+    if (round === 3) break;
     const sorted = edges.map(residual).sort((a, b) => a - b);
     const cut = Math.max(AGREE, sorted[Math.floor(MIN_AGREE * sorted.length)]!);
     use = edges.filter((e) => residual(e) <= cut);
@@ -245,8 +246,8 @@ function fitField(edges: readonly Edge[]): ((u: number, v: number) => number) | 
   return (u, v) => fitted[0]! + fitted[1]! * u + fitted[2]! * v + fitted[3]! * u * v;
 }
 
-/** The least-squares solution of rows · x ≈ values (normal equations, Gaussian elimination with partial pivoting);
- *  undefined when the rows do not determine it. */
+/** The least-squares solution of rows · x ≈ values (the normal equations, `solveLinear`); undefined when the rows
+ *  do not determine it. */
 function leastSquares(rows: readonly number[][], values: readonly number[]): number[] | undefined {
   const n = rows[0]?.length ?? 0;
   if (rows.length < 2 * n) return undefined;
@@ -257,16 +258,5 @@ function leastSquares(rows: readonly number[][], values: readonly number[]): num
       a[i]![n]! += row[i]! * values[r]!;
     }
   });
-  for (let col = 0; col < n; col++) {
-    let pivot = col;
-    for (let r = col + 1; r < n; r++) if (Math.abs(a[r]![col]!) > Math.abs(a[pivot]![col]!)) pivot = r;
-    [a[col], a[pivot]] = [a[pivot]!, a[col]!];
-    if (Math.abs(a[col]![col]!) < 1e-9) return undefined;
-    for (let r = 0; r < n; r++) {
-      if (r === col) continue;
-      const f = a[r]![col]! / a[col]![col]!;
-      for (let j = col; j <= n; j++) a[r]![j]! -= f * a[col]![j]!;
-    }
-  }
-  return a.map((row, i) => row[n]! / row[i]!);
+  return solveLinear(a, 1e-9);
 }
