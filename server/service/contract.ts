@@ -24,6 +24,8 @@ export interface Session {
   readonly sources: SourceBoard;
   /** Work is scheduled for later (an End turn waiting out a hand): the game must stay loaded. */
   readonly busy: boolean;
+  /** The cameras whose End turn waits out a hand here (a worker notes them in Redis, for the next one if it dies). */
+  readonly waitingCameras: readonly number[];
   /** Runs work the game schedules for later in its queue (set by the service; alone, it runs at once). */
   defer: (task: () => Promise<unknown>) => void;
   /** How many changes the game has told its viewers of: one more after a request that changed anything. */

@@ -6,8 +6,10 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BoardReading } from '../../vision/index.ts';
+import { startRedis } from '../dev/servers.ts';
 import type { GameSnapshot, MeSnapshot } from '../protocol/index.ts';
 
 const readings = vi.hoisted(() => [] as BoardReading[]);
@@ -28,7 +30,7 @@ vi.mock('../../vision/index.ts', async (original) => {
 const { SqliteStore } = await import('../store/sqlite.ts');
 const { GameService } = await import('./service.ts');
 const { parseGameConfig } = await import('./validate.ts');
-const { partitionOf } = await import('./work.ts');
+const { handWaitKey, partitionOf, PARTITIONS, WorkConsumer, WorkQueue } = await import('./work.ts');
 
 const dir = mkdtempSync(join(tmpdir(), 'tilecam-hand-'));
 const store = new SqliteStore(join(dir, 'games.db'));
@@ -36,6 +38,10 @@ const service = new GameService(store);
 afterAll(() => {
   service.stopAll();
   store.close();
+});
+// A test that fails leaves no readings queued for the next.
+beforeEach(() => {
+  readings.length = 0;
 });
 const photo = readFileSync(new URL('../../fixtures/demo_game/1.jpg', import.meta.url));
 const rowsWith = (row8: string) => Array.from({ length: 15 }, (_, r) => (r === 7 ? row8 : '.'.repeat(15)));
@@ -138,6 +144,144 @@ describe('a hand over the board at End turn', () => {
     expect(((await reloaded.get(id)).snapshot() as GameSnapshot).pending?.look).toEqual(look);
     reloaded.stopAll();
   });
+});
+
+describe('an End turn waiting out a hand when its worker dies', () => {
+  /**
+   * A Redis, a queue, and worker A deciding the game's frames (a service of its own on the same database). A is then
+   * killed as SIGKILL would: no more heartbeats, its jobs dropped, its database gone (its timer cannot hold the
+   * reading), and its marks in Redis run out; worker B takes the queues over.
+   */
+  async function hall() {
+    const redis = await startRedis();
+    const marks = new Redis(redis.url);
+    const queue = await WorkQueue.open(redis.url);
+    const storeA = new SqliteStore(join(dir, 'games.db'));
+    const a = new GameService(storeA);
+    const workerA = await WorkConsumer.start(redis.url, a.handler);
+    let workerB: Awaited<ReturnType<typeof WorkConsumer.start>> | undefined;
+    const b = new GameService(store);
+    const frame = (game: string, endTurn: boolean, camera = 0) =>
+      queue.run({ kind: 'frame', game, frame: photo.toString('base64'), endTurn, camera });
+    return {
+      marks,
+      frame,
+      a,
+      b,
+      workerB: () => workerB!,
+      async killA() {
+        const dead = workerA as unknown as {
+          heartbeat: NodeJS.Timeout;
+          closed: boolean;
+          workers: Map<number, { close(force: boolean): Promise<void> }>;
+          commands: Redis;
+        };
+        dead.closed = true;
+        clearInterval(dead.heartbeat);
+        await Promise.all([...dead.workers.values()].map((w) => w.close(true)));
+        dead.commands.disconnect();
+        a.stopAll();
+        storeA.close();
+        // What runs out by itself 6 s after a kill: its heartbeat and its leases.
+        await marks.zrem('tilecam:workers', workerA.id);
+        await marks.del(...Array.from({ length: PARTITIONS }, (_, p) => `tilecam:queue-owner:${p}`));
+        workerB = await WorkConsumer.start(redis.url, b.handler);
+      },
+      async close() {
+        marks.disconnect();
+        await queue.close();
+        await workerB?.close();
+        b.stopAll();
+        await redis.stop();
+      },
+    };
+  }
+
+  it('is gone on with by the worker that takes the game over: the camera’s next clear frame ends the turn', async () => {
+    const h = await hall();
+    try {
+      const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+      readings.push(reading(false), reading(true));
+      expect((await h.frame(id, false)).result.status).toBe('waiting'); // the camera streams
+      expect((await h.frame(id, true)).result).toEqual({
+        status: 'waiting',
+        reasons: ['hand in view: the next clear frame ends the turn'],
+      });
+      // Noted for the next worker before the answer came: camera 0's End turn, the game at version 0.
+      expect(await h.marks.hgetall(handWaitKey(id))).toEqual({ '0': '0' });
+      await h.killA();
+      // The hand is gone in the camera's next frame, which worker B reads: the turn ends with it.
+      readings.push(reading(false));
+      expect((await h.frame(id, false)).result.status).toBe('committed');
+      const game = h.b.loadedGame(id)!.snapshot() as GameSnapshot;
+      expect(game.turns).toHaveLength(1);
+      expect(game.players[0]!.score).toBe(32);
+      expect(h.workerB().done.wentOn).toBe(1);
+      expect(await h.marks.exists(handWaitKey(id))).toBe(0);
+      // The End turn is over: the next frame only feeds the views.
+      readings.push(reading(false));
+      expect((await h.frame(id, false)).result.status).toBe('waiting');
+    } finally {
+      await h.close();
+    }
+  }, 30_000);
+
+  it('is not gone on with once the game has moved on, nor by another seat’s camera (Scrabble Me)', async () => {
+    const h = await hall();
+    try {
+      const { id } = await service.create(
+        parseGameConfig({ players: ['Ann', 'Ben'], variant: 'scrabble-me', podium: 'EATRSN' }),
+      );
+      await h.killA();
+      // A lost worker's notes: seat 1 waiting at version 0 (the game's), seat 0 at a version since passed.
+      await h.marks.hset(handWaitKey(id), { '0': '3', '1': '0' });
+      readings.push(reading(false), reading(false));
+      expect((await h.frame(id, false, 0)).result.status).toBe('waiting');
+      expect(await h.marks.hgetall(handWaitKey(id))).toEqual({ '1': '0' });
+      expect((await h.frame(id, false, 1)).result.status).toBe('ended-turn');
+      expect(await h.marks.exists(handWaitKey(id))).toBe(0);
+      expect(h.workerB().done.wentOn).toBe(1);
+      // Both seats noted at the game's version: seat 0's frame ends its turn, and seat 1's no longer goes on (the
+      // game has changed since).
+      const { id: both } = await service.create(
+        parseGameConfig({ players: ['Ann', 'Ben'], variant: 'scrabble-me', podium: 'EATRSN' }),
+      );
+      await h.marks.hset(handWaitKey(both), { '0': '0', '1': '0' });
+      readings.push(reading(false), reading(false));
+      expect((await h.frame(both, false, 0)).result.status).toBe('ended-turn');
+      expect((await h.frame(both, false, 1)).result.status).toBe('waiting');
+      expect(await h.marks.exists(handWaitKey(both))).toBe(0);
+      expect(h.workerB().done.wentOn).toBe(2);
+    } finally {
+      await h.close();
+    }
+  }, 30_000);
+
+  it('is no longer noted once it ended here: by a clear frame, or held when no clear frame came', async () => {
+    const h = await hall();
+    try {
+      const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+      await h.killA();
+      readings.push(reading(false), reading(true), reading(false));
+      await h.frame(id, false);
+      expect((await h.frame(id, true)).result.status).toBe('waiting');
+      expect(await h.marks.hgetall(handWaitKey(id))).toEqual({ '0': '0' });
+      expect((await h.frame(id, false)).result.status).toBe('committed');
+      expect(await h.marks.exists(handWaitKey(id))).toBe(0);
+      // In another game no clear frame comes: held after 4 s by the session's timer, and the note goes at the next
+      // heartbeat.
+      const other = (await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }))).id;
+      readings.push(reading(false), reading(true));
+      await h.frame(other, false);
+      expect((await h.frame(other, true)).result.status).toBe('waiting');
+      expect(await h.marks.hgetall(handWaitKey(other))).toEqual({ '0': '0' });
+      await new Promise((r) => setTimeout(r, 5500));
+      expect((h.b.loadedGame(other)!.snapshot() as GameSnapshot).pending?.reasons).toEqual(['hand in view']);
+      expect(await h.marks.exists(handWaitKey(other))).toBe(0);
+    } finally {
+      await h.close();
+    }
+  }, 30_000);
 });
 
 describe('a committed square read as something else', () => {

@@ -149,6 +149,10 @@ export class MeSession implements Session {
     return this.handWaits.size > 0;
   }
 
+  get waitingCameras(): readonly number[] {
+    return [...this.handWaits.keys()];
+  }
+
   get seats(): number {
     return this.players;
   }

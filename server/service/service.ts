@@ -504,6 +504,10 @@ export class GameService {
     act: (game, action, version) => this.act(game, action, version),
     gridOf: (game, frame) => this.sessions.get(game)?.session.gridOf(frame),
     disturbanceOf: (game) => this.sessions.get(game)?.session.disturbance(),
+    waitsOf: (game) => {
+      const session = this.sessions.get(game)?.session;
+      return session ? { version: session.version, cameras: session.waitingCameras } : undefined;
+    },
     version: async (game, fresh) => {
       const live = await this.live(game);
       if (fresh) await live.queue.run(() => this.catchUp(live));

@@ -165,6 +165,10 @@ export class GameSession implements Session {
     return this.handWait !== undefined;
   }
 
+  get waitingCameras(): readonly number[] {
+    return this.handWait ? [0] : [];
+  }
+
   get seats(): number {
     return 1;
   }

@@ -23,6 +23,13 @@
  *   worker notes in Redis the game's version as it starts a job; a job done again compares the game with it: if the
  *   game has moved on since, the killed worker recorded it, and it is answered `unchanged` (nothing more recorded:
  *   not a pass, not a second undo); if not (or the killed worker had not started it), it is decided now.
+ * - **An End turn waiting out a hand** (the frame showed a hand over the board: "the next clear frame ends the
+ *   turn") lives in the session's memory. The worker notes it in Redis before it answers (`handWaitKey`: camera →
+ *   the game's version), and deletes the note once the wait has ended (a clear frame, the reading held). A worker
+ *   that takes the game over from a lost one goes on with the noted End turns: the camera's next frame ends the turn
+ *   (it is held at once if the hand is still there, as the lost worker's timer would have), unless anything was
+ *   recorded in the game since. A wait that ended in the second before a kill (its note deleted at the next
+ *   heartbeat) may still be gone on with: the next frame then replaces the reading held for the scorekeeper.
  * - **Answers.** The worker publishes each job's result on the channel of the instance that handed it over, which
  *   answers its client with it. A job that fails unexpectedly (the database away) is answered `unavailable`, never
  *   tried again behind the game's later work; one nobody answers in ANSWER_MS is `unavailable` for the client (no
@@ -60,6 +67,11 @@ const RECHECK_MS = 5000;
 const ANSWER_KEEP_MS = ANSWER_MS + 10_000;
 /** Where a worker notes the game's version as it starts job `id`. */
 export const startKey = (id: string) => `tilecam:job-start:${id}`;
+/** Where a worker notes the End turns of `game` it waits out a hand for (camera → the game's version then): a worker
+ *  that takes the game's queue over after that one was lost goes on with them. */
+export const handWaitKey = (game: string) => `tilecam:hand-wait:${game}`;
+/** How long such a note is kept: an End turn not gone on with by then (no frame came) is forgotten. */
+const HAND_WAIT_KEEP_MS = 60_000;
 /** Renews a lease held by ARGV[1]; 0 when it is not (any longer) theirs. */
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 /** Lets a lease held by ARGV[1] go. */
@@ -413,6 +425,8 @@ export interface WorkHandler {
   gridOf(game: string, frame: Uint8Array): Corners | undefined;
   /** The game's board-disturbed notice now, if the game is here. */
   disturbanceOf(game: string): readonly Square[] | undefined;
+  /** The game's version and the cameras whose End turn waits out a hand here, if the game is here. */
+  waitsOf(game: string): { readonly version: number; readonly cameras: readonly number[] } | undefined;
   /** Holds at once every End turn of queue `p`'s games still waiting out a hand (the queue is being given up). */
   settlePartition(p: number): Promise<void>;
   /** Forgets what is in memory of the games of queue `p` (another worker may have changed them meanwhile). */
@@ -429,8 +443,17 @@ export class WorkConsumer {
   private readonly heartbeat: NodeJS.Timeout;
   private beating: Promise<void> | undefined;
   private closed = false;
-  /** Jobs answered, and how many of them were done again after a worker was lost. */
-  readonly done = { jobs: 0, again: 0 };
+  /** Jobs answered, how many of them were done again after a worker was lost, and how many frames went on with an
+   *  End turn a lost worker was waiting out a hand for. */
+  readonly done = { jobs: 0, again: 0, wentOn: 0 };
+  /** What this worker last noted in Redis of each game's End turns waiting out a hand (handWaitKey), by game. */
+  private readonly noted = new Map<string, string>();
+  /** End turns a lost worker was waiting out a hand for, taken over here, by game: camera → the game's version. */
+  private readonly inherited = new Map<string, Map<number, number>>();
+  /** Games whose notes have been looked at since their queue was taken. */
+  private readonly looked = new Set<string>();
+  /** The notes' writes, one after another (each writes the state it finds). */
+  private noting: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly url: string,
@@ -465,6 +488,8 @@ export class WorkConsumer {
    * a queue up (its running job finishing) does not hold the next beat.
    */
   private beat(): Promise<void> {
+    // An End turn held when its wait ran out (the session's timer, no job of ours) is no longer noted.
+    for (const game of this.noted.keys()) void this.note(game);
     this.beating ??= this.reconcile()
       .catch((err: unknown) => console.error(`worker: ${(err as Error).message}`))
       .finally(() => {
@@ -498,6 +523,7 @@ export class WorkConsumer {
       // One job at a time for the queue, said again by each owner (a Redis started afresh has forgotten it).
       await this.queues[p]!.setGlobalConcurrency(1);
       this.handler.dropPartition(p);
+      this.forget(p);
       const worker = new Worker(queueName(p), (job: Job<WorkData>) => this.process(job), {
         connection: { url: this.url, maxRetriesPerRequest: null },
         concurrency: 1,
@@ -520,7 +546,12 @@ export class WorkConsumer {
       .then(async () => {
         // An End turn waiting here for a hand to leave is held now, not left to a timer the next owner never sees.
         await this.handler.settlePartition(p);
+        // Its own End turns are held now; those taken over from a lost worker and not gone on with stay noted.
+        await Promise.all(
+          [...this.noted.keys()].filter((g) => partitionOf(g) === p).map((g) => this.note(g)),
+        );
         this.handler.dropPartition(p);
+        this.forget(p);
         await this.commands.eval(RELEASE, 1, leaseKey(p), this.id);
       })
       .catch((err: unknown) => console.error(`worker, giving queue ${p} up: ${(err as Error).message}`))
@@ -572,7 +603,19 @@ export class WorkConsumer {
         };
       } else if (work.kind === 'frame') {
         const bytes = Buffer.from(work.frame, 'base64');
-        const result = await this.handler.frame(work.game, bytes, work.endTurn, work.camera, work.version);
+        const goesOn = !work.endTurn && (await this.wentOn(work.game, work.camera));
+        const result = await this.handler.frame(
+          work.game,
+          bytes,
+          work.endTurn || goesOn,
+          work.camera,
+          work.version,
+        );
+        if (goesOn) {
+          // Decided (the frame showed a board): the End turn has gone on here.
+          this.inherited.get(work.game)?.delete(work.camera);
+          this.done.wentOn++;
+        }
         const grid = this.handler.gridOf(work.game, bytes);
         const disturbed = this.handler.disturbanceOf(work.game);
         answer = { id, result, ...(grid ? { grid } : {}), ...(disturbed ? { disturbed } : {}) };
@@ -593,8 +636,72 @@ export class WorkConsumer {
               },
             };
     }
+    // Noted before the answer goes: a client told its End turn waits has it noted for the next worker.
+    await this.note(work.game);
     await this.publish(reply, answer);
     this.done.jobs++;
+  }
+
+  /**
+   * Whether camera `camera`'s frame of `game` goes on with an End turn a lost worker was waiting out a hand for (it
+   * answered "the next clear frame ends the turn", and died): the game's first frame here since its queue was taken
+   * looks at the notes that worker left, which stand while the game has not changed since.
+   */
+  private async wentOn(game: string, camera: number): Promise<boolean> {
+    const fresh = !this.looked.has(game);
+    if (fresh) {
+      const notes = Object.entries(await this.commands.hgetall(handWaitKey(game)));
+      if (notes.length > 0) {
+        const going = new Map<number, number>();
+        for (const [c, v] of notes)
+          if (/^\d{1,2}$/.test(c) && /^\d+$/.test(v)) going.set(Number(c), Number(v));
+        this.inherited.set(game, going);
+        // Written again (or deleted, when none stands) by the next note.
+        this.noted.set(game, JSON.stringify(notes));
+      }
+      this.looked.add(game);
+    }
+    const going = this.inherited.get(game);
+    const noted = going?.get(camera);
+    if (noted === undefined) return false;
+    // Anything recorded since (a move, an undo, another seat's turn) ends it: never an End turn on another game.
+    if (noted === (await this.handler.version(game, fresh))) return true;
+    going!.delete(camera);
+    return false;
+  }
+
+  /** Notes in Redis the End turns of `game` waiting out a hand here or taken over, when they changed. */
+  private note(game: string): Promise<void> {
+    const write = async () => {
+      const here = this.handler.waitsOf(game);
+      const want = new Map<number, number>();
+      for (const [camera, version] of this.inherited.get(game) ?? [])
+        if (here === undefined || here.version === version) want.set(camera, version);
+      for (const camera of here?.cameras ?? []) want.set(camera, here!.version);
+      const text = JSON.stringify([...want].sort(([a], [b]) => a - b));
+      if (text === (this.noted.get(game) ?? '[]')) return;
+      const key = handWaitKey(game);
+      const multi = this.commands.multi().del(key);
+      if (want.size > 0) multi.hset(key, Object.fromEntries(want)).pexpire(key, HAND_WAIT_KEEP_MS);
+      await multi.exec();
+      if (want.size > 0) this.noted.set(game, text);
+      else {
+        this.noted.delete(game);
+        this.inherited.delete(game);
+      }
+    };
+    this.noting = this.noting
+      .then(write)
+      .catch((err: unknown) =>
+        console.error(`worker: noting game ${game}'s End turns: ${(err as Error).message}`),
+      );
+    return this.noting;
+  }
+
+  /** Forgets the notes of queue `p`'s games (taken, or given up: their next owner looks at them afresh). */
+  private forget(p: number): void {
+    for (const set of [this.noted, this.inherited, this.looked])
+      for (const game of set.keys()) if (partitionOf(game) === p) set.delete(game);
   }
 
   private async publish(channel: string, answer: Reply): Promise<void> {
