@@ -24,8 +24,11 @@ export interface Session {
   readonly sources: SourceBoard;
   /** Work is scheduled for later (an End turn waiting out a hand): the game must stay loaded. */
   readonly busy: boolean;
-  /** The cameras whose End turn waits out a hand here (a worker notes them in Redis, for the next one if it dies). */
-  readonly waitingCameras: readonly number[];
+  /**
+   * The End turns waiting out a hand here, by camera, each with a mark of what it waits in: a worker notes them in
+   * Redis for the worker that takes the game over if it dies (`waitStands` reads the mark there).
+   */
+  readonly endTurnsWaiting: readonly { readonly camera: number; readonly mark: string }[];
   /** Runs work the game schedules for later in its queue (set by the service; alone, it runs at once). */
   defer: (task: () => Promise<unknown>) => void;
   /** How many changes the game has told its viewers of: one more after a request that changed anything. */
@@ -39,6 +42,12 @@ export interface Session {
 
   /** The game as every page shows it: scores, board(s), moves, the reading waiting, the camera streams. */
   snapshot(): Snapshot;
+
+  /**
+   * Whether an End turn of `camera` that was waiting out a hand in `mark` (`endTurnsWaiting`, noted by a process
+   * that died) still stands: nothing recorded since would have ended its wait, so the camera's next frame ends it.
+   */
+  waitStands(camera: number, mark: string): boolean;
 
   /**
    * Calls `listener` with a fresh snapshot after every change, once the request that made it has been answered.

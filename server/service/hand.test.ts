@@ -165,6 +165,7 @@ describe('an End turn waiting out a hand when its worker dies', () => {
       queue.run({ kind: 'frame', game, frame: photo.toString('base64'), endTurn, camera });
     return {
       marks,
+      queue,
       frame,
       a,
       b,
@@ -226,32 +227,62 @@ describe('an End turn waiting out a hand when its worker dies', () => {
     }
   }, 30_000);
 
-  it('is not gone on with once the game has moved on, nor by another seat’s camera (Scrabble Me)', async () => {
+  it('goes on with each seat’s End turn in Scrabble Me, whichever seat’s turn is recorded first', async () => {
     const h = await hall();
     try {
       const { id } = await service.create(
         parseGameConfig({ players: ['Ann', 'Ben'], variant: 'scrabble-me', podium: 'EATRSN' }),
       );
+      readings.push(reading(false), reading(true), reading(false), reading(true));
+      for (const seat of [0, 1]) {
+        await h.frame(id, false, seat);
+        expect((await h.frame(id, true, seat)).result.status).toBe('waiting');
+      }
+      // Each wait's mark: the round (from version 0) and the board.
+      expect(await h.marks.hgetall(handWaitKey(id))).toEqual({ '0': '0/0', '1': '0/1' });
       await h.killA();
-      // A lost worker's notes: seat 1 waiting at version 0 (the game's), seat 0 at a version since passed.
-      await h.marks.hset(handWaitKey(id), { '0': '3', '1': '0' });
       readings.push(reading(false), reading(false));
-      expect((await h.frame(id, false, 0)).result.status).toBe('waiting');
-      expect(await h.marks.hgetall(handWaitKey(id))).toEqual({ '1': '0' });
-      expect((await h.frame(id, false, 1)).result.status).toBe('ended-turn');
-      expect(await h.marks.exists(handWaitKey(id))).toBe(0);
-      expect(h.workerB().done.wentOn).toBe(1);
-      // Both seats noted at the game's version: seat 0's frame ends its turn, and seat 1's no longer goes on (the
-      // game has changed since).
-      const { id: both } = await service.create(
-        parseGameConfig({ players: ['Ann', 'Ben'], variant: 'scrabble-me', podium: 'EATRSN' }),
-      );
-      await h.marks.hset(handWaitKey(both), { '0': '0', '1': '0' });
-      readings.push(reading(false), reading(false));
-      expect((await h.frame(both, false, 0)).result.status).toBe('ended-turn');
-      expect((await h.frame(both, false, 1)).result.status).toBe('waiting');
-      expect(await h.marks.exists(handWaitKey(both))).toBe(0);
+      expect((await h.frame(id, false, 0)).result.status).toBe('ended-turn');
+      // Seat 0's turn is recorded (the game's version has moved on): seat 1's End turn still stands.
+      expect(await h.marks.hgetall(handWaitKey(id))).toEqual({ '1': '0/1' });
+      expect((await h.frame(id, false, 1)).result.status).not.toBe('waiting');
+      const game = h.b.loadedGame(id)!.snapshot() as MeSnapshot;
+      expect(game.rounds).toHaveLength(1);
       expect(h.workerB().done.wentOn).toBe(2);
+      expect(await h.marks.exists(handWaitKey(id))).toBe(0);
+    } finally {
+      await h.close();
+    }
+  }, 30_000);
+
+  it('is not gone on with once anything was recorded in the game, or End turn was pressed again', async () => {
+    const h = await hall();
+    const waiting = async () => {
+      const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+      readings.push(reading(false), reading(true));
+      await h.frame(id, false);
+      expect((await h.frame(id, true)).result.status).toBe('waiting');
+      return id;
+    };
+    try {
+      const passed = await waiting();
+      const again = await waiting();
+      await h.killA();
+      // The scorekeeper records a pass on worker B first: the camera's next frame is only a frame.
+      expect((await h.queue.run({ kind: 'act', game: passed, action: { type: 'pass' } })).result.status).toBe(
+        'committed',
+      );
+      expect(await h.marks.exists(handWaitKey(passed))).toBe(0);
+      readings.push(reading(false));
+      expect((await h.frame(passed, false)).result.status).toBe('waiting');
+      // End turn pressed again, the hand still there: held at once (B has seen no stream yet), and not gone on with
+      // later.
+      readings.push(reading(true), reading(false));
+      expect((await h.frame(again, true)).result.status).toBe('needs-confirmation');
+      expect(await h.marks.exists(handWaitKey(again))).toBe(0);
+      expect((await h.frame(again, false)).result.status).toBe('waiting');
+      expect((h.b.loadedGame(again)!.snapshot() as GameSnapshot).pending?.reasons).toEqual(['hand in view']);
+      expect(h.workerB().done.wentOn).toBe(0);
     } finally {
       await h.close();
     }
@@ -275,13 +306,17 @@ describe('an End turn waiting out a hand when its worker dies', () => {
       await h.frame(other, false);
       expect((await h.frame(other, true)).result.status).toBe('waiting');
       expect(await h.marks.hgetall(handWaitKey(other))).toEqual({ '0': '0' });
-      await new Promise((r) => setTimeout(r, 5500));
+      const since = Date.now();
+      while ((await h.marks.exists(handWaitKey(other))) === 1 && Date.now() - since < 15_000)
+        await new Promise((r) => setTimeout(r, 100));
       expect((h.b.loadedGame(other)!.snapshot() as GameSnapshot).pending?.reasons).toEqual(['hand in view']);
       expect(await h.marks.exists(handWaitKey(other))).toBe(0);
+      // Not before the wait ran out (4 s).
+      expect(Date.now() - since).toBeGreaterThan(3000);
     } finally {
       await h.close();
     }
-  }, 30_000);
+  }, 40_000);
 });
 
 describe('a committed square read as something else', () => {

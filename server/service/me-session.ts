@@ -76,6 +76,8 @@ export class MeSession implements Session {
   >();
   /** When each camera last sent a frame that did not end a turn. */
   private readonly lastFeed = new Map<number, number>();
+  /** The version of the last round scored or correction: the round being played began after it. */
+  private roundFrom = 0;
   private readonly viewers = new Viewers<MeSnapshot>(() => this.snapshot());
   readonly sources = new SourceBoard(() => this.viewers.changed());
 
@@ -119,7 +121,10 @@ export class MeSession implements Session {
       if (!step.ok)
         throw new Error(`stored game ${this.id} does not replay at event ${e.seq}: ${step.message}`);
       this.state = step.state;
-      if (e.event.type === 'round' || e.event.type === 'correction') this.turns.clear();
+      if (e.event.type === 'round' || e.event.type === 'correction') {
+        this.turns.clear();
+        this.roundFrom = e.seq;
+      }
       if (e.event.type === 'correction') this.decided.clear();
     }
     this.rounds = meRounds(this.state);
@@ -149,8 +154,24 @@ export class MeSession implements Session {
     return this.handWaits.size > 0;
   }
 
-  get waitingCameras(): readonly number[] {
-    return [...this.handWaits.keys()];
+  get endTurnsWaiting(): readonly { camera: number; mark: string }[] {
+    return [...this.handWaits].map(([camera, wait]) => ({ camera, mark: `${this.roundFrom}/${wait.board}` }));
+  }
+
+  waitStands(camera: number, mark: string): boolean {
+    // A wait ends with its round (scored, or corrected under it) or its board's turn; other boards' turns go on.
+    const [from, board] = mark.split('/').map(Number) as [number, number];
+    return (
+      Number.isInteger(camera) &&
+      camera >= 0 &&
+      camera < this.players &&
+      this.state.phase !== 'ended' &&
+      from === this.roundFrom &&
+      Number.isInteger(board) &&
+      board >= 0 &&
+      board < this.state.boards.length &&
+      !this.turns.has(board)
+    );
   }
 
   get seats(): number {
@@ -421,9 +442,9 @@ export class MeSession implements Session {
       throw err;
     }
     this.seq = seq;
+    this.turns.set(board, read);
     // The photo is named, and the held reading let go, once the turn is stored.
     await this.held.settle(board, photo, name, prepared);
-    this.turns.set(board, read);
     // The camera in front of this board learns this set's tiles from the reading accepted.
     if (photo) this.intake.learn(holder, read);
     // A camera still waiting out a hand over this board has nothing left to end.
@@ -579,9 +600,11 @@ export class MeSession implements Session {
     // A round scored, or the boards corrected under them: the readings taken so far are spent.
     if (events.some((e) => e.type === 'round' || e.type === 'correction')) {
       this.turns.clear();
-      await this.held.clear();
-      // An End turn still waiting out a hand belonged to the round now scored or corrected.
+      this.roundFrom = this.seq;
+      // An End turn still waiting out a hand belonged to the round now scored or corrected (stopped before the
+      // store is waited on: nothing may note it meanwhile as waiting in the new round).
       for (const camera of [...this.handWaits.keys()]) this.stopWaiting(camera);
+      await this.held.clear();
     }
     // A correction changes tiles under the readings' decisions: they no longer describe the boards, and what the
     // cameras learnt from them may be wrong.

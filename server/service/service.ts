@@ -504,10 +504,8 @@ export class GameService {
     act: (game, action, version) => this.act(game, action, version),
     gridOf: (game, frame) => this.sessions.get(game)?.session.gridOf(frame),
     disturbanceOf: (game) => this.sessions.get(game)?.session.disturbance(),
-    waitsOf: (game) => {
-      const session = this.sessions.get(game)?.session;
-      return session ? { version: session.version, cameras: session.waitingCameras } : undefined;
-    },
+    waitsOf: (game) => this.sessions.get(game)?.session.endTurnsWaiting,
+    waitStands: (game, camera, mark) => this.sessions.get(game)?.session.waitStands(camera, mark),
     version: async (game, fresh) => {
       const live = await this.live(game);
       if (fresh) await live.queue.run(() => this.catchUp(live));

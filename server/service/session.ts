@@ -165,8 +165,13 @@ export class GameSession implements Session {
     return this.handWait !== undefined;
   }
 
-  get waitingCameras(): readonly number[] {
-    return this.handWait ? [0] : [];
+  get endTurnsWaiting(): readonly { camera: number; mark: string }[] {
+    return this.handWait ? [{ camera: 0, mark: String(this.seq) }] : [];
+  }
+
+  waitStands(camera: number, mark: string): boolean {
+    // Anything recorded ends a wait (a move, a pass, an undo, a confirmation).
+    return camera === 0 && !this.state.ended && mark === String(this.seq);
   }
 
   get seats(): number {

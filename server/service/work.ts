@@ -25,11 +25,12 @@
  *   not a pass, not a second undo); if not (or the killed worker had not started it), it is decided now.
  * - **An End turn waiting out a hand** (the frame showed a hand over the board: "the next clear frame ends the
  *   turn") lives in the session's memory. The worker notes it in Redis before it answers (`handWaitKey`: camera →
- *   the game's version), and deletes the note once the wait has ended (a clear frame, the reading held). A worker
- *   that takes the game over from a lost one goes on with the noted End turns: the camera's next frame ends the turn
- *   (it is held at once if the hand is still there, as the lost worker's timer would have), unless anything was
- *   recorded in the game since. A wait that ended in the second before a kill (its note deleted at the next
- *   heartbeat) may still be gone on with: the next frame then replaces the reading held for the scorekeeper.
+ *   the wait's mark, `Session.endTurnsWaiting`), and deletes the note once the wait has ended (a clear frame, the
+ *   reading held: the heartbeat notices the timer's hold). A worker that takes the game over from a lost one looks
+ *   at the notes before the game's first job and goes on with those that still stand (`Session.waitStands`: nothing
+ *   recorded since; in Scrabble Me, the same round and the board's turn not recorded): the camera's next frame ends
+ *   the turn, held at once if the hand is still there, as the lost worker's timer would have. End turn pressed again
+ *   decides for itself. Left: a worker killed while its timer's hold was being stored loses that End turn.
  * - **Answers.** The worker publishes each job's result on the channel of the instance that handed it over, which
  *   answers its client with it. A job that fails unexpectedly (the database away) is answered `unavailable`, never
  *   tried again behind the game's later work; one nobody answers in ANSWER_MS is `unavailable` for the client (no
@@ -67,8 +68,8 @@ const RECHECK_MS = 5000;
 const ANSWER_KEEP_MS = ANSWER_MS + 10_000;
 /** Where a worker notes the game's version as it starts job `id`. */
 export const startKey = (id: string) => `tilecam:job-start:${id}`;
-/** Where a worker notes the End turns of `game` it waits out a hand for (camera → the game's version then): a worker
- *  that takes the game's queue over after that one was lost goes on with them. */
+/** Where a worker notes the End turns of `game` it waits out a hand for (camera → the wait's mark): a worker that
+ *  takes the game's queue over after that one was lost goes on with them. */
 export const handWaitKey = (game: string) => `tilecam:hand-wait:${game}`;
 /** How long such a note is kept: an End turn not gone on with by then (no frame came) is forgotten. */
 const HAND_WAIT_KEEP_MS = 60_000;
@@ -425,8 +426,11 @@ export interface WorkHandler {
   gridOf(game: string, frame: Uint8Array): Corners | undefined;
   /** The game's board-disturbed notice now, if the game is here. */
   disturbanceOf(game: string): readonly Square[] | undefined;
-  /** The game's version and the cameras whose End turn waits out a hand here, if the game is here. */
-  waitsOf(game: string): { readonly version: number; readonly cameras: readonly number[] } | undefined;
+  /** The End turns of the game waiting out a hand here, by camera, with their marks (Session.endTurnsWaiting), if
+   *  the game is here. */
+  waitsOf(game: string): readonly { readonly camera: number; readonly mark: string }[] | undefined;
+  /** Whether an End turn noted with `mark` by a lost worker still stands (Session.waitStands), if the game is here. */
+  waitStands(game: string, camera: number, mark: string): boolean | undefined;
   /** Holds at once every End turn of queue `p`'s games still waiting out a hand (the queue is being given up). */
   settlePartition(p: number): Promise<void>;
   /** Forgets what is in memory of the games of queue `p` (another worker may have changed them meanwhile). */
@@ -448,10 +452,13 @@ export class WorkConsumer {
   readonly done = { jobs: 0, again: 0, wentOn: 0 };
   /** What this worker last noted in Redis of each game's End turns waiting out a hand (handWaitKey), by game. */
   private readonly noted = new Map<string, string>();
-  /** End turns a lost worker was waiting out a hand for, taken over here, by game: camera → the game's version. */
-  private readonly inherited = new Map<string, Map<number, number>>();
+  /** End turns a lost worker was waiting out a hand for, taken over here, by game: camera → the wait's mark, and
+   *  when they were found (they are forgotten as the note would have run out). */
+  private readonly inherited = new Map<string, { at: number; marks: Map<number, string> }>();
   /** Games whose notes have been looked at since their queue was taken. */
   private readonly looked = new Set<string>();
+  /** Games with a job running here: the heartbeat leaves their notes to the job (it may be half-way). */
+  private readonly running = new Set<string>();
   /** The notes' writes, one after another (each writes the state it finds). */
   private noting: Promise<void> = Promise.resolve();
 
@@ -489,7 +496,7 @@ export class WorkConsumer {
    */
   private beat(): Promise<void> {
     // An End turn held when its wait ran out (the session's timer, no job of ours) is no longer noted.
-    for (const game of this.noted.keys()) void this.note(game);
+    for (const game of this.noted.keys()) if (!this.running.has(game)) void this.note(game);
     this.beating ??= this.reconcile()
       .catch((err: unknown) => console.error(`worker: ${(err as Error).message}`))
       .finally(() => {
@@ -573,10 +580,21 @@ export class WorkConsumer {
       return;
     }
     const { id, reply, job: work } = data;
+    this.running.add(work.game);
+    try {
+      await this.decide(job, data);
+    } finally {
+      this.running.delete(work.game);
+    }
+  }
+
+  private async decide(job: Job<WorkData>, { id, reply, job: work }: WorkData): Promise<void> {
     let answer: Reply;
     try {
       if (Date.now() - job.timestamp > ANSWER_MS)
         throw new ServiceError('unavailable', 'handed over too long ago: not decided (send it again)');
+      // A lost worker's notes are looked at before the game's first job here, whatever it is.
+      await this.look(work.game);
       const again = job.attemptsStarted > 1 || job.stalledCounter > 0;
       const started = again
         ? await this.commands.get(startKey(id))
@@ -603,7 +621,9 @@ export class WorkConsumer {
         };
       } else if (work.kind === 'frame') {
         const bytes = Buffer.from(work.frame, 'base64');
-        const goesOn = !work.endTurn && (await this.wentOn(work.game, work.camera));
+        // An End turn pressed (again) decides for itself; a frame that only feeds the views may go on with one.
+        const goesOn = !work.endTurn && (await this.goesOn(work.game, work.camera));
+        if (work.endTurn) this.inherited.get(work.game)?.marks.delete(work.camera);
         const result = await this.handler.frame(
           work.game,
           bytes,
@@ -613,7 +633,7 @@ export class WorkConsumer {
         );
         if (goesOn) {
           // Decided (the frame showed a board): the End turn has gone on here.
-          this.inherited.get(work.game)?.delete(work.camera);
+          this.inherited.get(work.game)?.marks.delete(work.camera);
           this.done.wentOn++;
         }
         const grid = this.handler.gridOf(work.game, bytes);
@@ -643,41 +663,46 @@ export class WorkConsumer {
   }
 
   /**
-   * Whether camera `camera`'s frame of `game` goes on with an End turn a lost worker was waiting out a hand for (it
-   * answered "the next clear frame ends the turn", and died): the game's first frame here since its queue was taken
-   * looks at the notes that worker left, which stand while the game has not changed since.
+   * Looks, at the game's first job here since its queue was taken, at the End turns a lost worker noted it was
+   * waiting out a hand for (it answered "the next clear frame ends the turn", and died).
    */
-  private async wentOn(game: string, camera: number): Promise<boolean> {
-    const fresh = !this.looked.has(game);
-    if (fresh) {
-      const notes = Object.entries(await this.commands.hgetall(handWaitKey(game)));
-      if (notes.length > 0) {
-        const going = new Map<number, number>();
-        for (const [c, v] of notes)
-          if (/^\d{1,2}$/.test(c) && /^\d+$/.test(v)) going.set(Number(c), Number(v));
-        this.inherited.set(game, going);
-        // Written again (or deleted, when none stands) by the next note.
-        this.noted.set(game, JSON.stringify(notes));
-      }
-      this.looked.add(game);
+  private async look(game: string): Promise<void> {
+    if (this.looked.has(game)) return;
+    const notes = Object.entries(await this.commands.hgetall(handWaitKey(game)));
+    if (notes.length > 0) {
+      const marks = new Map<number, string>();
+      for (const [camera, mark] of notes) if (/^\d{1,2}$/.test(camera)) marks.set(Number(camera), mark);
+      this.inherited.set(game, { at: Date.now(), marks });
+      // Written again (or deleted, when none stands) by the next note.
+      this.noted.set(game, JSON.stringify(notes));
+      // The game as stored, for the marks to be weighed against.
+      await this.handler.version(game, true);
     }
-    const going = this.inherited.get(game);
-    const noted = going?.get(camera);
-    if (noted === undefined) return false;
-    // Anything recorded since (a move, an undo, another seat's turn) ends it: never an End turn on another game.
-    if (noted === (await this.handler.version(game, fresh))) return true;
-    going!.delete(camera);
+    this.looked.add(game);
+  }
+
+  /** Whether camera `camera`'s frame of `game` goes on with an End turn a lost worker noted, which still stands. */
+  private async goesOn(game: string, camera: number): Promise<boolean> {
+    const inherited = this.inherited.get(game);
+    const mark = inherited?.marks.get(camera);
+    if (!inherited || mark === undefined) return false;
+    await this.handler.version(game, false); // loaded, if it was dropped since
+    if (Date.now() - inherited.at < HAND_WAIT_KEEP_MS && this.handler.waitStands(game, camera, mark))
+      return true;
+    inherited.marks.delete(camera);
     return false;
   }
 
-  /** Notes in Redis the End turns of `game` waiting out a hand here or taken over, when they changed. */
+  /** Notes in Redis the End turns of `game` waiting out a hand, here and taken over, when they changed. */
   private note(game: string): Promise<void> {
     const write = async () => {
       const here = this.handler.waitsOf(game);
-      const want = new Map<number, number>();
-      for (const [camera, version] of this.inherited.get(game) ?? [])
-        if (here === undefined || here.version === version) want.set(camera, version);
-      for (const camera of here?.cameras ?? []) want.set(camera, here!.version);
+      const want = new Map<number, string>();
+      const inherited = this.inherited.get(game);
+      if (inherited && Date.now() - inherited.at < HAND_WAIT_KEEP_MS)
+        for (const [camera, mark] of inherited.marks)
+          if (this.handler.waitStands(game, camera, mark) !== false) want.set(camera, mark);
+      for (const { camera, mark } of here ?? []) want.set(camera, mark);
       const text = JSON.stringify([...want].sort(([a], [b]) => a - b));
       if (text === (this.noted.get(game) ?? '[]')) return;
       const key = handWaitKey(game);
