@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseServerArgs } from '../server/cli/serve.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot } from '../server/protocol/index.ts';
 import { defaultLimits, type Limits } from '../server/service/limits.ts';
@@ -374,9 +375,51 @@ describe('the game list', () => {
           (await call(`${at}/api/games`, { method: 'POST', json: { players: ['A', 'B'] } })).status,
         );
       expect(statuses).toEqual([201, 201, 201, 429, 429]);
+      // Without a trusted proxy, an X-Forwarded-For header written by the client changes nothing.
+      const forged = await call(`${at}/api/games`, {
+        method: 'POST',
+        json: { players: ['A', 'B'] },
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+      });
+      expect(forged.status).toBe(429);
     } finally {
       await few.close();
     }
+  });
+
+  it('counts each client behind a trusted load balancer (--trust-proxy), not the balancer', async () => {
+    const behind = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      db: join(mkdtempSync(join(tmpdir(), 'tilecam-proxy-')), 'g.db'),
+      limits: { ...limits, gamesPerMinute: 2 },
+      trustProxy: parseServerArgs(['--trust-proxy', 'loopback'], false).trustProxy!,
+    });
+    const at = `http://127.0.0.1:${behind.port}`;
+    const create = (client: string) =>
+      call(`${at}/api/games`, {
+        method: 'POST',
+        json: { players: ['A', 'B'] },
+        headers: { 'x-forwarded-for': client },
+      }).then((r) => r.status);
+    try {
+      expect([await create('203.0.113.1'), await create('203.0.113.1'), await create('203.0.113.1')]).toEqual(
+        [201, 201, 429],
+      );
+      // Another client behind the same balancer has a budget of its own.
+      expect(await create('203.0.113.2')).toBe(201);
+    } finally {
+      await behind.close();
+    }
+  });
+
+  it('refuses a --trust-proxy that names no proxy, clearly', () => {
+    for (const bad of ['garbage', '', '0', '10.0.0.0/99', 'true'])
+      expect(() => parseServerArgs(['--trust-proxy', bad], false), bad).toThrow(/--trust-proxy/);
+    expect(parseServerArgs(['--trust-proxy', '2'], false).trustProxy).toBe(2);
+    expect(parseServerArgs(['--trust-proxy', 'loopback, 10.0.0.0/8'], false).trustProxy).toBe(
+      'loopback, 10.0.0.0/8',
+    );
   });
 });
 

@@ -1,9 +1,10 @@
 /**
- * `tilecam serve [--port 3000] [--host 0.0.0.0] [--db FILE|postgres://…] [--redis redis://…] [--queue] [--sources lan] [--limit NAME=VALUE …]`: starts the
+ * `tilecam serve [--port 3000] [--host 0.0.0.0] [--db FILE|postgres://…] [--redis redis://…] [--queue] [--sources lan] [--trust-proxy …] [--limit NAME=VALUE …]`: starts the
  * service and prints where to find it.
  */
 import { networkInterfaces } from 'node:os';
 import { parseArgs } from 'node:util';
+import express from 'express';
 import {
   defaultLimits,
   type Limits,
@@ -23,6 +24,28 @@ export interface ServerArgs {
   queue?: boolean;
   sources: SourcePolicy;
   limits: Limits;
+  /** The load balancers whose X-Forwarded-For names the client (`parseTrustProxy`). */
+  trustProxy?: number | string;
+}
+
+/**
+ * `--trust-proxy` (or TILECAM_TRUST_PROXY): the proxies in front of the instances (a load balancer) whose
+ * X-Forwarded-For header names the client, so that the limits per client count clients, not the balancer. A hop
+ * count (1–9), or addresses, subnets and Express's names (`loopback`, `linklocal`, `uniquelocal`), comma-separated.
+ * Without it the header is ignored: a client cannot escape its limits by writing one.
+ */
+export function parseTrustProxy(value: string): number | string {
+  const v = value.trim();
+  if (/^[1-9]$/.test(v)) return Number(v);
+  const hint = 'a hop count 1–9, or addresses, subnets, loopback, linklocal, uniquelocal, comma-separated';
+  if (v === '' || /^\d+$/.test(v)) throw new Error(`--trust-proxy must be ${hint}; got '${value}'`);
+  try {
+    // Express's own parser (proxy-addr), the one that will read the header.
+    express().set('trust proxy', v);
+  } catch (err) {
+    throw new Error(`--trust-proxy: ${(err as Error).message} (${hint})`);
+  }
+  return v;
 }
 
 /** Options shared by `serve` and `demo`; throws with a clear message. */
@@ -36,6 +59,7 @@ export function parseServerArgs(args: string[], allowJson: boolean): ServerArgs 
       redis: { type: 'string' },
       queue: { type: 'boolean' },
       sources: { type: 'string' },
+      'trust-proxy': { type: 'string' },
       limit: { type: 'string', multiple: true },
       ...(allowJson ? { json: { type: 'boolean' as const } } : {}),
     },
@@ -49,11 +73,13 @@ export function parseServerArgs(args: string[], allowJson: boolean): ServerArgs 
   const sources = (values.sources ?? 'lan') as SourcePolicy;
   if (!sourcePolicies.includes(sources))
     throw new Error(`--sources must be one of ${sourcePolicies.join(', ')}, got '${values.sources}'`);
+  const trust = values['trust-proxy'] ?? process.env.TILECAM_TRUST_PROXY;
   return {
     port,
     host,
     sources,
     limits: parseLimits(values.limit ?? [], defaultLimits),
+    ...(trust !== undefined ? { trustProxy: parseTrustProxy(trust) } : {}),
     ...(typeof values.db === 'string' ? { db: values.db } : {}),
     ...(typeof values.redis === 'string' ? { redis: values.redis } : {}),
     ...(values.queue ? { queue: true } : {}),

@@ -45,6 +45,8 @@ export interface ServerOptions {
   limits?: Limits;
   /** Which addresses a camera stream URL may reach (default `lan`). */
   sources?: SourcePolicy;
+  /** The load balancers whose X-Forwarded-For names the client (serve.ts `parseTrustProxy`). Default: none. */
+  trustProxy?: number | string;
 }
 
 export interface RunningServer {
@@ -60,10 +62,18 @@ export function createApp(
   service: GameService,
   scripts: Map<string, string>,
   /** The interface the server listens on: the LAN addresses are offered only when it listens on all of them. */
-  { host = '0.0.0.0' }: { host?: string } = {},
+  {
+    host = '0.0.0.0',
+    trustProxy,
+  }: {
+    host?: string;
+    /** The load balancers whose X-Forwarded-For names the client: the limits per client count `req.ip`. */
+    trustProxy?: number | string | undefined;
+  } = {},
 ): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  if (trustProxy !== undefined) app.set('trust proxy', trustProxy);
   const webDir = fileURLToPath(new URL('../../web/', import.meta.url));
   app.get('/app/:name', (req, res, next) => {
     const script = scripts.get(req.params.name!);
@@ -92,7 +102,7 @@ export function createApp(
   app.post(
     '/api/games',
     async (req, _res, next) => {
-      await service.admitCreate(req.socket.remoteAddress ?? 'unknown');
+      await service.admitCreate(req.ip ?? 'unknown');
       next();
     },
     express.json({ limit: '64kb' }),
@@ -327,7 +337,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     limits,
     ...(options.sources ? { sources: options.sources } : {}),
   });
-  const app = createApp(service, await bundleWeb(), { host: options.host ?? '0.0.0.0' });
+  const app = createApp(service, await bundleWeb(), {
+    host: options.host ?? '0.0.0.0',
+    trustProxy: options.trustProxy,
+  });
   const server = createServer(app);
   // A client that sends its headers slowly, or a socket that fails, must not hold or crash anything.
   server.headersTimeout = 20_000;

@@ -52,7 +52,7 @@ export function checkRoutes(checks: CheckService): express.Router {
   router.post(
     '/api/checks',
     async (req, _res, next) => {
-      await checks.admit(req.socket.remoteAddress ?? 'unknown');
+      await checks.admit(req.ip ?? 'unknown');
       next();
     },
     parseForm,
@@ -75,7 +75,7 @@ export function checkRoutes(checks: CheckService): express.Router {
     '/api/checks/gcg',
     async (req, _res, next) => {
       // Rescoring a record is work on the main thread: limited like checks.
-      await checks.admit(req.socket.remoteAddress ?? 'unknown');
+      await checks.admit(req.ip ?? 'unknown');
       next();
     },
     express.raw({ type: () => true, limit: '1mb' }),
