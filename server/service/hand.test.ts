@@ -319,6 +319,31 @@ describe('an End turn waiting out a hand when its worker dies', () => {
   }, 40_000);
 });
 
+describe('End turn pressed on the scorekeeper’s page', () => {
+  it('reads the camera’s last frame while the camera sends, and refuses one it stopped sending 20 s ago', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const id = await newGame();
+      readings.push(reading(false));
+      await service.submitFrame(id, photo, false);
+      // The phone's screen locks: no frame for 25 s, and the board may have moved on meanwhile.
+      vi.setSystemTime(Date.now() + 25_000);
+      const refused = await service.act(id, { type: 'end-turn' }).catch((err: unknown) => err);
+      expect(refused).toMatchObject({ code: 'not-allowed' });
+      expect((refused as Error).message).toMatch(/the last frame from the camera is 25 s old/);
+      expect(turns(id)).toBe(0); // no pass made of an old picture
+      // The camera sends again: End turn reads that frame.
+      readings.push(reading(false), reading(false));
+      await service.submitFrame(id, photo, false);
+      vi.setSystemTime(Date.now() + 5_000);
+      expect((await service.act(id, { type: 'end-turn' })).status).toBe('committed');
+      expect(snap(id).players[0]!.score).toBe(32);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('a committed square read as something else', () => {
   /** WINDY with its W read confidently as an M. */
   const knocked = (): BoardReading => ({ ...reading(false), board: rowsWith('...MINDY.......') });

@@ -61,6 +61,13 @@ export interface PictureShare {
   watching(here: boolean): void;
 }
 
+/**
+ * How old a camera's last frame may be for End turn pressed on the scorekeeper's page to read it: the camera page
+ * sends one a second, so an older one means the camera stopped (a phone's screen locked, the page closed), and the
+ * board it shows may be moves behind (read, it would be recorded as a pass).
+ */
+export const LAST_FRAME_MS = 20_000;
+
 /** How long the answer to "is it watched elsewhere?" is kept before Redis is asked again. */
 const WATCHED_MS = 1000;
 
@@ -71,7 +78,7 @@ const WATCHED_MS = 1000;
  * also notices a doubled End turn: the very frame that has just ended a turn, again.
  */
 export class FrameIntake {
-  private readonly frames = new Map<number, Uint8Array>();
+  private readonly frames = new Map<number, { bytes: Uint8Array; at: number }>();
   private readonly cameras = new Map<number, Camera>();
   /** What each frame read showed (the grid, the unsure squares' readings), for a reading held from it. */
   private readonly looks = new WeakMap<Uint8Array, Look>();
@@ -112,9 +119,21 @@ export class FrameIntake {
     for (const listener of this.thumbnailListeners) listener(thumb);
   }
 
-  /** The seat's last frame, if one has come. */
-  last(seat: number): Uint8Array | undefined {
-    return this.frames.get(seat);
+  /**
+   * The seat's last frame, for End turn pressed on the scorekeeper's page. A ServiceError when none has come, or
+   * when it is older than LAST_FRAME_MS (the camera stopped sending: the board may have changed since).
+   */
+  last(seat: number, now = Date.now()): Uint8Array {
+    const last = this.frames.get(seat);
+    const which = this.seats > 1 ? `the camera at seat ${seat}` : 'the camera';
+    if (!last) throw new ServiceError('not-allowed', `no frame has arrived from ${which} yet`);
+    const age = now - last.at;
+    if (age > LAST_FRAME_MS)
+      throw new ServiceError(
+        'not-allowed',
+        `the last frame from ${which} is ${Math.round(age / 1000)} s old: is the camera page still open (a phone's screen on)? End turn reads what the camera shows now`,
+      );
+    return last.bytes;
   }
 
   /**
@@ -131,7 +150,7 @@ export class FrameIntake {
     try {
       const read = await readFrame(bytes, this.lang, camera);
       // Only a frame that shows a board is kept (a picture that is no image, or too big, is not).
-      this.frames.set(seat, bytes);
+      this.frames.set(seat, { bytes, at: Date.now() });
       this.looks.set(bytes, {
         corners: read.reading.corners.map(([x, y]) => [x, y] as [number, number]),
         squares: read.reading.alternatives.map((a) => ({ row: a.row, col: a.col, options: a.options })),

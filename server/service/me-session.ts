@@ -504,13 +504,7 @@ export class MeSession implements Session {
     const s = this.state;
     switch (action.type) {
       case 'end-turn': {
-        const frame = this.intake.last(action.camera);
-        if (!frame)
-          throw new ServiceError(
-            'not-allowed',
-            `no frame has arrived from the camera at seat ${action.camera}`,
-          );
-        return this.submitFrame(frame, true, { camera: action.camera });
+        return this.submitFrame(this.intake.last(action.camera), true, { camera: action.camera });
       }
       case 'confirm': {
         const given = action.reading ? parseBoard(action.reading) : undefined;
