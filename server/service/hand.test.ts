@@ -13,6 +13,8 @@ import { startRedis } from '../dev/servers.ts';
 import type { GameSnapshot, MeSnapshot } from '../protocol/index.ts';
 
 const readings = vi.hoisted(() => [] as BoardReading[]);
+/** How many times a camera was told to forget what it learnt of the set. */
+const forgotten = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../../vision/index.ts', async (original) => {
   const recognize = async () => {
     const next = readings.shift();
@@ -23,6 +25,9 @@ vi.mock('../../vision/index.ts', async (original) => {
   const Camera = class {
     read = recognize;
     learn = () => 0;
+    unlearn = () => {
+      forgotten.count++;
+    };
   };
   return { ...(await original<typeof import('../../vision/index.ts')>()), recognize, Camera };
 });
@@ -317,6 +322,58 @@ describe('an End turn waiting out a hand when its worker dies', () => {
       await h.close();
     }
   }, 40_000);
+});
+
+describe('a game changed by another instance (no queue) while an End turn waits out a hand here', () => {
+  it('ends the wait when anything is recorded there', async () => {
+    const id = await newGame();
+    readings.push(reading(false), reading(true));
+    await service.submitFrame(id, photo, false);
+    expect((await service.submitFrame(id, photo, true)).status).toBe('waiting');
+    const elsewhere = new GameService(store);
+    try {
+      expect((await elsewhere.act(id, { type: 'pass' })).status).toBe('committed');
+      service.loadedGame(id)!.refresh((await store.getGame(id))!);
+      expect((await service.get(id)).busy).toBe(false);
+      // The camera's next clear frame is only a frame: the pass stands alone, nobody else's turn was ended.
+      readings.push(reading(false));
+      expect((await service.submitFrame(id, photo, false)).status).toBe('waiting');
+      expect(turns(id)).toBe(1);
+    } finally {
+      elsewhere.stopAll();
+    }
+  });
+
+  it('Scrabble Me: ends the waits over a board whose turn is recorded there, and forgets on a correction', async () => {
+    const { id } = await service.create(
+      parseGameConfig({ players: ['Ann', 'Ben'], variant: 'scrabble-me', podium: 'EATRSN' }),
+    );
+    readings.push(reading(false), reading(true), reading(false), reading(true));
+    for (const seat of [0, 1]) {
+      await service.submitFrame(id, photo, false, { camera: seat });
+      expect((await service.submitFrame(id, photo, true, { camera: seat })).status).toBe('waiting');
+    }
+    const elsewhere = new GameService(store);
+    const here = () => service.loadedGame(id)!;
+    try {
+      readings.push(reading(false));
+      expect((await elsewhere.submitFrame(id, photo, true, { camera: 0 })).status).toBe('ended-turn');
+      here().refresh((await store.getGame(id))!);
+      // Seat 0's wait is over (its board's turn is recorded); seat 1's goes on.
+      expect(here().endTurnsWaiting.map((w) => w.camera)).toEqual([1]);
+      readings.push(reading(false));
+      expect((await service.submitFrame(id, photo, false, { camera: 1 })).status).not.toBe('waiting');
+      expect((here().snapshot() as MeSnapshot).rounds).toHaveLength(1);
+      // The round taken back there: the cameras here forget what they learnt from it.
+      const before = forgotten.count;
+      elsewhere.loadedGame(id)!.refresh((await store.getGame(id))!);
+      expect((await elsewhere.act(id, { type: 'undo' })).status).toBe('committed');
+      here().refresh((await store.getGame(id))!);
+      expect(forgotten.count).toBeGreaterThan(before);
+    } finally {
+      elsewhere.stopAll();
+    }
+  });
 });
 
 describe('End turn pressed on the scorekeeper’s page', () => {

@@ -131,7 +131,14 @@ export class MeSession implements Session {
   }
 
   refresh(stored: StoredGame): void {
+    const [before, round] = [this.seq, this.roundFrom];
     this.catchUp(stored.events);
+    // Recorded elsewhere, as when recorded here: a correction makes the cameras forget what they learnt; a round
+    // scored or corrected ends every End turn waiting out a hand, a board's turn recorded the waits over that board.
+    if (eventsAfter(stored.events, before, this.id).some((e) => e.event.type === 'correction'))
+      this.intake.forget();
+    for (const [camera, wait] of [...this.handWaits])
+      if (this.roundFrom !== round || this.turns.has(wait.board)) this.stopWaiting(camera);
     this.held.reset(stored.held ?? []);
     this.notify();
   }

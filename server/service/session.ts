@@ -146,6 +146,8 @@ export class GameSession implements Session {
     // A correction recorded elsewhere may undo what the camera here learnt, as one recorded here does (commit).
     if (eventsAfter(stored.events, before, this.id).some((e) => e.event.type === 'correction'))
       this.intake.forget();
+    // Anything recorded elsewhere ends an End turn waiting here out a hand, as it would have here (waitStands).
+    if (this.seq !== before) this.stopWaiting();
     this.held.reset(stored.held ?? []);
     this.stable = undefined;
     this.notify();
