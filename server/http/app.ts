@@ -15,6 +15,7 @@ import { type ErrorCode, errorStatus, ServiceError } from '../service/errors.ts'
 import { defaultLimits, type Limits, type SourcePolicy } from '../service/limits.ts';
 import { GameService } from '../service/service.ts';
 import type { CaptureTiming } from '../service/session.ts';
+import { SharedSources } from '../service/sources.ts';
 import { parseGameConfig, parseListQuery, parseSourceRequest, parseVersion } from '../service/validate.ts';
 import { WorkQueue } from '../service/work.ts';
 import { PostgresStore } from '../store/postgres.ts';
@@ -167,7 +168,7 @@ export function createApp(
   });
   app.delete('/api/games/:id/source', async (req, res) => {
     await service.authorize(req.params.id!, bearer(req));
-    res.json({ stopped: service.stopSource(req.params.id!, cameraParam(req.query.camera)) });
+    res.json({ stopped: await service.stopSource(req.params.id!, cameraParam(req.query.camera)) });
   });
   app.get('/api/games/:id/photos/:name', async (req, res) => {
     const id = req.params.id!;
@@ -332,6 +333,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const service = new GameService(store, {
     ...(bus ? { bus } : {}),
+    // The camera streams pulled by the instances of a hall are one list: one dying hands its streams to another.
+    ...(bus?.redis ? { sharedSources: new SharedSources(bus.redis, bus.instance) } : {}),
     ...(work ? { work } : {}),
     ...(options.timing ? { timing: options.timing } : {}),
     limits,
@@ -369,7 +372,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     port,
     service,
     close: async () => {
-      service.stopAll();
+      await service.stopAll();
       ws.close();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));

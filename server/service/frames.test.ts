@@ -37,7 +37,8 @@ describe('readFrame', () => {
     expect(err).toMatchObject({ code: 'no-board' });
     expect(thumbnail).toHaveBeenCalledTimes(1);
     expect(thumbnail.mock.calls[0]![0]).toMatchObject({ corners: null });
-    expect(intake.last(0)).toBeUndefined(); // a picture with no board is not kept for End turn
+    // A picture with no board is not kept for End turn.
+    expect(() => intake.last(0)).toThrow(/no frame has arrived from the camera yet/);
   });
 
   it('answers an unreadable picture as bad-image', async () => {

@@ -457,6 +457,8 @@ export class SourceBoard {
   constructor(private readonly changed: () => void) {}
 
   set(view: SourceView): void {
+    const was = this.seats.get(view.camera);
+    if (was && was.host === view.host && was.state === view.state && was.error === view.error) return;
     this.seats.set(view.camera, view);
     this.changed();
   }

@@ -28,6 +28,7 @@ import { defaultLimits, type Limits, type SourcePolicy } from './limits.ts';
 import { MeSession } from './me-session.ts';
 import { checkSourceUrl, mjpegFrames, SourceError } from './mjpeg.ts';
 import { type CaptureTiming, GameSession } from './session.ts';
+import { fieldOf, type SharedSources, sourceField } from './sources.ts';
 import { partitionOf, type WorkAnswer, type WorkHandler, type WorkJob } from './work.ts';
 
 export type { Session } from './contract.ts';
@@ -54,6 +55,12 @@ export interface ServiceOptions {
    * (default yes). A worker shares none: the instance that handed it the frame shows it.
    */
   readonly pictures?: boolean;
+  /**
+   * The camera streams shared with the other instances through Redis (sources.ts): a stream pulled by an instance
+   * that dies is taken over by another, one stopped on any instance stops, and every instance shows their states.
+   * Without it, the streams this instance pulls are its own.
+   */
+  readonly sharedSources?: SharedSources;
 }
 
 /** A game in memory, with when it was last asked for and its queue. */
@@ -78,6 +85,9 @@ export class GameService {
   private readonly bus: GameBus | undefined;
   private readonly work: ServiceOptions['work'];
   private readonly pictures: boolean;
+  private readonly shared: SharedSources | undefined;
+  private readonly sourceScan: NodeJS.Timeout | undefined;
+  private scanning = false;
 
   constructor(
     readonly store: GameStore,
@@ -94,6 +104,11 @@ export class GameService {
     this.createLimiter = this.limiter('games', this.limits.gamesPerMinute, 60);
     this.sweeper = setInterval(() => this.sweep(), Math.min(this.limits.idleMs, 60_000));
     this.sweeper.unref();
+    this.shared = o.sharedSources;
+    if (this.shared) {
+      this.sourceScan = setInterval(() => void this.scanSources(), this.shared.timing.scanMs);
+      this.sourceScan.unref();
+    }
     this.bus?.subscribe((id, note) => this.changedElsewhere(id, note));
     // A camera picture taken elsewhere, for the pages here watching that game's cameras.
     if (this.pictures)
@@ -337,17 +352,24 @@ export class GameService {
     } catch (err) {
       throw new ServiceError(this.policy === 'none' ? 'forbidden' : 'bad-request', (err as Error).message);
     }
-    const key = sourceKey(id, camera);
+    const key = sourceField(id, camera);
     if (!this.sources.has(key) && this.sources.size >= this.limits.sources)
       throw new ServiceError(
         'not-allowed',
         `this server already pulls ${this.limits.sources} camera streams, its most at once`,
       );
-    this.stopSource(id, camera);
+    this.stopPulling(key);
+    const host = checked.host;
+    await this.shared?.start(key, { url, everyMs, host, state: 'pulling', error: null });
+    this.pull(id, camera, url, everyMs, host);
+  }
+
+  /** Pulls the stream of game `id`'s seat `camera` here (the game loaded) until it stops, is stopped or let go. */
+  private pull(id: string, camera: number, url: string, everyMs: number, host: string): void {
+    const key = sourceField(id, camera);
     const controller = new AbortController();
     this.sources.set(key, controller);
-    const host = checked.host;
-    session.sources.set({ camera, host, state: 'pulling', error: null });
+    this.sessions.get(id)?.session.sources.set({ camera, host, state: 'pulling', error: null });
     void (async () => {
       let last = 0;
       let error = 'the stream ended';
@@ -373,26 +395,89 @@ export class GameService {
           this.sources.delete(key);
           if (!controller.signal.aborted) {
             console.error(`game ${id}: camera stream at seat ${camera} stopped: ${error}`);
-            session.sources.set({ camera, host, state: 'stopped', error });
+            this.sessions.get(id)?.session.sources.set({ camera, host, state: 'stopped', error });
+            // Kept on the hall's list, stopped, with why: every instance's pages show it.
+            this.shared
+              ?.stopped(key, { url, everyMs, host, state: 'stopped', error })
+              .catch((err: unknown) => console.error(`game ${id}: camera stream: ${(err as Error).message}`));
           }
         }
       }
     })();
   }
 
-  stopSource(id: string, camera = 0): boolean {
-    const key = sourceKey(id, camera);
-    const controller = this.sources.get(key);
-    controller?.abort();
+  /** Stops the stream of game `id`'s seat `camera`, wherever it is pulled. Whether there was one. */
+  async stopSource(id: string, camera = 0): Promise<boolean> {
+    const here = this.stopPulling(sourceField(id, camera));
     this.sessions.get(id)?.session.sources.delete(camera);
+    const listed = (await this.shared?.remove(sourceField(id, camera))) ?? false;
+    return here || listed;
+  }
+
+  /** Stops pulling stream `key` here. Whether it was pulled here. */
+  private stopPulling(key: string): boolean {
+    this.sources.get(key)?.abort();
     return this.sources.delete(key);
   }
 
-  /** Stops every stream and the sweeper (server shutdown). */
-  stopAll(): void {
+  /**
+   * The hall's shared camera streams (sources.ts), every scan: keeps those pulled here (lets go those stopped or
+   * started elsewhere), takes over those nobody pulls any more (their instance died), up to this instance's limit,
+   * and shows every loaded game's streams as the list has them.
+   */
+  private async scanSources(): Promise<void> {
+    const shared = this.shared;
+    if (!shared || this.scanning) return;
+    this.scanning = true;
+    try {
+      for (const key of await shared.renew([...this.sources.keys()])) this.stopPulling(key);
+      const list = await shared.list();
+      for (const [id, live] of this.sessions)
+        for (const { camera } of live.session.sources.view()) {
+          const key = sourceField(id, camera);
+          if (!list.has(key) && !this.sources.has(key)) live.session.sources.delete(camera);
+        }
+      for (const [key, entry] of list) {
+        const { game, camera } = fieldOf(key)!;
+        if (this.sources.has(key)) continue;
+        this.sessions
+          .get(game)
+          ?.session.sources.set({ camera, host: entry.host, state: entry.state, error: entry.error });
+        if (entry.state !== 'pulling' || this.sources.size >= this.limits.sources) continue;
+        // The list is outside input: the URL is checked again against this instance's policy.
+        try {
+          checkSourceUrl(entry.url, this.policy);
+        } catch {
+          continue;
+        }
+        if (!(await shared.take(key))) continue;
+        const session = await this.get(game).catch(() => undefined);
+        if (!session || camera >= session.seats) {
+          // Its game is gone (or has no such seat): nothing to pull it into.
+          await shared.remove(key);
+          continue;
+        }
+        console.error(`game ${game}: taking over the camera stream at seat ${camera} (${entry.host})`);
+        this.pull(game, camera, entry.url, entry.everyMs, entry.host);
+      }
+    } catch (err) {
+      console.error(`camera streams: ${(err as Error).message}`);
+    } finally {
+      this.scanning = false;
+    }
+  }
+
+  /** Stops every stream and the sweeper (server shutdown); the shared streams' leases are let go, for the others
+   *  to take them at once. */
+  async stopAll(): Promise<void> {
+    const pulled = [...this.sources.keys()];
     for (const controller of this.sources.values()) controller.abort();
     this.sources.clear();
     clearInterval(this.sweeper);
+    clearInterval(this.sourceScan);
+    await this.shared
+      ?.release(pulled)
+      .catch((err: unknown) => console.error(`camera streams: letting go: ${(err as Error).message}`));
   }
 
   /**
@@ -660,10 +745,6 @@ function parseCursor(cursor: string): { createdAt: string; id: string } {
   const m = /^(\S{1,40}) ([\w-]{1,40})$/.exec(Buffer.from(cursor, 'base64url').toString());
   if (!m) throw new ServiceError('bad-request', 'after must be the next value of a previous page');
   return { createdAt: m[1]!, id: m[2]! };
-}
-
-function sourceKey(id: string, camera: number): string {
-  return `${id}/${camera}`;
 }
 
 function hash(token: string): string {

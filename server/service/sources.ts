@@ -1,0 +1,156 @@
+/**
+ * The camera streams a hall's instances pull (an IP camera or a phone's MJPEG app over each board), shared through
+ * Redis, so that a stream outlives the instance that started pulling it and every instance shows its state:
+ *
+ * - **The list.** Each stream is a field of the hash `tilecam:sources` (`GAME/SEAT` → its URL, how often a frame is
+ *   read, its host, and whether it is being pulled or stopped and why), written by the instance that starts it.
+ * - **Who pulls it.** One instance at a time, the holder of the stream's lease (`tilecam:source-owner:GAME/SEAT`, a
+ *   key with a time to live, renewed every scan). An instance that dies stops renewing: once the lease has run out,
+ *   the next instance to scan takes the stream over (at most its `sources` limit) and pulls it from where it is.
+ * - **Stopping.** A stream stopped on any instance (DELETE …/source) is taken off the list and its lease deleted:
+ *   the instance pulling it notices at its next scan and lets it go; so does one whose stream was started again
+ *   elsewhere (the lease is then another's). A stream that fails (the phone went to sleep) stays on the list,
+ *   stopped, with its reason, for every scorekeeper page to show; nobody pulls it until it is started again.
+ * - **Shutting down** lets the leases go at once: the others take the streams at their next scan.
+ *
+ * What is read from Redis is checked as outside input (`entryOf`; the URL again against the policy by the service).
+ */
+import type { Redis } from 'ioredis';
+
+const LIST = 'tilecam:sources';
+const leaseKey = (field: string) => `tilecam:source-owner:${field}`;
+/** Renews KEYS[1] (a lease) for ARGV[3] ms while ARGV[1] holds it and the stream ARGV[2] is still on the list
+ *  KEYS[2]; 0 when either is no longer so. */
+const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] and redis.call('hexists', KEYS[2], ARGV[2]) == 1 then
+  return redis.call('pexpire', KEYS[1], ARGV[3])
+end
+return 0`;
+/** Writes the entry ARGV[3] of stream ARGV[2] on the list KEYS[2] and lets the lease KEYS[1] go, if ARGV[1] holds
+ *  it (a stream that stopped while pulled here). */
+const STOPPED = `if redis.call('get', KEYS[1]) == ARGV[1] then
+  redis.call('hset', KEYS[2], ARGV[2], ARGV[3])
+  return redis.call('del', KEYS[1])
+end
+return 0`;
+/** Lets the lease KEYS[1] go if ARGV[1] holds it. */
+const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+/** A stream on the list. */
+export interface SourceEntry {
+  readonly url: string;
+  /** How often a frame is read, in ms. */
+  readonly everyMs: number;
+  /** The camera's host, as pages show it (never the path or credentials). */
+  readonly host: string;
+  readonly state: 'pulling' | 'stopped';
+  /** Why it stopped. */
+  readonly error: string | null;
+}
+
+/** The stream's field on the list: the game and the seat. */
+export function sourceField(game: string, camera: number): string {
+  return `${game}/${camera}`;
+}
+
+/** `GAME/SEAT` split, or undefined for a field that is not one. */
+export function fieldOf(field: string): { game: string; camera: number } | undefined {
+  const m = /^([\w-]{1,64})\/(\d{1,2})$/.exec(field);
+  return m ? { game: m[1]!, camera: Number(m[2]) } : undefined;
+}
+
+/** An entry as the list holds it, checked; undefined for anything else. */
+export function entryOf(text: string): SourceEntry | undefined {
+  let x: Partial<Record<keyof SourceEntry, unknown>>;
+  try {
+    x = JSON.parse(text) as typeof x;
+  } catch {
+    return undefined;
+  }
+  if (
+    typeof x !== 'object' ||
+    x === null ||
+    typeof x.url !== 'string' ||
+    x.url.length > 2048 ||
+    !Number.isInteger(x.everyMs) ||
+    (x.everyMs as number) < 100 ||
+    (x.everyMs as number) > 60_000 ||
+    typeof x.host !== 'string' ||
+    x.host.length > 300 ||
+    (x.state !== 'pulling' && x.state !== 'stopped') ||
+    !(x.error === null || (typeof x.error === 'string' && x.error.length <= 1000))
+  )
+    return undefined;
+  return { url: x.url, everyMs: x.everyMs as number, host: x.host, state: x.state, error: x.error };
+}
+
+export class SharedSources {
+  constructor(
+    private readonly redis: Redis,
+    /** This instance's name, on the leases it holds. */
+    private readonly instance: string,
+    /** How long a lease lasts unrenewed, and how often each instance scans the list. */
+    readonly timing: { readonly leaseMs: number; readonly scanMs: number } = {
+      leaseMs: 10_000,
+      scanMs: 3000,
+    },
+  ) {}
+
+  /** Puts a stream on the list (replacing one of that seat) and takes its lease: this instance pulls it now. */
+  async start(field: string, entry: SourceEntry): Promise<void> {
+    await this.redis
+      .multi()
+      .hset(LIST, field, JSON.stringify(entry))
+      .set(leaseKey(field), this.instance, 'PX', this.timing.leaseMs)
+      .exec();
+  }
+
+  /** Takes a stream off the list (whoever pulls it lets it go at its next scan). Whether it was on it. */
+  async remove(field: string): Promise<boolean> {
+    const done = await this.redis.multi().hdel(LIST, field).del(leaseKey(field)).exec();
+    return (done?.[0]?.[1] as number | undefined) === 1;
+  }
+
+  /** Keeps the streams this instance pulls; those it must let go (stopped, or started elsewhere) are returned. */
+  async renew(fields: readonly string[]): Promise<string[]> {
+    const lost: string[] = [];
+    for (const field of fields) {
+      const kept = await this.redis.eval(
+        RENEW,
+        2,
+        leaseKey(field),
+        LIST,
+        this.instance,
+        field,
+        this.timing.leaseMs,
+      );
+      if (kept !== 1) lost.push(field);
+    }
+    return lost;
+  }
+
+  /** Says that the stream pulled here stopped, and why (kept on the list for the pages), and lets its lease go. */
+  async stopped(field: string, entry: SourceEntry): Promise<void> {
+    await this.redis.eval(STOPPED, 2, leaseKey(field), LIST, this.instance, field, JSON.stringify(entry));
+  }
+
+  /** Every stream on the list, checked (a field or entry that is not one is left out). */
+  async list(): Promise<Map<string, SourceEntry>> {
+    const all = await this.redis.hgetall(LIST);
+    const out = new Map<string, SourceEntry>();
+    for (const [field, text] of Object.entries(all)) {
+      const entry = fieldOf(field) ? entryOf(text) : undefined;
+      if (entry) out.set(field, entry);
+    }
+    return out;
+  }
+
+  /** Takes the lease of a stream nobody pulls (its puller died): true when this instance pulls it now. */
+  async take(field: string): Promise<boolean> {
+    return (await this.redis.set(leaseKey(field), this.instance, 'PX', this.timing.leaseMs, 'NX')) === 'OK';
+  }
+
+  /** Lets the leases of `fields` go (shutting down): the others take the streams at their next scan. */
+  async release(fields: readonly string[]): Promise<void> {
+    await Promise.all(fields.map((f) => this.redis.eval(RELEASE, 1, leaseKey(f), this.instance)));
+  }
+}
