@@ -38,7 +38,9 @@ export function parseTrustProxy(value: string): number | string {
   const v = value.trim();
   if (/^[1-9]$/.test(v)) return Number(v);
   const hint = 'a hop count 1–9, or addresses, subnets, loopback, linklocal, uniquelocal, comma-separated';
-  if (v === '' || /^\d+$/.test(v)) throw new Error(`--trust-proxy must be ${hint}; got '${value}'`);
+  // Express would read a number in a list as an address (2 → 0.0.0.2): a hop count stands alone.
+  if (v === '' || v.split(',').some((item) => /^\s*\d+\s*$/.test(item)))
+    throw new Error(`--trust-proxy must be ${hint}; got '${value}'`);
   try {
     // Express's own parser (proxy-addr), the one that will read the header.
     express().set('trust proxy', v);
@@ -73,7 +75,8 @@ export function parseServerArgs(args: string[], allowJson: boolean): ServerArgs 
   const sources = (values.sources ?? 'lan') as SourcePolicy;
   if (!sourcePolicies.includes(sources))
     throw new Error(`--sources must be one of ${sourcePolicies.join(', ')}, got '${values.sources}'`);
-  const trust = values['trust-proxy'] ?? process.env.TILECAM_TRUST_PROXY;
+  // An empty TILECAM_TRUST_PROXY is none, as an empty REDIS_URL is.
+  const trust = values['trust-proxy'] ?? (process.env.TILECAM_TRUST_PROXY?.trim() || undefined);
   return {
     port,
     host,

@@ -245,7 +245,10 @@ export type ListQuery = z.output<typeof listQuerySchema>;
 /** `POST /api/games/ID/source`: a camera's MJPEG stream for the server to pull. */
 export const sourceRequestSchema = z.object(
   {
-    url: z.string().regex(/^https?:\/\/\S+$/, { error: 'url must be an http(s) address of an MJPEG stream' }),
+    url: z
+      .string()
+      .max(2048, { error: 'url may be at most 2048 characters' })
+      .regex(/^https?:\/\/\S+$/, { error: 'url must be an http(s) address of an MJPEG stream' }),
     camera: z.int({ error: 'camera must be a seat number' }).min(0).max(99).default(0),
   },
   { error: 'url must be an http(s) address of an MJPEG stream' },

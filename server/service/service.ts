@@ -87,7 +87,9 @@ export class GameService {
   private readonly pictures: boolean;
   private readonly shared: SharedSources | undefined;
   private readonly sourceScan: NodeJS.Timeout | undefined;
-  private scanning = false;
+  /** The scan of the shared streams running, if one is. */
+  private scan: Promise<void> | undefined;
+  private closed = false;
 
   constructor(
     readonly store: GameStore,
@@ -358,15 +360,24 @@ export class GameService {
         'not-allowed',
         `this server already pulls ${this.limits.sources} camera streams, its most at once`,
       );
-    this.stopPulling(key);
     const host = checked.host;
-    await this.shared?.start(key, { url, everyMs, host, state: 'pulling', error: null });
+    // Listed first: with the hall's list out of reach nothing changes here (the stream pulled before goes on).
+    await this.shared
+      ?.start(key, { url, everyMs, host, state: 'pulling', error: null })
+      .catch((err: unknown) => {
+        throw new ServiceError(
+          'unavailable',
+          `the hall's list of camera streams is out of reach: ${(err as Error).message}`,
+        );
+      });
     this.pull(id, camera, url, everyMs, host);
   }
 
   /** Pulls the stream of game `id`'s seat `camera` here (the game loaded) until it stops, is stopped or let go. */
   private pull(id: string, camera: number, url: string, everyMs: number, host: string): void {
     const key = sourceField(id, camera);
+    // One pull a seat: the one before it (another URL, a double click) stops.
+    this.stopPulling(key);
     const controller = new AbortController();
     this.sources.set(key, controller);
     this.sessions.get(id)?.session.sources.set({ camera, host, state: 'pulling', error: null });
@@ -398,7 +409,7 @@ export class GameService {
             this.sessions.get(id)?.session.sources.set({ camera, host, state: 'stopped', error });
             // Kept on the hall's list, stopped, with why: every instance's pages show it.
             this.shared
-              ?.stopped(key, { url, everyMs, host, state: 'stopped', error })
+              ?.stopped(key, { url, everyMs, host, state: 'stopped', error, at: Date.now() })
               .catch((err: unknown) => console.error(`game ${id}: camera stream: ${(err as Error).message}`));
           }
         }
@@ -408,9 +419,17 @@ export class GameService {
 
   /** Stops the stream of game `id`'s seat `camera`, wherever it is pulled. Whether there was one. */
   async stopSource(id: string, camera = 0): Promise<boolean> {
-    const here = this.stopPulling(sourceField(id, camera));
+    const key = sourceField(id, camera);
+    // Off the list first: with it out of reach the stream goes on (stopped here only, another would take it over).
+    const listed =
+      (await this.shared?.remove(key).catch((err: unknown) => {
+        throw new ServiceError(
+          'unavailable',
+          `the hall's list of camera streams is out of reach: ${(err as Error).message}`,
+        );
+      })) ?? false;
+    const here = this.stopPulling(key);
     this.sessions.get(id)?.session.sources.delete(camera);
-    const listed = (await this.shared?.remove(sourceField(id, camera))) ?? false;
     return here || listed;
   }
 
@@ -425,19 +444,28 @@ export class GameService {
    * started elsewhere), takes over those nobody pulls any more (their instance died), up to this instance's limit,
    * and shows every loaded game's streams as the list has them.
    */
-  private async scanSources(): Promise<void> {
+  private scanSources(): Promise<void> {
+    this.scan ??= this.scanOnce().finally(() => {
+      this.scan = undefined;
+    });
+    return this.scan;
+  }
+
+  private async scanOnce(): Promise<void> {
     const shared = this.shared;
-    if (!shared || this.scanning) return;
-    this.scanning = true;
+    if (!shared || this.closed) return;
     try {
-      for (const key of await shared.renew([...this.sources.keys()])) this.stopPulling(key);
+      // Those let go are stopped here only if still the pull that was renewed (not one started again meanwhile).
+      const pulled = new Map(this.sources);
+      for (const key of await shared.renew([...pulled.keys()]))
+        if (this.sources.get(key) === pulled.get(key)) this.stopPulling(key);
       const list = await shared.list();
       for (const [id, live] of this.sessions)
         for (const { camera } of live.session.sources.view()) {
           const key = sourceField(id, camera);
           if (!list.has(key) && !this.sources.has(key)) live.session.sources.delete(camera);
         }
-      for (const [key, entry] of list) {
+      for (const [key, { entry, text }] of list) {
         const { game, camera } = fieldOf(key)!;
         if (this.sources.has(key)) continue;
         this.sessions
@@ -445,36 +473,52 @@ export class GameService {
           ?.session.sources.set({ camera, host: entry.host, state: entry.state, error: entry.error });
         if (entry.state !== 'pulling' || this.sources.size >= this.limits.sources) continue;
         // The list is outside input: the URL is checked again against this instance's policy.
+        let checked: URL;
         try {
-          checkSourceUrl(entry.url, this.policy);
+          checked = checkSourceUrl(entry.url, this.policy);
         } catch {
           continue;
         }
-        if (!(await shared.take(key))) continue;
-        const session = await this.get(game).catch(() => undefined);
-        if (!session || camera >= session.seats) {
-          // Its game is gone (or has no such seat): nothing to pull it into.
+        if (this.closed || !(await shared.take(key, text))) continue;
+        let session: Session | undefined;
+        try {
+          session = await this.get(game);
+        } catch (err) {
+          // Its game is gone (nothing to pull it into): off the list. Anything else (the database away): let go,
+          // for the next scan here or elsewhere.
+          if (err instanceof ServiceError && err.code === 'not-found') await shared.remove(key);
+          else await shared.release([key]);
+          continue;
+        }
+        // Shutting down: let go at once. Started here meanwhile (its own lease): not pulled again from what was read.
+        if (this.closed) {
+          await shared.release([key]);
+          continue;
+        }
+        if (this.sources.has(key)) continue;
+        if (camera >= session.seats) {
           await shared.remove(key);
           continue;
         }
-        console.error(`game ${game}: taking over the camera stream at seat ${camera} (${entry.host})`);
-        this.pull(game, camera, entry.url, entry.everyMs, entry.host);
+        console.error(`game ${game}: taking over the camera stream at seat ${camera} (${checked.host})`);
+        this.pull(game, camera, entry.url, entry.everyMs, checked.host);
       }
     } catch (err) {
       console.error(`camera streams: ${(err as Error).message}`);
-    } finally {
-      this.scanning = false;
     }
   }
 
-  /** Stops every stream and the sweeper (server shutdown); the shared streams' leases are let go, for the others
-   *  to take them at once. */
+  /** Stops every stream and the sweeper (server shutdown); the shared streams' leases are let go (after a scan
+   *  running finishes), for the others to take them at once. */
   async stopAll(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.sweeper);
+    clearInterval(this.sourceScan);
     const pulled = [...this.sources.keys()];
     for (const controller of this.sources.values()) controller.abort();
     this.sources.clear();
-    clearInterval(this.sweeper);
-    clearInterval(this.sourceScan);
+    // A scan running takes and pulls nothing more now (`closed`); its leases are let go with the rest.
+    await this.scan;
     await this.shared
       ?.release(pulled)
       .catch((err: unknown) => console.error(`camera streams: letting go: ${(err as Error).message}`));

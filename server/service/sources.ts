@@ -15,7 +15,7 @@
  *
  * What is read from Redis is checked as outside input (`entryOf`; the URL again against the policy by the service).
  */
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 
 const LIST = 'tilecam:sources';
 const leaseKey = (field: string) => `tilecam:source-owner:${field}`;
@@ -32,6 +32,12 @@ const STOPPED = `if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1])
 end
 return 0`;
+/** Takes the lease KEYS[1] for ARGV[1] (ARGV[4] ms) if nobody holds it and stream ARGV[2] is still on the list
+ *  KEYS[2] as ARGV[3] (as read: not stopped, replaced or taken off since). */
+const TAKE = `if redis.call('hget', KEYS[2], ARGV[2]) == ARGV[3] then
+  return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[4], 'NX')
+end
+return false`;
 /** Lets the lease KEYS[1] go if ARGV[1] holds it. */
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
@@ -45,20 +51,26 @@ export interface SourceEntry {
   readonly state: 'pulling' | 'stopped';
   /** Why it stopped. */
   readonly error: string | null;
+  /** When it stopped (ms since 1970): a stopped stream is taken off the list after STOPPED_KEEP_MS. */
+  readonly at?: number;
 }
+
+/** How long a stream that stopped by itself stays on the list, showing why. */
+export const STOPPED_KEEP_MS = 60 * 60 * 1000;
 
 /** The stream's field on the list: the game and the seat. */
 export function sourceField(game: string, camera: number): string {
   return `${game}/${camera}`;
 }
 
-/** `GAME/SEAT` split, or undefined for a field that is not one. */
+/** `GAME/SEAT` split, or undefined for a field that is not one (written as sourceField writes it). */
 export function fieldOf(field: string): { game: string; camera: number } | undefined {
   const m = /^([\w-]{1,64})\/(\d{1,2})$/.exec(field);
-  return m ? { game: m[1]!, camera: Number(m[2]) } : undefined;
+  if (!m || sourceField(m[1]!, Number(m[2])) !== field) return undefined;
+  return { game: m[1]!, camera: Number(m[2]) };
 }
 
-/** An entry as the list holds it, checked; undefined for anything else. */
+/** An entry as the list holds it, checked (the URL as long as a request may give it); undefined for anything else. */
 export function entryOf(text: string): SourceEntry | undefined {
   let x: Partial<Record<keyof SourceEntry, unknown>>;
   try {
@@ -77,10 +89,26 @@ export function entryOf(text: string): SourceEntry | undefined {
     typeof x.host !== 'string' ||
     x.host.length > 300 ||
     (x.state !== 'pulling' && x.state !== 'stopped') ||
-    !(x.error === null || (typeof x.error === 'string' && x.error.length <= 1000))
+    !(x.error === null || (typeof x.error === 'string' && x.error.length <= 1000)) ||
+    !(x.at === undefined || Number.isSafeInteger(x.at))
   )
     return undefined;
-  return { url: x.url, everyMs: x.everyMs as number, host: x.host, state: x.state, error: x.error };
+  return {
+    url: x.url,
+    everyMs: x.everyMs as number,
+    host: x.host,
+    state: x.state,
+    error: x.error,
+    ...(x.at === undefined ? {} : { at: x.at as number }),
+  };
+}
+
+/** The replies of a MULTI, or its failure thrown (ioredis answers some failures as replies). */
+async function exec(multi: ChainableCommander): Promise<unknown[]> {
+  const done = await multi.exec();
+  if (!done) throw new Error('the transaction was not run');
+  for (const [err] of done) if (err) throw err;
+  return done.map(([, reply]) => reply);
 }
 
 export class SharedSources {
@@ -97,17 +125,18 @@ export class SharedSources {
 
   /** Puts a stream on the list (replacing one of that seat) and takes its lease: this instance pulls it now. */
   async start(field: string, entry: SourceEntry): Promise<void> {
-    await this.redis
-      .multi()
-      .hset(LIST, field, JSON.stringify(entry))
-      .set(leaseKey(field), this.instance, 'PX', this.timing.leaseMs)
-      .exec();
+    await exec(
+      this.redis
+        .multi()
+        .hset(LIST, field, JSON.stringify(entry))
+        .set(leaseKey(field), this.instance, 'PX', this.timing.leaseMs),
+    );
   }
 
   /** Takes a stream off the list (whoever pulls it lets it go at its next scan). Whether it was on it. */
   async remove(field: string): Promise<boolean> {
-    const done = await this.redis.multi().hdel(LIST, field).del(leaseKey(field)).exec();
-    return (done?.[0]?.[1] as number | undefined) === 1;
+    const [removed] = await exec(this.redis.multi().hdel(LIST, field).del(leaseKey(field)));
+    return removed === 1;
   }
 
   /** Keeps the streams this instance pulls; those it must let go (stopped, or started elsewhere) are returned. */
@@ -133,20 +162,38 @@ export class SharedSources {
     await this.redis.eval(STOPPED, 2, leaseKey(field), LIST, this.instance, field, JSON.stringify(entry));
   }
 
-  /** Every stream on the list, checked (a field or entry that is not one is left out). */
-  async list(): Promise<Map<string, SourceEntry>> {
+  /**
+   * Every stream on the list, checked, with its text as listed (a field or entry that is not one is left out); a
+   * stream stopped longer ago than STOPPED_KEEP_MS is taken off.
+   */
+  async list(now = Date.now()): Promise<Map<string, { entry: SourceEntry; text: string }>> {
     const all = await this.redis.hgetall(LIST);
-    const out = new Map<string, SourceEntry>();
+    const out = new Map<string, { entry: SourceEntry; text: string }>();
+    const old: string[] = [];
     for (const [field, text] of Object.entries(all)) {
       const entry = fieldOf(field) ? entryOf(text) : undefined;
-      if (entry) out.set(field, entry);
+      if (entry?.state === 'stopped' && now - (entry.at ?? 0) > STOPPED_KEEP_MS) old.push(field);
+      else if (entry) out.set(field, { entry, text });
     }
+    if (old.length > 0) await this.redis.hdel(LIST, ...old);
     return out;
   }
 
-  /** Takes the lease of a stream nobody pulls (its puller died): true when this instance pulls it now. */
-  async take(field: string): Promise<boolean> {
-    return (await this.redis.set(leaseKey(field), this.instance, 'PX', this.timing.leaseMs, 'NX')) === 'OK';
+  /** Takes the lease of a stream nobody pulls (its puller died), if it is still listed as `text`: true when this
+   *  instance pulls it now. */
+  async take(field: string, text: string): Promise<boolean> {
+    return (
+      (await this.redis.eval(
+        TAKE,
+        2,
+        leaseKey(field),
+        LIST,
+        this.instance,
+        field,
+        text,
+        this.timing.leaseMs,
+      )) === 'OK'
+    );
   }
 
   /** Lets the leases of `fields` go (shutting down): the others take the streams at their next scan. */
