@@ -179,12 +179,14 @@ describe('an End turn waiting out a hand when its worker dies', () => {
         const dead = workerA as unknown as {
           heartbeat: NodeJS.Timeout;
           closed: boolean;
-          workers: Map<number, { close(force: boolean): Promise<void> }>;
+          workers: Map<number, { close(force?: boolean): Promise<void> }>;
           commands: Redis;
         };
         dead.closed = true;
         clearInterval(dead.heartbeat);
-        await Promise.all([...dead.workers.values()].map((w) => w.close(true)));
+        // Between jobs: the last one's completion is let through (killed in the middle of it, its job would be done
+        // again by B, which work.test.ts and test/workers.test.ts cover).
+        await Promise.all([...dead.workers.values()].map((w) => w.close()));
         dead.commands.disconnect();
         a.stopAll();
         storeA.close();
@@ -389,6 +391,10 @@ describe('End turn pressed on the scorekeeper’s page', () => {
       expect(refused).toMatchObject({ code: 'not-allowed' });
       expect((refused as Error).message).toMatch(/the last frame from the camera is 25 s old/);
       expect(turns(id)).toBe(0); // no pass made of an old picture
+      // The camera sends again, but its pictures show no board (no reading comes of them): it is told so.
+      await expect(service.submitFrame(id, photo, false)).rejects.toThrow();
+      const noBoard = await service.act(id, { type: 'end-turn' }).catch((err: unknown) => err);
+      expect((noBoard as Error).message).toMatch(/the camera has shown no board for 25 s/);
       // The camera sends again: End turn reads that frame.
       readings.push(reading(false), reading(false));
       await service.submitFrame(id, photo, false);

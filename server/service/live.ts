@@ -79,6 +79,8 @@ const WATCHED_MS = 1000;
  */
 export class FrameIntake {
   private readonly frames = new Map<number, { bytes: Uint8Array; at: number }>();
+  /** When each seat's last picture came, showing a board or not. */
+  private readonly seen = new Map<number, number>();
   private readonly cameras = new Map<number, Camera>();
   /** What each frame read showed (the grid, the unsure squares' readings), for a reading held from it. */
   private readonly looks = new WeakMap<Uint8Array, Look>();
@@ -128,6 +130,11 @@ export class FrameIntake {
     const which = this.seats > 1 ? `the camera at seat ${seat}` : 'the camera';
     if (!last) throw new ServiceError('not-allowed', `no frame has arrived from ${which} yet`);
     const age = now - last.at;
+    if (age > LAST_FRAME_MS && now - (this.seen.get(seat) ?? 0) <= LAST_FRAME_MS)
+      throw new ServiceError(
+        'not-allowed',
+        `${which} has shown no board for ${Math.round(age / 1000)} s: is it still over the board, with the whole board in the picture?`,
+      );
     if (age > LAST_FRAME_MS)
       throw new ServiceError(
         'not-allowed',
@@ -147,6 +154,7 @@ export class FrameIntake {
       camera = new Camera({ ...readingOptions(this.lang), memory: new TileMemory() });
       this.cameras.set(seat, camera);
     }
+    this.seen.set(seat, Date.now());
     try {
       const read = await readFrame(bytes, this.lang, camera);
       // Only a frame that shows a board is kept (a picture that is no image, or too big, is not).
