@@ -295,6 +295,29 @@ describe('an End turn waiting out a hand when its worker dies', () => {
     }
   }, 30_000);
 
+  it('is not gone on with once its time has run out (a later move is never joined to it)', async () => {
+    const h = await hall();
+    try {
+      const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+      readings.push(reading(false), reading(true));
+      await h.frame(id, false);
+      expect((await h.frame(id, true)).result.status).toBe('waiting');
+      await h.killA();
+      // B looks at the note with 300 ms of it left (an action that changes nothing), and the frame comes later.
+      await h.marks.pexpire(handWaitKey(id), 300);
+      const refused = await h.queue
+        .run({ kind: 'act', game: id, action: { type: 'confirm' } })
+        .catch((e) => e);
+      expect(refused).toMatchObject({ code: 'not-allowed' });
+      await new Promise((r) => setTimeout(r, 500));
+      readings.push(reading(false));
+      expect((await h.frame(id, false)).result.status).toBe('waiting');
+      expect(h.workerB().done.wentOn).toBe(0);
+    } finally {
+      await h.close();
+    }
+  }, 30_000);
+
   it('is no longer noted once it ended here: by a clear frame, or held when no clear frame came', async () => {
     const h = await hall();
     try {

@@ -55,6 +55,9 @@ export interface SourceEntry {
   readonly at?: number;
 }
 
+/** The longest reason a stream stopped that the list keeps (longer ones are cut when written). */
+const ERROR_CHARS = 1000;
+
 /** How long a stream that stopped by itself stays on the list, showing why. */
 export const STOPPED_KEEP_MS = 60 * 60 * 1000;
 
@@ -87,9 +90,9 @@ export function entryOf(text: string): SourceEntry | undefined {
     (x.everyMs as number) < 100 ||
     (x.everyMs as number) > 60_000 ||
     typeof x.host !== 'string' ||
-    x.host.length > 300 ||
+    x.host.length > 2048 ||
     (x.state !== 'pulling' && x.state !== 'stopped') ||
-    !(x.error === null || (typeof x.error === 'string' && x.error.length <= 1000)) ||
+    !(x.error === null || (typeof x.error === 'string' && x.error.length <= ERROR_CHARS)) ||
     !(x.at === undefined || Number.isSafeInteger(x.at))
   )
     return undefined;
@@ -159,7 +162,9 @@ export class SharedSources {
 
   /** Says that the stream pulled here stopped, and why (kept on the list for the pages), and lets its lease go. */
   async stopped(field: string, entry: SourceEntry): Promise<void> {
-    await this.redis.eval(STOPPED, 2, leaseKey(field), LIST, this.instance, field, JSON.stringify(entry));
+    const error = entry.error === null ? null : entry.error.slice(0, ERROR_CHARS);
+    const text = JSON.stringify({ ...entry, error });
+    await this.redis.eval(STOPPED, 2, leaseKey(field), LIST, this.instance, field, text);
   }
 
   /**

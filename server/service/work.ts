@@ -29,8 +29,11 @@
  *   reading held: the heartbeat notices the timer's hold). A worker that takes the game over from a lost one looks
  *   at the notes before the game's first job and goes on with those that still stand (`Session.waitStands`: nothing
  *   recorded since; in Scrabble Me, the same round and the board's turn not recorded): the camera's next frame ends
- *   the turn, held at once if the hand is still there, as the lost worker's timer would have. End turn pressed again
- *   decides for itself. Left: a worker killed while its timer's hold was being stored loses that End turn.
+ *   the turn, held at once if the hand is still there, as the lost worker's timer would have — within HAND_WAIT_KEEP_MS
+ *   of the wait's start, never later (a later move is not joined to it). End turn pressed again decides for itself.
+ *   Left: a worker killed while its timer's hold was being stored loses that End turn; one killed in the second after
+ *   the hold was stored (before the heartbeat deletes the note) leaves it to be gone on with, the reading held for
+ *   the scorekeeper then replaced by the next frame's.
  * - **Answers.** The worker publishes each job's result on the channel of the instance that handed it over, which
  *   answers its client with it. A job that fails unexpectedly (the database away) is answered `unavailable`, never
  *   tried again behind the game's later work; one nobody answers in ANSWER_MS is `unavailable` for the client (no
@@ -71,8 +74,9 @@ export const startKey = (id: string) => `tilecam:job-start:${id}`;
 /** Where a worker notes the End turns of `game` it waits out a hand for (camera → the wait's mark): a worker that
  *  takes the game's queue over after that one was lost goes on with them. */
 export const handWaitKey = (game: string) => `tilecam:hand-wait:${game}`;
-/** How long such a note is kept: an End turn not gone on with by then (no frame came) is forgotten. */
-const HAND_WAIT_KEEP_MS = 60_000;
+/** How long such a note is kept from when the wait began: a takeover comes 6–8 s after a kill (GONE_MS, then the
+ *  camera's next frame); an End turn not gone on with by then is forgotten, never joined to a later move. */
+const HAND_WAIT_KEEP_MS = 15_000;
 /** Renews a lease held by ARGV[1]; 0 when it is not (any longer) theirs. */
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 /** Lets a lease held by ARGV[1] go. */
@@ -454,7 +458,7 @@ export class WorkConsumer {
   private readonly noted = new Map<string, string>();
   /** End turns a lost worker was waiting out a hand for, taken over here, by game: camera → the wait's mark, and
    *  when they were found (they are forgotten as the note would have run out). */
-  private readonly inherited = new Map<string, { at: number; marks: Map<number, string> }>();
+  private readonly inherited = new Map<string, { until: number; marks: Map<number, string> }>();
   /** Games whose notes have been looked at since their queue was taken. */
   private readonly looked = new Set<string>();
   /** Games with a job running here: the heartbeat leaves their notes to the job (it may be half-way). */
@@ -668,11 +672,16 @@ export class WorkConsumer {
    */
   private async look(game: string): Promise<void> {
     if (this.looked.has(game)) return;
-    const notes = Object.entries(await this.commands.hgetall(handWaitKey(game)));
+    const [all, left] = await Promise.all([
+      this.commands.hgetall(handWaitKey(game)),
+      this.commands.pttl(handWaitKey(game)),
+    ]);
+    const notes = Object.entries(all);
     if (notes.length > 0) {
       const marks = new Map<number, string>();
       for (const [camera, mark] of notes) if (/^\d{1,2}$/.test(camera)) marks.set(Number(camera), mark);
-      this.inherited.set(game, { at: Date.now(), marks });
+      // As long as the note had left to run (its wait began at most HAND_WAIT_KEEP_MS ago).
+      this.inherited.set(game, { until: Date.now() + Math.min(Math.max(left, 0), HAND_WAIT_KEEP_MS), marks });
       // Written again (or deleted, when none stands) by the next note.
       this.noted.set(game, JSON.stringify(notes));
       // The game as stored, for the marks to be weighed against.
@@ -687,8 +696,7 @@ export class WorkConsumer {
     const mark = inherited?.marks.get(camera);
     if (!inherited || mark === undefined) return false;
     await this.handler.version(game, false); // loaded, if it was dropped since
-    if (Date.now() - inherited.at < HAND_WAIT_KEEP_MS && this.handler.waitStands(game, camera, mark))
-      return true;
+    if (Date.now() < inherited.until && this.handler.waitStands(game, camera, mark)) return true;
     inherited.marks.delete(camera);
     return false;
   }
@@ -699,16 +707,26 @@ export class WorkConsumer {
       const here = this.handler.waitsOf(game);
       const want = new Map<number, string>();
       const inherited = this.inherited.get(game);
-      if (inherited && Date.now() - inherited.at < HAND_WAIT_KEEP_MS)
+      const now = Date.now();
+      if (inherited && now < inherited.until)
         for (const [camera, mark] of inherited.marks)
           if (this.handler.waitStands(game, camera, mark) !== false) want.set(camera, mark);
       for (const { camera, mark } of here ?? []) want.set(camera, mark);
       const text = JSON.stringify([...want].sort(([a], [b]) => a - b));
       if (text === (this.noted.get(game) ?? '[]')) return;
       const key = handWaitKey(game);
+      // A wait begun here runs HAND_WAIT_KEEP_MS from now; one taken over, only what it had left.
+      const keep = here && here.length > 0 ? HAND_WAIT_KEEP_MS : Math.max(1, (inherited?.until ?? now) - now);
       const multi = this.commands.multi().del(key);
-      if (want.size > 0) multi.hset(key, Object.fromEntries(want)).pexpire(key, HAND_WAIT_KEEP_MS);
-      await multi.exec();
+      if (want.size > 0) multi.hset(key, Object.fromEntries(want)).pexpire(key, keep);
+      try {
+        const done = await multi.exec();
+        for (const [err] of done ?? []) if (err) throw err;
+      } catch (err) {
+        // Written again at the next heartbeat (a text no state has).
+        this.noted.set(game, '!');
+        throw err;
+      }
       if (want.size > 0) this.noted.set(game, text);
       else {
         this.noted.delete(game);
