@@ -54,10 +54,11 @@ export async function loadLexicon(spec: string): Promise<LoadResult> {
 }
 
 let germanLexicon: Lexicon | undefined;
+const GERMAN_NAME = 'hunspell-de (dictionary-de)';
 
 /**
  * German words as Hunspell's German dictionary knows them (the `dictionary-de` package read with `nspell`,
- * inflections included, loaded once, about 0.8 s): for breaking ties between a camera's readings, not for
+ * inflections included, loaded once, about a second and 80 MB): for breaking ties between a camera's readings, not for
  * flagging words. It knows far fewer words than a Scrabble list (compounds and rare inflections are missing), so
  * a word it does not know only weighs less.
  */
@@ -69,17 +70,17 @@ export function germanReadingLexicon(): Lexicon {
       // Nouns are capitalised in the dictionary; an all-capitals word matches either form.
       return spell.correct(upper) || spell.correct(upper[0] + upper.slice(1).toLowerCase());
     };
-    germanLexicon = { name: 'hunspell-de (dictionary-de)', size: 0, has };
+    germanLexicon = { name: GERMAN_NAME, size: 0, has };
   }
   return germanLexicon;
 }
 
 /**
  * The German reading lexicon, loaded when a word is first looked up in it: a process that loads German games
- * without reading their frames (an instance handing them to workers) never pays its second and 80 MB.
+ * without reading their frames (an instance handing them to workers) never pays for it.
  */
 const lazyGerman: Lexicon = {
-  name: 'hunspell-de (dictionary-de)',
+  name: GERMAN_NAME,
   size: 0,
   has: (word) => germanReadingLexicon().has(word),
 };

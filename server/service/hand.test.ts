@@ -160,10 +160,21 @@ describe('an End turn waiting out a hand when its worker dies', () => {
   async function hall() {
     const redis = await startRedis();
     const marks = new Redis(redis.url);
-    const queue = await WorkQueue.open(redis.url);
     const storeA = new SqliteStore(join(dir, 'games.db'));
     const a = new GameService(storeA);
-    const workerA = await WorkConsumer.start(redis.url, a.handler);
+    let queue: Awaited<ReturnType<typeof WorkQueue.open>>;
+    let workerA: Awaited<ReturnType<typeof WorkConsumer.start>>;
+    try {
+      queue = await WorkQueue.open(redis.url);
+      workerA = await WorkConsumer.start(redis.url, a.handler);
+    } catch (err) {
+      // Nothing left running when the hall cannot start.
+      marks.disconnect();
+      storeA.close();
+      await redis.stop();
+      throw err;
+    }
+    let killed = false;
     let workerB: Awaited<ReturnType<typeof WorkConsumer.start>> | undefined;
     const b = new GameService(store);
     const frame = (game: string, endTurn: boolean, camera = 0) =>
@@ -182,6 +193,7 @@ describe('an End turn waiting out a hand when its worker dies', () => {
           workers: Map<number, { close(force?: boolean): Promise<void> }>;
           commands: Redis;
         };
+        killed = true;
         dead.closed = true;
         clearInterval(dead.heartbeat);
         // Between jobs: the last one's completion is let through (killed in the middle of it, its job would be done
@@ -196,6 +208,12 @@ describe('an End turn waiting out a hand when its worker dies', () => {
         workerB = await WorkConsumer.start(redis.url, b.handler);
       },
       async close() {
+        // A test that failed before A was killed: A stops as a worker does.
+        if (!killed) {
+          await workerA.close();
+          await a.stopAll();
+          storeA.close();
+        }
         marks.disconnect();
         await queue.close();
         await workerB?.close();

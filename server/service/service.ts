@@ -364,12 +364,7 @@ export class GameService {
     // Listed first: with the hall's list out of reach nothing changes here (the stream pulled before goes on).
     await this.shared
       ?.start(key, { url, everyMs, host, state: 'pulling', error: null })
-      .catch((err: unknown) => {
-        throw new ServiceError(
-          'unavailable',
-          `the hall's list of camera streams is out of reach: ${(err as Error).message}`,
-        );
-      });
+      .catch(listOutOfReach);
     this.pull(id, camera, url, everyMs, host);
   }
 
@@ -421,13 +416,7 @@ export class GameService {
   async stopSource(id: string, camera = 0): Promise<boolean> {
     const key = sourceField(id, camera);
     // Off the list first: with it out of reach the stream goes on (stopped here only, another would take it over).
-    const listed =
-      (await this.shared?.remove(key).catch((err: unknown) => {
-        throw new ServiceError(
-          'unavailable',
-          `the hall's list of camera streams is out of reach: ${(err as Error).message}`,
-        );
-      })) ?? false;
+    const listed = (await this.shared?.remove(key).catch(listOutOfReach)) ?? false;
     const here = this.stopPulling(key);
     this.sessions.get(id)?.session.sources.delete(camera);
     return here || listed;
@@ -682,6 +671,14 @@ export class GameService {
     for (const key of this.sources.keys()) if (key.startsWith(`${id}/`)) return true;
     return false;
   }
+}
+
+/** The hall's list of camera streams (Redis) could not be reached: the client's answer, nothing changed. */
+function listOutOfReach(err: unknown): never {
+  throw new ServiceError(
+    'unavailable',
+    `the hall's list of camera streams is out of reach: ${(err as Error).message}`,
+  );
 }
 
 /** A game with nothing recorded for this many days (and not ended) is abandoned: it may be archived. */

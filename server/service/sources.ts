@@ -38,8 +38,8 @@ const TAKE = `if redis.call('hget', KEYS[2], ARGV[2]) == ARGV[3] then
   return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[4], 'NX')
 end
 return false`;
-/** Lets the lease KEYS[1] go if ARGV[1] holds it. */
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+/** Lets the lease KEYS[1] go if ARGV[1] holds it (the streams' and the work queues' leases alike). */
+export const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 /** A stream on the list. */
 export interface SourceEntry {

@@ -46,6 +46,7 @@ import { Redis } from 'ioredis';
 import type { Corners } from '../../vision/index.ts';
 import type { FrameResult } from '../protocol/index.ts';
 import { type ErrorCode, errorStatus, ServiceError } from './errors.ts';
+import { RELEASE } from './sources.ts';
 import { isSquares } from './validate.ts';
 
 /** How many queues a hall's games are spread over (the most workers that can share the work). */
@@ -79,8 +80,6 @@ export const handWaitKey = (game: string) => `tilecam:hand-wait:${game}`;
 const HAND_WAIT_KEEP_MS = 15_000;
 /** Renews a lease held by ARGV[1]; 0 when it is not (any longer) theirs. */
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
-/** Lets a lease held by ARGV[1] go. */
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 const replies = (instance: string) => `tilecam:replies:${instance}`;
 
 /** A piece of one game's work. */
