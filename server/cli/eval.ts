@@ -50,6 +50,8 @@ export interface EvalResult {
   boardsPerfect: number;
   /** Squares read wrong without being reported unsure: the misreadings nobody would be asked about. */
   silentErrors: number;
+  /** Squares read right but reported unsure: each would stop a game for a click although the reading was right. */
+  unsureRight: number;
   msPerImageMedian: number;
   confusions: [string, string, number][];
   /** With `blanksLabelledEmpty`: squares read as a blank where the label says `.`, not counted as errors. */
@@ -170,6 +172,7 @@ export async function evaluate(
   let cellErrors = 0;
   let perfect = 0;
   let silent = 0;
+  let unsureRight = 0;
   let blanksOnEmpty = 0;
   const paths: Record<ReadPath, number> = { search: 0, hint: 0, still: 0, changed: 0 };
   const gridBy = { lines: 0, search: 0 };
@@ -252,7 +255,10 @@ export async function evaluate(
       const sheet: SheetSquare[] = [];
       expected.forEach((t, k) => {
         const r = read?.[k] ?? '∅';
-        if (r === t) return;
+        if (r === t) {
+          if (unsure.has(k)) unsureRight++;
+          return;
+        }
         if (blanksLabelledEmpty && r === '?' && t === '.') {
           blanksOnEmpty++;
           return;
@@ -299,6 +305,7 @@ export async function evaluate(
     cellErrorRate: cells ? Math.round((cellErrors / cells) * 1e6) / 1e6 : 0,
     boardsPerfect: perfect,
     silentErrors: silent,
+    unsureRight,
     msPerImageMedian: Math.round(median(times)),
     confusions: [...confusions.entries()]
       .map(([k, n]) => [...(k.split('\u0000') as [string, string]), n] as [string, string, number])
@@ -409,7 +416,7 @@ export async function evalCommand(args: string[]): Promise<number> {
     const r = result;
     process.stdout.write(
       `${r.images} photos: board found in ${r.detected}; ${r.cellErrors} of ${r.cells} squares wrong (${(100 * r.cellErrorRate).toFixed(2)}%); ` +
-        `${r.boardsPerfect} read perfectly; ${r.silentErrors} wrong squares not reported unsure; median ${r.msPerImageMedian} ms a photo\n`,
+        `${r.boardsPerfect} read perfectly; ${r.silentErrors} wrong squares not reported unsure; ${r.unsureRight} right squares reported unsure; median ${r.msPerImageMedian} ms a photo\n`,
     );
     if (r.blanksOnEmptyLabels !== undefined)
       process.stdout.write(
