@@ -15,6 +15,7 @@ import { type RunningRedis, startRedis } from '../server/dev/servers.ts';
 import type { GameSnapshot } from '../server/protocol/index.ts';
 import { RedisBus } from '../server/service/bus.ts';
 import { ServiceError } from '../server/service/errors.ts';
+import { defaultLimits, type Limits } from '../server/service/limits.ts';
 import { GameService } from '../server/service/service.ts';
 import { entryOf, SharedSources, STOPPED_KEEP_MS } from '../server/service/sources.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
@@ -65,10 +66,11 @@ afterAll(async () => {
 });
 
 /** An instance of the hall: short leases and scans, so that a takeover comes within a second or two. */
-async function instance(): Promise<GameService> {
+async function instance(limits?: Partial<Limits>): Promise<GameService> {
   const bus = await RedisBus.open(redis.url);
   const service = new GameService(store, {
     bus,
+    ...(limits ? { limits: { ...defaultLimits, ...limits } } : {}),
     sources: 'any', // the fake camera is on loopback
     sharedSources: new SharedSources(bus.redis, bus.instance, { leaseMs: 2000, scanMs: 150 }),
   });
@@ -154,6 +156,72 @@ describe('camera streams shared by a hall’s instances', () => {
   }, 30_000);
 });
 
+describe('camera streams when Redis loses its data, or an instance stops', () => {
+  it('pulls on through a Redis that lost the list (restarted without its data, or flushed): listed again', async () => {
+    const [a, b] = [await instance(), await instance()];
+    const { id } = await a.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    await b.get(id);
+    await a.startSource(id, cameraUrl, 300);
+    await until('A pulls the stream', () => clients.open === 1);
+    await until('B shows it pulled', async () => (await sourcesOn(b, id))[0]?.state === 'pulling');
+    const connected = clients.total;
+    const raw = new Redis(redis.url);
+    try {
+      await raw.flushall();
+      // Both instances scan several times: A lists its stream again and pulls on, on the same connection; B shows
+      // it and does not take it (A's lease is back).
+      await until('listed again', async () => (await raw.hexists('tilecam:sources', `${id}/0`)) === 1);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(clients.open).toBe(1);
+      expect(clients.total).toBe(connected);
+      expect(await raw.get(`tilecam:source-owner:${id}/0`)).not.toBeNull();
+      expect((await sourcesOn(b, id))[0]?.state).toBe('pulling');
+      // Flushed again after the epoch was renamed: the same.
+      await raw.flushall();
+      await until('listed again', async () => (await raw.hexists('tilecam:sources', `${id}/0`)) === 1);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(clients.open).toBe(1);
+      // And it is still stopped from anywhere.
+      expect(await b.stopSource(id)).toBe(true);
+      await until('A lets it go', () => clients.open === 0);
+    } finally {
+      raw.disconnect();
+    }
+  }, 30_000);
+
+  it('refuses a stream started while the instance shuts down, and lets its lease go', async () => {
+    const a = await instance();
+    const { id } = await a.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const open = clients.open;
+    const starting = a.startSource(id, cameraUrl, 300).catch((err: unknown) => err);
+    await a.stopAll();
+    expect(await starting).toMatchObject({ code: 'unavailable' });
+    expect(await a.startSource(id, cameraUrl, 300).catch((err: unknown) => err)).toMatchObject({
+      code: 'unavailable',
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(clients.open).toBe(open);
+    const raw = new Redis(redis.url);
+    try {
+      expect(await raw.get(`tilecam:source-owner:${id}/0`)).toBeNull();
+    } finally {
+      raw.disconnect();
+    }
+  });
+
+  it('pulls no more streams than its limit when they are started at once', async () => {
+    const a = await instance({ sources: 1 });
+    const games = [];
+    for (let k = 0; k < 3; k++) games.push((await a.create(parseGameConfig({ players: ['Ann', 'Ben'] }))).id);
+    const started = await Promise.allSettled(games.map((id) => a.startSource(id, cameraUrl, 300)));
+    expect(started.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of started)
+      if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'not-allowed' });
+    for (const id of games) await a.stopSource(id);
+    await until('none pulled', () => clients.open === 0);
+  });
+});
+
 describe('the hall’s stream list', () => {
   it('out of reach: a stream is neither started nor stopped, and says why', async () => {
     // A Redis nobody answers at (port 1), as the bus's command connection is made: no queue of commands waiting.
@@ -198,12 +266,20 @@ describe('the hall’s stream list', () => {
       await bus.redis.del('tilecam:source-owner:g1/0');
       expect(await mine.take('g1/0', (await mine.list()).get('g1/0')!.text)).toBe(true);
       expect(await theirs.take('g1/0', (await theirs.list()).get('g1/0')!.text)).toBe(false); // one puller
+      expect(await mine.holds('g1/0')).toBe(true);
+      expect(await theirs.holds('g1/0')).toBe(false);
       // Stopped by itself: listed with why, then taken off after STOPPED_KEEP_MS.
       const at = Date.now();
       await mine.stopped('g1/0', { ...entry, state: 'stopped', error: 'the stream ended', at });
       expect((await mine.list(at + 1000)).get('g1/0')?.entry.error).toBe('the stream ended');
       expect((await mine.list(at + STOPPED_KEEP_MS + 1)).has('g1/0')).toBe(false);
       expect(await bus.redis.hexists('tilecam:sources', 'g1/0')).toBe(0);
+      // Taken over, then stopped elsewhere before it is pulled here: no longer held.
+      await theirs.start('g2/0', entry);
+      await bus.redis.del('tilecam:source-owner:g2/0');
+      expect(await mine.take('g2/0', (await mine.list()).get('g2/0')!.text)).toBe(true);
+      await theirs.remove('g2/0');
+      expect(await mine.holds('g2/0')).toBe(false);
     } finally {
       await bus.close();
     }

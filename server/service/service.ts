@@ -28,7 +28,7 @@ import { defaultLimits, type Limits, type SourcePolicy } from './limits.ts';
 import { MeSession } from './me-session.ts';
 import { checkSourceUrl, mjpegFrames, SourceError } from './mjpeg.ts';
 import { type CaptureTiming, GameSession } from './session.ts';
-import { fieldOf, type SharedSources, sourceField } from './sources.ts';
+import { fieldOf, type SharedSources, type SourceEntry, sourceField } from './sources.ts';
 import { partitionOf, type WorkAnswer, type WorkHandler, type WorkJob } from './work.ts';
 
 export type { Session } from './contract.ts';
@@ -75,7 +75,10 @@ interface Live {
 export class GameService {
   private readonly sessions = new Map<string, Live>();
   private readonly loading = new Map<string, Promise<Live>>();
-  private readonly sources = new Map<string, AbortController>();
+  /** The camera streams pulled here, by `GAME/SEAT`. */
+  private readonly sources = new Map<string, Pull>();
+  /** Streams about to be pulled here (listed, or a lease being taken): they count towards the limit already. */
+  private readonly starting = new Set<string>();
   readonly limits: Limits;
   private readonly timing: CaptureTiming;
   private readonly policy: SourcePolicy;
@@ -355,25 +358,39 @@ export class GameService {
       throw new ServiceError(this.policy === 'none' ? 'forbidden' : 'bad-request', (err as Error).message);
     }
     const key = sourceField(id, camera);
-    if (!this.sources.has(key) && this.sources.size >= this.limits.sources)
+    if (this.closed) throw new ServiceError('unavailable', 'this server is shutting down');
+    if (
+      !this.sources.has(key) &&
+      !this.starting.has(key) &&
+      this.sources.size + this.starting.size >= this.limits.sources
+    )
       throw new ServiceError(
         'not-allowed',
         `this server already pulls ${this.limits.sources} camera streams, its most at once`,
       );
-    const host = checked.host;
-    // Listed first: with the hall's list out of reach nothing changes here (the stream pulled before goes on).
-    await this.shared
-      ?.start(key, { url, everyMs, host, state: 'pulling', error: null })
-      .catch(listOutOfReach);
-    this.pull(id, camera, url, everyMs, host);
+    const entry: SourceEntry = { url, everyMs, host: checked.host, state: 'pulling', error: null };
+    this.starting.add(key);
+    try {
+      // Listed first: with the hall's list out of reach nothing changes here (the stream pulled before goes on).
+      await this.shared?.start(key, entry).catch(listOutOfReach);
+    } finally {
+      this.starting.delete(key);
+    }
+    // Shut down meanwhile: its lease goes with the others' (stopAll waits for the scan, not for this).
+    if (this.closed) {
+      await this.shared?.release([key]).catch(() => {});
+      throw new ServiceError('unavailable', 'this server is shutting down');
+    }
+    this.pull(id, camera, entry);
   }
 
   /** Pulls the stream of game `id`'s seat `camera` here (the game loaded) until it stops, is stopped or let go. */
-  private pull(id: string, camera: number, url: string, everyMs: number, host: string): void {
+  private pull(id: string, camera: number, entry: SourceEntry): void {
+    const { url, everyMs, host } = entry;
     const key = sourceField(id, camera);
     // One pull a seat: the one before it (another URL, a double click) stops.
     this.stopPulling(key);
-    const controller = new AbortController();
+    const controller = new Pull(entry);
     this.sources.set(key, controller);
     this.sessions.get(id)?.session.sources.set({ camera, host, state: 'pulling', error: null });
     void (async () => {
@@ -446,7 +463,8 @@ export class GameService {
     try {
       // Those let go are stopped here only if still the pull that was renewed (not one started again meanwhile).
       const pulled = new Map(this.sources);
-      for (const key of await shared.renew([...pulled.keys()]))
+      const entries = new Map([...pulled].map(([key, pull]) => [key, pull.entry]));
+      for (const key of await shared.renew(entries))
         if (this.sources.get(key) === pulled.get(key)) this.stopPulling(key);
       const list = await shared.list();
       for (const [id, live] of this.sessions)
@@ -460,7 +478,8 @@ export class GameService {
         this.sessions
           .get(game)
           ?.session.sources.set({ camera, host: entry.host, state: entry.state, error: entry.error });
-        if (entry.state !== 'pulling' || this.sources.size >= this.limits.sources) continue;
+        if (entry.state !== 'pulling' || this.starting.has(key)) continue;
+        if (this.sources.size + this.starting.size >= this.limits.sources) continue;
         // The list is outside input: the URL is checked again against this instance's policy.
         let checked: URL;
         try {
@@ -468,29 +487,37 @@ export class GameService {
         } catch {
           continue;
         }
-        if (this.closed || !(await shared.take(key, text))) continue;
-        let session: Session | undefined;
+        if (this.closed) continue;
+        // Counted towards the limit from here: a stream started here meanwhile waits for its slot.
+        this.starting.add(key);
         try {
-          session = await this.get(game);
-        } catch (err) {
-          // Its game is gone (nothing to pull it into): off the list. Anything else (the database away): let go,
-          // for the next scan here or elsewhere.
-          if (err instanceof ServiceError && err.code === 'not-found') await shared.remove(key);
-          else await shared.release([key]);
-          continue;
+          if (!(await shared.take(key, text))) continue;
+          let session: Session | undefined;
+          try {
+            session = await this.get(game);
+          } catch (err) {
+            // Its game is gone (nothing to pull it into): off the list. Anything else (the database away): let go,
+            // for the next scan here or elsewhere.
+            if (err instanceof ServiceError && err.code === 'not-found') await shared.remove(key);
+            else await shared.release([key]);
+            continue;
+          }
+          // Shutting down: let go at once. Started here meanwhile (its own lease): not pulled again from what was
+          // read. Stopped meanwhile (its lease deleted with it): not pulled.
+          if (this.closed || !(await shared.holds(key))) {
+            if (this.closed) await shared.release([key]);
+            continue;
+          }
+          if (this.sources.has(key)) continue;
+          if (camera >= session.seats) {
+            await shared.remove(key);
+            continue;
+          }
+          console.error(`game ${game}: taking over the camera stream at seat ${camera} (${checked.host})`);
+          this.pull(game, camera, { ...entry, host: checked.host });
+        } finally {
+          this.starting.delete(key);
         }
-        // Shutting down: let go at once. Started here meanwhile (its own lease): not pulled again from what was read.
-        if (this.closed) {
-          await shared.release([key]);
-          continue;
-        }
-        if (this.sources.has(key)) continue;
-        if (camera >= session.seats) {
-          await shared.remove(key);
-          continue;
-        }
-        console.error(`game ${game}: taking over the camera stream at seat ${camera} (${checked.host})`);
-        this.pull(game, camera, entry.url, entry.everyMs, checked.host);
       }
     } catch (err) {
       console.error(`camera streams: ${(err as Error).message}`);
@@ -670,6 +697,14 @@ export class GameService {
   private pulling(id: string): boolean {
     for (const key of this.sources.keys()) if (key.startsWith(`${id}/`)) return true;
     return false;
+  }
+}
+
+/** A camera stream pulled here: stopped by aborting it; `entry` is how it was started (listed again with it should
+ *  the hall's list be lost). */
+class Pull extends AbortController {
+  constructor(readonly entry: SourceEntry) {
+    super();
   }
 }
 

@@ -12,13 +12,19 @@
  *   elsewhere (the lease is then another's). A stream that fails (the phone went to sleep) stays on the list,
  *   stopped, with its reason, for every scorekeeper page to show; nobody pulls it until it is started again.
  * - **Shutting down** lets the leases go at once: the others take the streams at their next scan.
+ * - **Redis losing its data** (restarted without it, or flushed) would read as every stream stopped elsewhere. The
+ *   list has an epoch (`tilecam:sources-epoch`, a random name written when it is first needed): an instance that
+ *   finds it gone or renamed since its last scan lists the streams it pulls again, and pulls on. (A stream pulled by an
+ *   instance that died while Redis was away is lost with the list: nobody knows it any more.)
  *
  * What is read from Redis is checked as outside input (`entryOf`; the URL again against the policy by the service).
  */
+import { randomUUID } from 'node:crypto';
 import type { ChainableCommander, Redis } from 'ioredis';
 
 const LIST = 'tilecam:sources';
 const leaseKey = (field: string) => `tilecam:source-owner:${field}`;
+const EPOCH = 'tilecam:sources-epoch';
 /** Renews KEYS[1] (a lease) for ARGV[3] ms while ARGV[1] holds it and the stream ARGV[2] is still on the list
  *  KEYS[2]; 0 when either is no longer so. */
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] and redis.call('hexists', KEYS[2], ARGV[2]) == 1 then
@@ -38,6 +44,15 @@ const TAKE = `if redis.call('hget', KEYS[2], ARGV[2]) == ARGV[3] then
   return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[4], 'NX')
 end
 return false`;
+/** Lists stream ARGV[2] on KEYS[2] as ARGV[3] again, with its lease KEYS[1] for ARGV[1] (ARGV[4] ms), if the list
+ *  (lost) does not have it: started again elsewhere since, it is that one's. */
+const RELIST = `if redis.call('hsetnx', KEYS[2], ARGV[2], ARGV[3]) == 1 then
+  return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[4])
+end
+return false`;
+/** Takes stream ARGV[1] off the list KEYS[1] if it is still listed as ARGV[2] (as read). */
+const FORGET = `if redis.call('hget', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('hdel', KEYS[1], ARGV[1]) end
+return 0`;
 /** Lets the lease KEYS[1] go if ARGV[1] holds it (the streams' and the work queues' leases alike). */
 export const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
@@ -115,6 +130,9 @@ async function exec(multi: ChainableCommander): Promise<unknown[]> {
 }
 
 export class SharedSources {
+  /** The list's epoch as last seen here (undefined before the first look). */
+  private epoch: string | undefined;
+
   constructor(
     private readonly redis: Redis,
     /** This instance's name, on the leases it holds. */
@@ -128,12 +146,17 @@ export class SharedSources {
 
   /** Puts a stream on the list (replacing one of that seat) and takes its lease: this instance pulls it now. */
   async start(field: string, entry: SourceEntry): Promise<void> {
-    await exec(
+    const [, , , epoch] = await exec(
       this.redis
         .multi()
         .hset(LIST, field, JSON.stringify(entry))
-        .set(leaseKey(field), this.instance, 'PX', this.timing.leaseMs),
+        .set(leaseKey(field), this.instance, 'PX', this.timing.leaseMs)
+        .set(EPOCH, randomUUID(), 'NX')
+        .get(EPOCH),
     );
+    // Seen first here. Seen before, it stays as it was: if the list was lost since, the next renewal lists again what
+    // was pulled here before this stream.
+    this.epoch ??= epoch as string;
   }
 
   /** Takes a stream off the list (whoever pulls it lets it go at its next scan). Whether it was on it. */
@@ -142,10 +165,33 @@ export class SharedSources {
     return removed === 1;
   }
 
-  /** Keeps the streams this instance pulls; those it must let go (stopped, or started elsewhere) are returned. */
-  async renew(fields: readonly string[]): Promise<string[]> {
+  /**
+   * Keeps the streams this instance pulls (each with its entry as started); those it must let go (stopped, or started
+   * elsewhere) are returned. The list lost since the last look (its epoch gone or another): they are listed again.
+   */
+  async renew(pulled: ReadonlyMap<string, SourceEntry>): Promise<string[]> {
+    const epoch = await this.redis.get(EPOCH);
+    if (epoch === null || (this.epoch !== undefined && epoch !== this.epoch)) {
+      for (const [field, entry] of pulled)
+        await this.redis.eval(
+          RELIST,
+          2,
+          leaseKey(field),
+          LIST,
+          this.instance,
+          field,
+          JSON.stringify(entry),
+          this.timing.leaseMs,
+        );
+      await this.redis.set(EPOCH, randomUUID(), 'NX');
+      this.epoch = (await this.redis.get(EPOCH)) ?? undefined;
+      if (pulled.size > 0)
+        console.error(
+          `camera streams: the hall's list was lost (Redis restarted without its data?): ${pulled.size} pulled here listed again`,
+        );
+    } else this.epoch = epoch;
     const lost: string[] = [];
-    for (const field of fields) {
+    for (const field of pulled.keys()) {
       const kept = await this.redis.eval(
         RENEW,
         2,
@@ -158,6 +204,15 @@ export class SharedSources {
       if (kept !== 1) lost.push(field);
     }
     return lost;
+  }
+
+  /** Whether this instance still holds the lease of a stream still on the list (renewing it): not stopped or taken
+   *  since it was taken. */
+  async holds(field: string): Promise<boolean> {
+    return (
+      (await this.redis.eval(RENEW, 2, leaseKey(field), LIST, this.instance, field, this.timing.leaseMs)) ===
+      1
+    );
   }
 
   /** Says that the stream pulled here stopped, and why (kept on the list for the pages), and lets its lease go. */
@@ -174,13 +229,13 @@ export class SharedSources {
   async list(now = Date.now()): Promise<Map<string, { entry: SourceEntry; text: string }>> {
     const all = await this.redis.hgetall(LIST);
     const out = new Map<string, { entry: SourceEntry; text: string }>();
-    const old: string[] = [];
     for (const [field, text] of Object.entries(all)) {
       const entry = fieldOf(field) ? entryOf(text) : undefined;
-      if (entry?.state === 'stopped' && now - (entry.at ?? 0) > STOPPED_KEEP_MS) old.push(field);
+      // Taken off only as read: started again meanwhile, it stays.
+      if (entry?.state === 'stopped' && now - (entry.at ?? 0) > STOPPED_KEEP_MS)
+        await this.redis.eval(FORGET, 1, LIST, field, text);
       else if (entry) out.set(field, { entry, text });
     }
-    if (old.length > 0) await this.redis.hdel(LIST, ...old);
     return out;
   }
 
