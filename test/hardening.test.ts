@@ -414,12 +414,39 @@ describe('the game list', () => {
   });
 
   it('refuses a --trust-proxy that names no proxy, clearly', () => {
-    for (const bad of ['garbage', '', '0', '10.0.0.0/99', 'true', '2, loopback'])
+    // Express's parser would read 0x1 as 0.0.0.1 and 10.1 as 10.0.0.1: never what was meant.
+    for (const bad of [
+      'garbage',
+      '',
+      '0',
+      '10.0.0.0/99',
+      'true',
+      '2, loopback',
+      '0x1',
+      '10.1',
+      '010.0.0.1x',
+      '10.0.0.0/8/8',
+      '::1/129',
+      '10.0.0.0/255.0.0.x',
+      'loopback,',
+    ])
       expect(() => parseServerArgs(['--trust-proxy', bad], false), bad).toThrow(/--trust-proxy/);
     expect(parseServerArgs(['--trust-proxy', '2'], false).trustProxy).toBe(2);
-    expect(parseServerArgs(['--trust-proxy', 'loopback, 10.0.0.0/8'], false).trustProxy).toBe(
-      'loopback, 10.0.0.0/8',
-    );
+    for (const good of ['loopback, 10.0.0.0/8', '192.168.1.7', 'fd00::/8, ::1', '10.0.0.0/255.0.0.0'])
+      expect(parseServerArgs(['--trust-proxy', good], false).trustProxy).toBe(good);
+  });
+
+  it('checks trustProxy given to startServer from code as the command line does', async () => {
+    for (const trustProxy of [0, 2.5, 10, '0x1', 'everyone'])
+      await expect(
+        startServer({
+          port: 0,
+          host: '127.0.0.1',
+          db: join(mkdtempSync(join(tmpdir(), 'tilecam-proxy-')), 'g.db'),
+          trustProxy,
+        }),
+        String(trustProxy),
+      ).rejects.toThrow(/--trust-proxy/);
   });
 });
 

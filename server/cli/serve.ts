@@ -4,7 +4,7 @@
  */
 import { networkInterfaces } from 'node:os';
 import { parseArgs } from 'node:util';
-import express from 'express';
+import { trustProxyOf } from '../http/trust.ts';
 import {
   defaultLimits,
   type Limits,
@@ -24,30 +24,9 @@ export interface ServerArgs {
   queue?: boolean;
   sources: SourcePolicy;
   limits: Limits;
-  /** The load balancers whose X-Forwarded-For names the client (`parseTrustProxy`). */
+  /** The load balancers whose X-Forwarded-For names the client (`--trust-proxy` or TILECAM_TRUST_PROXY, checked by
+   *  http/trust.ts; without it the header is ignored: a client cannot escape its limits by writing one). */
   trustProxy?: number | string;
-}
-
-/**
- * `--trust-proxy` (or TILECAM_TRUST_PROXY): the proxies in front of the instances (a load balancer) whose
- * X-Forwarded-For header names the client, so that the limits per client count clients, not the balancer. A hop
- * count (1–9), or addresses, subnets and Express's names (`loopback`, `linklocal`, `uniquelocal`), comma-separated.
- * Without it the header is ignored: a client cannot escape its limits by writing one.
- */
-export function parseTrustProxy(value: string): number | string {
-  const v = value.trim();
-  if (/^[1-9]$/.test(v)) return Number(v);
-  const hint = 'a hop count 1–9, or addresses, subnets, loopback, linklocal, uniquelocal, comma-separated';
-  // Express would read a number in a list as an address (2 → 0.0.0.2): a hop count stands alone.
-  if (v === '' || v.split(',').some((item) => /^\s*\d+\s*$/.test(item)))
-    throw new Error(`--trust-proxy must be ${hint}; got '${value}'`);
-  try {
-    // Express's own parser (proxy-addr), the one that will read the header.
-    express().set('trust proxy', v);
-  } catch (err) {
-    throw new Error(`--trust-proxy: ${(err as Error).message} (${hint})`);
-  }
-  return v;
 }
 
 /** Options shared by `serve` and `demo`; throws with a clear message. */
@@ -82,7 +61,7 @@ export function parseServerArgs(args: string[], allowJson: boolean): ServerArgs 
     host,
     sources,
     limits: parseLimits(values.limit ?? [], defaultLimits),
-    ...(trust !== undefined ? { trustProxy: parseTrustProxy(trust) } : {}),
+    ...(trust !== undefined ? { trustProxy: trustProxyOf(trust) } : {}),
     ...(typeof values.db === 'string' ? { db: values.db } : {}),
     ...(typeof values.redis === 'string' ? { redis: values.redis } : {}),
     ...(values.queue ? { queue: true } : {}),

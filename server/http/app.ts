@@ -23,6 +23,7 @@ import { SqliteStore } from '../store/sqlite.ts';
 import type { GameStore } from '../store/types.ts';
 import { checkRoutes } from './checks.ts';
 import { fieldRoutes } from './fields.ts';
+import { trustProxyOf } from './trust.ts';
 import { bundleWeb } from './web-bundle.ts';
 import { attachWebSocket } from './ws.ts';
 
@@ -46,7 +47,7 @@ export interface ServerOptions {
   limits?: Limits;
   /** Which addresses a camera stream URL may reach (default `lan`). */
   sources?: SourcePolicy;
-  /** The load balancers whose X-Forwarded-For names the client (serve.ts `parseTrustProxy`). Default: none. */
+  /** The load balancers whose X-Forwarded-For names the client (trust.ts `trustProxyOf`). Default: none. */
   trustProxy?: number | string;
 }
 
@@ -74,7 +75,8 @@ export function createApp(
 ): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  if (trustProxy !== undefined) app.set('trust proxy', trustProxy);
+  // Checked here too: a server started from code gets the command line's check.
+  if (trustProxy !== undefined) app.set('trust proxy', trustProxyOf(trustProxy));
   const webDir = fileURLToPath(new URL('../../web/', import.meta.url));
   app.get('/app/:name', (req, res, next) => {
     const script = scripts.get(req.params.name!);
@@ -319,6 +321,8 @@ async function openQueue(options: ServerOptions): Promise<WorkQueue | undefined>
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  // Checked before anything is opened (createApp checks it again, for those who call it themselves).
+  const trustProxy = options.trustProxy === undefined ? undefined : trustProxyOf(options.trustProxy);
   const limits = options.limits ?? defaultLimits;
   const store = await openStore(options.db, limits.photoBytesPerGame);
   let bus: GameBus | undefined;
@@ -342,7 +346,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
   const app = createApp(service, await bundleWeb(), {
     host: options.host ?? '0.0.0.0',
-    trustProxy: options.trustProxy,
+    trustProxy,
   });
   const server = createServer(app);
   // A client that sends its headers slowly, or a socket that fails, must not hold or crash anything.
