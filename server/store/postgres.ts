@@ -104,28 +104,40 @@ export class PostgresStore implements GameStore {
     events: readonly StoredEvent[],
     summary: GameSummary = {},
   ): Promise<void> {
-    await this.inTransaction(async (client) => {
-      for (const e of events) {
-        try {
-          await client.query(
-            'INSERT INTO events (game_id, seq, event, photo, decision, at) VALUES ($1, $2, $3, $4, $5, $6)',
-            eventValues(gameId, e),
-          );
-        } catch (err) {
-          if ((err as { code?: string }).code === UNIQUE_VIOLATION)
-            throw new StoreConflict(`game ${gameId}: event ${e.seq} is recorded already`);
-          throw err;
-        }
-      }
+    if (events.length === 0) {
       if (summary.ended !== undefined)
-        await client.query('UPDATE games SET ended_at = $1 WHERE id = $2', [summary.ended, gameId]);
-      const last = lastEventValues(gameId, events, summary);
-      if (last)
-        await client.query(
-          'UPDATE games SET last_event_at = $1, scores = COALESCE($2, scores) WHERE id = $3',
-          last,
+        await this.pool.query('UPDATE games SET ended_at = $1 WHERE id = $2', [summary.ended, gameId]);
+      return;
+    }
+    // One statement (atomic, one round trip: a move's commit waits for it): the events, then the game's row.
+    const rows = events.map((e) => eventValues(gameId, e));
+    const column = (k: number) => rows.map((r) => r[k]);
+    const [lastAt, scores] = lastEventValues(gameId, events, summary)!;
+    try {
+      await this.pool.query(
+        `WITH added AS (
+           INSERT INTO events (game_id, seq, event, photo, decision, at)
+           SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[])
+           RETURNING seq)
+         UPDATE games SET last_event_at = $7, scores = COALESCE($8, scores),
+           ended_at = CASE WHEN $9 THEN $10 ELSE ended_at END
+         WHERE id = $11 AND EXISTS (SELECT 1 FROM added)`,
+        [
+          ...[0, 1, 2, 3, 4, 5].map(column),
+          lastAt,
+          scores,
+          summary.ended !== undefined,
+          summary.ended ?? null,
+          gameId,
+        ],
+      );
+    } catch (err) {
+      if ((err as { code?: string }).code === UNIQUE_VIOLATION)
+        throw new StoreConflict(
+          `game ${gameId}: event ${events.map((e) => e.seq).join(' or ')} is recorded already`,
         );
-    });
+      throw err;
+    }
   }
 
   async setArchived(gameId: string, at: string | null): Promise<void> {
@@ -144,32 +156,33 @@ export class PostgresStore implements GameStore {
   }
 
   async getGame(id: string): Promise<StoredGame | undefined> {
-    // One snapshot of the database: the events and the held readings as they were together.
-    const read = await this.inTransaction(async (client) => {
-      const game = await client.query<{ id: string; token_hash: string; config: string; created_at: string }>(
-        'SELECT id, token_hash, config, created_at FROM games WHERE id = $1',
-        [id],
-      );
-      if (!game.rows[0]) return undefined;
-      const events = await client.query<EventRow>(
-        'SELECT seq, event, photo, decision, at FROM events WHERE game_id = $1 ORDER BY seq',
-        [id],
-      );
-      const held = await client.query<{ held: string }>(
-        'SELECT held FROM held WHERE game_id = $1 ORDER BY board',
-        [id],
-      );
-      return { row: game.rows[0], events, held };
-    }, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    if (!read) return undefined;
-    const { row, events, held } = read;
+    // One statement, so one snapshot of the database (the events and the held readings as they were together), and
+    // one round trip: every instance reads a game again after each change made elsewhere.
+    const { rows } = await this.pool.query<{
+      id: string;
+      token_hash: string;
+      config: string;
+      created_at: string;
+      events: EventRow[];
+      held: string[];
+    }>(
+      `SELECT g.id, g.token_hash, g.config, g.created_at,
+         (SELECT coalesce(json_agg(json_build_object('seq', e.seq, 'event', e.event, 'photo', e.photo,
+                   'decision', e.decision, 'at', e.at) ORDER BY e.seq), '[]')
+            FROM events e WHERE e.game_id = g.id) AS events,
+         (SELECT coalesce(json_agg(h.held ORDER BY h.board), '[]') FROM held h WHERE h.game_id = g.id) AS held
+       FROM games g WHERE g.id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
     return {
       id: row.id,
       tokenHash: row.token_hash,
       config: JSON.parse(row.config),
       createdAt: row.created_at,
-      events: events.rows.map(storedEvent),
-      held: held.rows.map((h) => JSON.parse(h.held) as StoredHeld),
+      events: row.events.map(storedEvent),
+      held: row.held.map((h) => JSON.parse(h) as StoredHeld),
     };
   }
 
