@@ -280,6 +280,15 @@ export class HeldReadings {
     return this.held.get(board);
   }
 
+  /** Which reading board `board` holds, in a few characters ('' for none): the same on every instance that loads
+   *  it, so that a mark taken before a hold tells, after a restart elsewhere, that the reading was held since. */
+  stamp(board: number): string {
+    const held = this.held.get(board);
+    if (!held) return '';
+    const what = JSON.stringify([held.board.cells.join(''), held.reasons, held.squares]);
+    return createHash('sha256').update(what).digest('base64url').slice(0, 12);
+  }
+
   /** The readings held as stored (by another instance, or before a restart), in place of those in memory. */
   reset(stored: readonly StoredHeld[]): void {
     this.held.clear();

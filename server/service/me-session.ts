@@ -162,12 +162,18 @@ export class MeSession implements Session {
   }
 
   get endTurnsWaiting(): readonly { camera: number; mark: string }[] {
-    return [...this.handWaits].map(([camera, wait]) => ({ camera, mark: `${this.roundFrom}/${wait.board}` }));
+    // The round, the board, and the reading held for that board when the wait began, if one was.
+    return [...this.handWaits].map(([camera, wait]) => {
+      const stamp = this.held.stamp(wait.board);
+      return { camera, mark: `${this.roundFrom}/${wait.board}${stamp ? `/${stamp}` : ''}` };
+    });
   }
 
   waitStands(camera: number, mark: string): boolean {
-    // A wait ends with its round (scored, or corrected under it) or its board's turn; other boards' turns go on.
-    const [from, board] = mark.split('/').map(Number) as [number, number];
+    // A wait ends with its round (scored, or corrected under it) or its board's turn; other boards' turns go on. So
+    // does the reading held for its board when no clear frame came (its worker died before the note went).
+    const [fromText, boardText, stamp = ''] = mark.split('/');
+    const [from, board] = [Number(fromText), Number(boardText)];
     return (
       Number.isInteger(camera) &&
       camera >= 0 &&
@@ -177,7 +183,8 @@ export class MeSession implements Session {
       Number.isInteger(board) &&
       board >= 0 &&
       board < this.state.boards.length &&
-      !this.turns.has(board)
+      !this.turns.has(board) &&
+      stamp === this.held.stamp(board)
     );
   }
 

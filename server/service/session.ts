@@ -168,12 +168,16 @@ export class GameSession implements Session {
   }
 
   get endTurnsWaiting(): readonly { camera: number; mark: string }[] {
-    return this.handWait ? [{ camera: 0, mark: String(this.seq) }] : [];
+    // The game's version, and the reading held when the wait began, if one was (`SEQ:STAMP`).
+    const stamp = this.held.stamp(BOARD);
+    return this.handWait ? [{ camera: 0, mark: stamp ? `${this.seq}:${stamp}` : String(this.seq) }] : [];
   }
 
   waitStands(camera: number, mark: string): boolean {
-    // Anything recorded ends a wait (a move, a pass, an undo, a confirmation).
-    return camera === 0 && !this.state.ended && mark === String(this.seq);
+    // Anything recorded ends a wait (a move, a pass, an undo, a confirmation); so does the reading held for the
+    // scorekeeper when no clear frame came (its worker died before the note of the wait was taken away).
+    const [seq, stamp = ''] = mark.split(':');
+    return camera === 0 && !this.state.ended && seq === String(this.seq) && stamp === this.held.stamp(BOARD);
   }
 
   get seats(): number {
