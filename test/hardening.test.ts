@@ -429,24 +429,32 @@ describe('the game list', () => {
       '::1/129',
       '10.0.0.0/255.0.0.x',
       'loopback,',
+      '::ffff:0x1.0.0.1',
+      '::ffff:010.0.0.1',
+      '::ffff:10.0.0.0/104',
+      'fe80::1%eth0',
     ])
       expect(() => parseServerArgs(['--trust-proxy', bad], false), bad).toThrow(/--trust-proxy/);
     expect(parseServerArgs(['--trust-proxy', '2'], false).trustProxy).toBe(2);
-    for (const good of ['loopback, 10.0.0.0/8', '192.168.1.7', 'fd00::/8, ::1', '10.0.0.0/255.0.0.0'])
+    for (const good of [
+      'loopback, 10.0.0.0/8',
+      '192.168.1.7',
+      'fd00::/8, ::1',
+      '10.0.0.0/255.0.0.0',
+      '::ffff:10.0.0.1',
+    ])
       expect(parseServerArgs(['--trust-proxy', good], false).trustProxy).toBe(good);
   });
 
-  it('checks trustProxy given to startServer from code as the command line does', async () => {
-    for (const trustProxy of [0, 2.5, 10, '0x1', 'everyone'])
+  it('checks trustProxy given to startServer from code as the command line does, before opening anything', async () => {
+    for (const trustProxy of [0, 2.5, 10, '0x1', 'everyone']) {
+      const db = join(mkdtempSync(join(tmpdir(), 'tilecam-proxy-')), 'g.db');
       await expect(
-        startServer({
-          port: 0,
-          host: '127.0.0.1',
-          db: join(mkdtempSync(join(tmpdir(), 'tilecam-proxy-')), 'g.db'),
-          trustProxy,
-        }),
+        startServer({ port: 0, host: '127.0.0.1', db, trustProxy }),
         String(trustProxy),
       ).rejects.toThrow(/--trust-proxy/);
+      expect(existsSync(db), String(trustProxy)).toBe(false);
+    }
   });
 });
 

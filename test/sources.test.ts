@@ -17,7 +17,7 @@ import { RedisBus } from '../server/service/bus.ts';
 import { ServiceError } from '../server/service/errors.ts';
 import { defaultLimits, type Limits } from '../server/service/limits.ts';
 import { GameService } from '../server/service/service.ts';
-import { entryOf, SharedSources, STOPPED_KEEP_MS } from '../server/service/sources.ts';
+import { entryOf, SharedSources, type SourceEntry, STOPPED_KEEP_MS } from '../server/service/sources.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
 
@@ -189,23 +189,52 @@ describe('camera streams when Redis loses its data, or an instance stops', () =>
     }
   }, 30_000);
 
-  it('refuses a stream started while the instance shuts down, and lets its lease go', async () => {
-    const a = await instance();
-    const { id } = await a.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
-    const open = clients.open;
-    const starting = a.startSource(id, cameraUrl, 300).catch((err: unknown) => err);
-    await a.stopAll();
-    expect(await starting).toMatchObject({ code: 'unavailable' });
-    expect(await a.startSource(id, cameraUrl, 300).catch((err: unknown) => err)).toMatchObject({
-      code: 'unavailable',
+  it('refuses a stream started while the instance shuts down, and takes it off the list again', async () => {
+    const bus = await RedisBus.open(redis.url);
+    // The stream is listed (its lease taken), and the instance shuts down before the start goes on.
+    let listed!: () => void;
+    const wasListed = new Promise<void>((r) => {
+      listed = r;
     });
-    await new Promise((r) => setTimeout(r, 500));
-    expect(clients.open).toBe(open);
+    let goOn!: () => void;
+    const gate = new Promise<void>((r) => {
+      goOn = r;
+    });
+    class Gated extends SharedSources {
+      override async start(field: string, entry: SourceEntry): Promise<void> {
+        await super.start(field, entry);
+        listed();
+        await gate;
+      }
+    }
+    const a = new GameService(store, {
+      bus,
+      sources: 'any',
+      sharedSources: new Gated(bus.redis, bus.instance, { leaseMs: 2000, scanMs: 150 }),
+    });
     const raw = new Redis(redis.url);
     try {
+      const { id } = await a.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+      const open = clients.open;
+      const starting = a.startSource(id, cameraUrl, 300).catch((err: unknown) => err);
+      await wasListed;
+      expect(await raw.hexists('tilecam:sources', `${id}/0`)).toBe(1);
+      await a.stopAll();
+      goOn();
+      expect(await starting).toMatchObject({ code: 'unavailable', message: /shutting down/ });
+      expect(await raw.hexists('tilecam:sources', `${id}/0`)).toBe(0);
       expect(await raw.get(`tilecam:source-owner:${id}/0`)).toBeNull();
+      // And once shut down, refused at once.
+      expect(await a.startSource(id, cameraUrl, 300).catch((err: unknown) => err)).toMatchObject({
+        code: 'unavailable',
+      });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(clients.open).toBe(open);
     } finally {
+      goOn();
+      await a.stopAll();
       raw.disconnect();
+      await bus.close();
     }
   });
 

@@ -38,8 +38,17 @@ function proxyItem(item: string): boolean {
   const [address = '', bits, ...more] = item.split('/');
   if (more.length > 0) return false;
   const v4 = ipaddr.IPv4.isValidFourPartDecimal(address);
-  if (!v4 && !(address.includes(':') && ipaddr.IPv6.isValid(address))) return false;
+  if (!v4 && !ipv6InFull(address)) return false;
   if (bits === undefined) return true;
+  // An IPv4 address written inside an IPv6 one (::ffff:10.0.0.0) with a prefix names no range proxy-addr matches.
+  if (!v4 && address.includes('.')) return false;
   if (/^\d{1,3}$/.test(bits)) return Number(bits) <= (v4 ? 32 : 128);
   return v4 && ipaddr.IPv4.isValidFourPartDecimal(bits);
+}
+
+/** An IPv6 address, without a zone (`%eth0`, which proxy-addr would drop), an IPv4 one inside it in full. */
+function ipv6InFull(address: string): boolean {
+  if (!address.includes(':') || address.includes('%') || !ipaddr.IPv6.isValid(address)) return false;
+  const tail = address.slice(address.lastIndexOf(':') + 1);
+  return !tail.includes('.') || ipaddr.IPv4.isValidFourPartDecimal(tail);
 }

@@ -77,8 +77,9 @@ export class GameService {
   private readonly loading = new Map<string, Promise<Live>>();
   /** The camera streams pulled here, by `GAME/SEAT`. */
   private readonly sources = new Map<string, Pull>();
-  /** Streams about to be pulled here (listed, or a lease being taken): they count towards the limit already. */
-  private readonly starting = new Set<string>();
+  /** Streams about to be pulled here (being listed, or their lease taken), and how many starts of each are under
+   *  way: they count towards the `sources` limit already. */
+  private readonly starting = new Map<string, number>();
   readonly limits: Limits;
   private readonly timing: CaptureTiming;
   private readonly policy: SourcePolicy;
@@ -359,27 +360,23 @@ export class GameService {
     }
     const key = sourceField(id, camera);
     if (this.closed) throw new ServiceError('unavailable', 'this server is shutting down');
-    if (
-      !this.sources.has(key) &&
-      !this.starting.has(key) &&
-      this.sources.size + this.starting.size >= this.limits.sources
-    )
+    if (!this.sources.has(key) && !this.starting.has(key) && this.busy() >= this.limits.sources)
       throw new ServiceError(
         'not-allowed',
         `this server already pulls ${this.limits.sources} camera streams, its most at once`,
       );
     const entry: SourceEntry = { url, everyMs, host: checked.host, state: 'pulling', error: null };
-    this.starting.add(key);
+    this.reserve(key);
     try {
       // Listed first: with the hall's list out of reach nothing changes here (the stream pulled before goes on).
       await this.shared?.start(key, entry).catch(listOutOfReach);
     } finally {
-      this.starting.delete(key);
+      this.unreserve(key);
     }
-    // Shut down meanwhile: its lease goes with the others' (stopAll waits for the scan, not for this).
+    // Shut down meanwhile (stopAll does not wait for this): taken off the list again, as the answer says.
     if (this.closed) {
-      await this.shared?.release([key]).catch(() => {});
-      throw new ServiceError('unavailable', 'this server is shutting down');
+      await this.shared?.withdraw(key, entry).catch(() => {});
+      throw new ServiceError('unavailable', 'this server is shutting down: the stream was not started');
     }
     this.pull(id, camera, entry);
   }
@@ -478,8 +475,8 @@ export class GameService {
         this.sessions
           .get(game)
           ?.session.sources.set({ camera, host: entry.host, state: entry.state, error: entry.error });
-        if (entry.state !== 'pulling' || this.starting.has(key)) continue;
-        if (this.sources.size + this.starting.size >= this.limits.sources) continue;
+        if (entry.state !== 'pulling' || this.starting.has(key) || this.busy() >= this.limits.sources)
+          continue;
         // The list is outside input: the URL is checked again against this instance's policy.
         let checked: URL;
         try {
@@ -489,7 +486,7 @@ export class GameService {
         }
         if (this.closed) continue;
         // Counted towards the limit from here: a stream started here meanwhile waits for its slot.
-        this.starting.add(key);
+        this.reserve(key);
         try {
           if (!(await shared.take(key, text))) continue;
           let session: Session | undefined;
@@ -502,9 +499,9 @@ export class GameService {
             else await shared.release([key]);
             continue;
           }
-          // Shutting down: let go at once. Started here meanwhile (its own lease): not pulled again from what was
-          // read. Stopped meanwhile (its lease deleted with it): not pulled.
-          if (this.closed || !(await shared.holds(key))) {
+          // Shutting down (before the lease was looked at, or while): let go at once. Stopped meanwhile (its lease
+          // deleted with it): not pulled. Started here meanwhile (its own lease): not pulled again from what was read.
+          if (this.closed || !(await shared.holds(key)) || this.closed) {
             if (this.closed) await shared.release([key]);
             continue;
           }
@@ -516,7 +513,7 @@ export class GameService {
           console.error(`game ${game}: taking over the camera stream at seat ${camera} (${checked.host})`);
           this.pull(game, camera, { ...entry, host: checked.host });
         } finally {
-          this.starting.delete(key);
+          this.unreserve(key);
         }
       }
     } catch (err) {
@@ -692,6 +689,23 @@ export class GameService {
       this.sessions.delete(id);
       excess--;
     }
+  }
+
+  private reserve(key: string): void {
+    this.starting.set(key, (this.starting.get(key) ?? 0) + 1);
+  }
+
+  private unreserve(key: string): void {
+    const left = (this.starting.get(key) ?? 1) - 1;
+    if (left > 0) this.starting.set(key, left);
+    else this.starting.delete(key);
+  }
+
+  /** The streams pulled here or about to be: what the `sources` limit counts. */
+  private busy(): number {
+    let n = this.sources.size;
+    for (const key of this.starting.keys()) if (!this.sources.has(key)) n++;
+    return n;
   }
 
   private pulling(id: string): boolean {

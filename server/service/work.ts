@@ -28,12 +28,13 @@
  *   the wait's mark, `Session.endTurnsWaiting`), and deletes the note once the wait has ended (a clear frame, the
  *   reading held: the heartbeat notices the timer's hold). A worker that takes the game over from a lost one looks
  *   at the notes before the game's first job and goes on with those that still stand (`Session.waitStands`: nothing
- *   recorded since; in Scrabble Me, the same round and the board's turn not recorded): the camera's next frame ends
+ *   recorded since, and the same reading held as when the note was written — the mark carries a stamp of it; in
+ *   Scrabble Me, the same round and the board's turn not recorded, the same reading held): the camera's next frame ends
  *   the turn, held at once if the hand is still there, as the lost worker's timer would have — within HAND_WAIT_KEEP_MS
  *   of the wait's start, never later (a later move is not joined to it). End turn pressed again decides for itself.
  *   Left: a worker killed while its timer's hold was being stored loses that End turn; one killed in the second after
- *   the hold was stored (before the heartbeat deletes the note) leaves it to be gone on with, the reading held for
- *   the scorekeeper then replaced by the next frame's.
+ *   its timer held again the very reading already held (the same squares, the same reasons: the stamp cannot tell),
+ *   before the heartbeat deletes the note, leaves the wait to be gone on with.
  * - **Answers.** The worker publishes each job's result on the channel of the instance that handed it over, which
  *   answers its client with it. A job that fails unexpectedly (the database away) is answered `unavailable`, never
  *   tried again behind the game's later work; one nobody answers in ANSWER_MS is `unavailable` for the client (no

@@ -117,11 +117,10 @@ export class PostgresStore implements GameStore {
       await this.pool.query(
         `WITH added AS (
            INSERT INTO events (game_id, seq, event, photo, decision, at)
-           SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[])
-           RETURNING seq)
+           SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[]))
          UPDATE games SET last_event_at = $7, scores = COALESCE($8, scores),
            ended_at = CASE WHEN $9 THEN $10 ELSE ended_at END
-         WHERE id = $11 AND EXISTS (SELECT 1 FROM added)`,
+         WHERE id = $11`,
         [
           ...[0, 1, 2, 3, 4, 5].map(column),
           lastAt,
@@ -134,7 +133,9 @@ export class PostgresStore implements GameStore {
     } catch (err) {
       if ((err as { code?: string }).code === UNIQUE_VIOLATION)
         throw new StoreConflict(
-          `game ${gameId}: event ${events.map((e) => e.seq).join(' or ')} is recorded already`,
+          events.length === 1
+            ? `game ${gameId}: event ${events[0]!.seq} is recorded already`
+            : `game ${gameId}: an event of ${events[0]!.seq}–${events.at(-1)!.seq} is recorded already`,
         );
       throw err;
     }
