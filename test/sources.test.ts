@@ -138,6 +138,30 @@ describe('camera streams shared by a hall’s instances', () => {
     await until('B lets it go', () => clients.open === 0);
   }, 40_000);
 
+  it('says, for End turn on an instance that gets none of the stream’s frames, where they arrive (no workers)', async () => {
+    const [a, b] = [await instance(), await instance()];
+    const { id } = await a.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    await b.get(id);
+    await a.startSource(id, cameraUrl, 300);
+    await until('B shows it pulled', async () => (await sourcesOn(b, id))[0]?.state === 'pulling');
+    const refused = await b.act(id, { type: 'end-turn' }).catch((err: unknown) => err);
+    expect(refused).toMatchObject({ code: 'not-allowed' });
+    // (toMatchObject does not look at an Error's message.)
+    expect((refused as Error).message).toMatch(/another server of the hall pulls it.*--queue/);
+    // Where the frames arrive, End turn reads them.
+    let ended: string | undefined;
+    await until('End turn on A reads the stream', async () => {
+      ended = await a.act(id, { type: 'end-turn' }).then(
+        (r) => r.status,
+        () => undefined,
+      );
+      return ended !== undefined;
+    });
+    expect(['committed', 'needs-confirmation']).toContain(ended);
+    expect(await a.stopSource(id)).toBe(true);
+    await until('A lets it go', () => clients.open === 0);
+  }, 30_000);
+
   it('shows everywhere why a stream stopped, and nobody pulls it again until it is started again', async () => {
     const [a, b] = [await instance(), await instance()];
     const { id } = await a.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
@@ -221,7 +245,9 @@ describe('camera streams when Redis loses its data, or an instance stops', () =>
       expect(await raw.hexists('tilecam:sources', `${id}/0`)).toBe(1);
       await a.stopAll();
       goOn();
-      expect(await starting).toMatchObject({ code: 'unavailable', message: /shutting down/ });
+      const refused = await starting;
+      expect(refused).toMatchObject({ code: 'unavailable' });
+      expect((refused as Error).message).toMatch(/shutting down: the stream was not started/);
       expect(await raw.hexists('tilecam:sources', `${id}/0`)).toBe(0);
       expect(await raw.get(`tilecam:source-owner:${id}/0`)).toBeNull();
       // And once shut down, refused at once.

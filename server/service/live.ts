@@ -125,9 +125,15 @@ export class FrameIntake {
    * The seat's last frame, for End turn pressed on the scorekeeper's page. A ServiceError when none has come, or
    * when it is older than LAST_FRAME_MS (the camera stopped sending: the board may have changed since).
    */
-  last(seat: number, now = Date.now()): Uint8Array {
+  last(seat: number, now = Date.now(), streamed = false): Uint8Array {
     const last = this.frames.get(seat);
     const which = this.seats > 1 ? `the camera at seat ${seat}` : 'the camera';
+    // A stream listed as pulled whose frames never came here: in a hall without workers, another server pulls it.
+    if (!last && streamed)
+      throw new ServiceError(
+        'not-allowed',
+        `no frame has arrived here from ${which}'s stream yet: if another server of the hall pulls it, End turn is read where its frames arrive; run the hall with workers (--queue and tilecam worker) to press it on any server`,
+      );
     if (!last) throw new ServiceError('not-allowed', `no frame has arrived from ${which} yet`);
     const age = now - last.at;
     if (age > LAST_FRAME_MS && now - (this.seen.get(seat) ?? 0) <= LAST_FRAME_MS)
@@ -482,6 +488,11 @@ export class SourceBoard {
 
   delete(camera: number): void {
     if (this.seats.delete(camera)) this.changed();
+  }
+
+  /** Whether seat `camera`'s stream is listed as being pulled (here or, in a hall, by another server). */
+  streamed(camera: number): boolean {
+    return this.seats.get(camera)?.state === 'pulling';
   }
 
   view(): SourceView[] {
