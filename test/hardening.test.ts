@@ -431,7 +431,8 @@ describe('the game list', () => {
       'loopback,',
       '::ffff:0x1.0.0.1',
       '::ffff:010.0.0.1',
-      '::ffff:10.0.0.0/104',
+      '::ffff:10.0.0.0/8',
+      '::ffff:a00:0/64',
       'fe80::1%eth0',
     ])
       expect(() => parseServerArgs(['--trust-proxy', bad], false), bad).toThrow(/--trust-proxy/);
@@ -442,6 +443,8 @@ describe('the game list', () => {
       'fd00::/8, ::1',
       '10.0.0.0/255.0.0.0',
       '::ffff:10.0.0.1',
+      '::ffff:10.0.0.0/104',
+      '::ffff:a00:0/104',
     ])
       expect(parseServerArgs(['--trust-proxy', good], false).trustProxy).toBe(good);
   });

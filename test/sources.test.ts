@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningRedis, startRedis } from '../server/dev/servers.ts';
 import type { GameSnapshot } from '../server/protocol/index.ts';
@@ -32,7 +33,21 @@ const opened: { bus: RedisBus; service: GameService }[] = [];
 
 beforeAll(async () => {
   redis = await startRedis();
+  // A camera aimed away from the board: a grey picture, no board in it.
+  const away = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#777' } })
+    .jpeg()
+    .toBuffer();
   camera = createServer((req, res) => {
+    if (req.url === '/away') {
+      res.writeHead(200, { 'content-type': 'multipart/x-mixed-replace; boundary=frame' });
+      const timer = setInterval(() => {
+        res.write(`--frame\r\nContent-Type: image/jpeg\r\nContent-Length: ${away.length}\r\n\r\n`);
+        res.write(away);
+        res.write('\r\n');
+      }, 200);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
     if (req.url !== '/video') {
       res.writeHead(404).end();
       return;
@@ -147,7 +162,9 @@ describe('camera streams shared by a hall’s instances', () => {
     const refused = await b.act(id, { type: 'end-turn' }).catch((err: unknown) => err);
     expect(refused).toMatchObject({ code: 'not-allowed' });
     // (toMatchObject does not look at an Error's message.)
-    expect((refused as Error).message).toMatch(/another server of the hall pulls it.*--queue/);
+    expect((refused as Error).message).toMatch(
+      /another server of the hall pulls this camera's stream.*--queue/,
+    );
     // Where the frames arrive, End turn reads them.
     let ended: string | undefined;
     await until('End turn on A reads the stream', async () => {
@@ -160,6 +177,24 @@ describe('camera streams shared by a hall’s instances', () => {
     expect(['committed', 'needs-confirmation']).toContain(ended);
     expect(await a.stopSource(id)).toBe(true);
     await until('A lets it go', () => clients.open === 0);
+  }, 30_000);
+
+  it('says, for End turn on a stream that shows no board, that no board was seen (one server, no hall)', async () => {
+    const alone = new GameService(store, { sources: 'any' });
+    try {
+      const { id } = await alone.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+      await alone.startSource(id, cameraUrl.replace('/video', '/away'), 100);
+      let refused: unknown;
+      await until('a frame read', async () => {
+        refused = await alone.act(id, { type: 'end-turn' }).catch((err: unknown) => err);
+        return /no board/.test((refused as Error).message);
+      });
+      expect(refused).toMatchObject({ code: 'not-allowed' });
+      expect((refused as Error).message).toMatch(/has shown no board yet/);
+      expect((refused as Error).message).not.toMatch(/hall|--queue/);
+    } finally {
+      await alone.stopAll();
+    }
   }, 30_000);
 
   it('shows everywhere why a stream stopped, and nobody pulls it again until it is started again', async () => {
@@ -247,7 +282,7 @@ describe('camera streams when Redis loses its data, or an instance stops', () =>
       goOn();
       const refused = await starting;
       expect(refused).toMatchObject({ code: 'unavailable' });
-      expect((refused as Error).message).toMatch(/shutting down: the stream was not started/);
+      expect((refused as Error).message).toMatch(/shutting down: start the stream again/);
       expect(await raw.hexists('tilecam:sources', `${id}/0`)).toBe(0);
       expect(await raw.get(`tilecam:source-owner:${id}/0`)).toBeNull();
       // And once shut down, refused at once.
@@ -262,6 +297,23 @@ describe('camera streams when Redis loses its data, or an instance stops', () =>
       raw.disconnect();
       await bus.close();
     }
+  });
+
+  it('counts a stream started again here once towards the limit', async () => {
+    const a = await instance({ sources: 2 });
+    const [g1, g2] = [
+      (await a.create(parseGameConfig({ players: ['Ann', 'Ben'] }))).id,
+      (await a.create(parseGameConfig({ players: ['Ann', 'Ben'] }))).id,
+    ];
+    await a.startSource(g1, cameraUrl, 300);
+    // g1 started again (a double click) while g2 starts: two streams, within the limit of two.
+    const started = await Promise.allSettled([
+      a.startSource(g1, cameraUrl, 300),
+      a.startSource(g2, cameraUrl, 300),
+    ]);
+    expect(started.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    for (const id of [g1, g2]) await a.stopSource(id);
+    await until('none pulled', () => clients.open === 0);
   });
 
   it('pulls no more streams than its limit when they are started at once', async () => {

@@ -40,10 +40,13 @@ function proxyItem(item: string): boolean {
   const v4 = ipaddr.IPv4.isValidFourPartDecimal(address);
   if (!v4 && !ipv6InFull(address)) return false;
   if (bits === undefined) return true;
-  // An IPv4 address written inside an IPv6 one (::ffff:10.0.0.0) with a prefix names no range proxy-addr matches.
-  if (!v4 && address.includes('.')) return false;
-  if (/^\d{1,3}$/.test(bits)) return Number(bits) <= (v4 ? 32 : 128);
-  return v4 && ipaddr.IPv4.isValidFourPartDecimal(bits);
+  if (!/^\d{1,3}$/.test(bits)) return v4 && ipaddr.IPv4.isValidFourPartDecimal(bits);
+  const prefix = Number(bits);
+  if (v4) return prefix <= 32;
+  // An IPv4-mapped subnet (::ffff:10.0.0.0/104) is matched against IPv4 clients only from 96 bits up: a shorter
+  // prefix would name no client at all.
+  const mapped = (ipaddr.IPv6.parse(address) as ipaddr.IPv6).isIPv4MappedAddress();
+  return prefix <= 128 && (!mapped || prefix >= 96);
 }
 
 /** An IPv6 address, without a zone (`%eth0`, which proxy-addr would drop), an IPv4 one inside it in full. */

@@ -37,8 +37,9 @@ describe('readFrame', () => {
     expect(err).toMatchObject({ code: 'no-board' });
     expect(thumbnail).toHaveBeenCalledTimes(1);
     expect(thumbnail.mock.calls[0]![0]).toMatchObject({ corners: null });
-    // A picture with no board is not kept for End turn.
-    expect(() => intake.last(0)).toThrow(/no frame has arrived from the camera yet/);
+    // A picture with no board is not kept for End turn, which says so.
+    expect(() => intake.last(0)).toThrow(/the camera has shown no board yet/);
+    expect(() => new FrameIntake('en', 1).last(0)).toThrow(/no frame has arrived from the camera yet/);
   });
 
   it('answers an unreadable picture as bad-image', async () => {

@@ -186,6 +186,10 @@ describe('an End turn waiting out a hand when its worker dies', () => {
       a,
       b,
       workerB: () => workerB!,
+      /** A's heartbeat stopped (it would take notes away, or write them again), A still alive. */
+      stopHeartbeatA() {
+        clearInterval((workerA as unknown as { heartbeat: NodeJS.Timeout }).heartbeat);
+      },
       async killA() {
         const dead = workerA as unknown as {
           heartbeat: NodeJS.Timeout;
@@ -336,6 +340,7 @@ describe('an End turn waiting out a hand when its worker dies', () => {
         const since = Date.now();
         while (!held(h.a.loadedGame(id)!) && Date.now() - since < 10_000)
           await new Promise((r) => setTimeout(r, 50));
+        h.stopHeartbeatA();
         await h.marks.hset(handWaitKey(id), note);
         await h.marks.pexpire(handWaitKey(id), 10_000);
         await h.killA();

@@ -125,16 +125,15 @@ export class FrameIntake {
    * The seat's last frame, for End turn pressed on the scorekeeper's page. A ServiceError when none has come, or
    * when it is older than LAST_FRAME_MS (the camera stopped sending: the board may have changed since).
    */
-  last(seat: number, now = Date.now(), streamed = false): Uint8Array {
+  last(seat: number, now = Date.now()): Uint8Array {
     const last = this.frames.get(seat);
     const which = this.seats > 1 ? `the camera at seat ${seat}` : 'the camera';
-    // A stream listed as pulled whose frames never came here: in a hall without workers, another server pulls it.
-    if (!last && streamed)
+    if (!last && this.seen.has(seat))
       throw new ServiceError(
         'not-allowed',
-        `no frame has arrived here from ${which}'s stream yet: if another server of the hall pulls it, End turn is read where its frames arrive; run the hall with workers (--queue and tilecam worker) to press it on any server`,
+        `${which} has shown no board yet: is it over the board, with the whole board in the picture?`,
       );
-    if (!last) throw new ServiceError('not-allowed', `no frame has arrived from ${which} yet`);
+    if (!last) throw new NoFrameYet(seat, `no frame has arrived from ${which} yet`);
     const age = now - last.at;
     if (age > LAST_FRAME_MS && now - (this.seen.get(seat) ?? 0) <= LAST_FRAME_MS)
       throw new ServiceError(
@@ -470,6 +469,16 @@ export class HeldReadings {
           ...(held.look && held.photo ? { look: held.look } : {}),
         }
       : null;
+  }
+}
+
+/** End turn pressed for a camera seat no frame has come from (on this instance). */
+export class NoFrameYet extends ServiceError {
+  constructor(
+    readonly seat: number,
+    message: string,
+  ) {
+    super('not-allowed', message);
   }
 }
 

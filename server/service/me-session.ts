@@ -518,11 +518,7 @@ export class MeSession implements Session {
     const s = this.state;
     switch (action.type) {
       case 'end-turn': {
-        return this.submitFrame(
-          this.intake.last(action.camera, Date.now(), this.sources.streamed(action.camera)),
-          true,
-          { camera: action.camera },
-        );
+        return this.submitFrame(this.intake.last(action.camera), true, { camera: action.camera });
       }
       case 'confirm': {
         const given = action.reading ? parseBoard(action.reading) : undefined;

@@ -25,6 +25,7 @@ import type { BusNote, GameBus } from './bus.ts';
 import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
 import { defaultLimits, type Limits, type SourcePolicy } from './limits.ts';
+import { NoFrameYet } from './live.ts';
 import { MeSession } from './me-session.ts';
 import { checkSourceUrl, mjpegFrames, SourceError } from './mjpeg.ts';
 import { type CaptureTiming, GameSession } from './session.ts';
@@ -338,8 +339,24 @@ export class GameService {
     return queue.run(
       this.guarded(id, live, async () => {
         checkVersion(session, version);
-        return session.act(action);
+        return session.act(action).catch((err: unknown) => {
+          throw this.pulledElsewhere(id, err);
+        });
       }),
+    );
+  }
+
+  /**
+   * `err`, or for End turn on a camera whose stream another instance of the hall pulls (listed as pulled, not here:
+   * its frames arrive there, and without workers End turn is read where they arrive), what to do about it.
+   */
+  private pulledElsewhere(id: string, err: unknown): unknown {
+    if (!(err instanceof NoFrameYet) || !this.shared) return err;
+    const key = sourceField(id, err.seat);
+    if (this.sources.has(key) || !this.sessions.get(id)?.session.sources.streamed(err.seat)) return err;
+    return new ServiceError(
+      'not-allowed',
+      `${err.message}: another server of the hall pulls this camera's stream, and End turn is read where its frames arrive; run the hall with workers (--queue and tilecam worker) to press End turn on any server`,
     );
   }
 
@@ -376,7 +393,10 @@ export class GameService {
     // Shut down meanwhile (stopAll does not wait for this): taken off the list again, as the answer says.
     if (this.closed) {
       await this.shared?.withdraw(key, entry).catch(() => {});
-      throw new ServiceError('unavailable', 'this server is shutting down: the stream was not started');
+      throw new ServiceError(
+        'unavailable',
+        'this server is shutting down: start the stream again (on another server)',
+      );
     }
     this.pull(id, camera, entry);
   }

@@ -549,7 +549,7 @@ export class GameSession implements Session {
     const player = this.state.toMove;
     switch (action.type) {
       case 'end-turn': {
-        return this.submitFrame(this.intake.last(0, Date.now(), this.sources.streamed(0)), true);
+        return this.submitFrame(this.intake.last(0), true);
       }
       case 'pass':
         return this.commit([{ type: 'pass', player }]);

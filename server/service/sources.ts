@@ -53,11 +53,11 @@ return false`;
 /** Takes stream ARGV[1] off the list KEYS[1] if it is still listed as ARGV[2] (as read). */
 const FORGET = `if redis.call('hget', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('hdel', KEYS[1], ARGV[1]) end
 return 0`;
-/** Takes stream ARGV[2] off the list KEYS[2] if it is still listed as ARGV[3], and lets its lease KEYS[1] go if
- *  ARGV[1] holds it (a start given up). */
-const WITHDRAW = `if redis.call('hget', KEYS[2], ARGV[2]) == ARGV[3] then redis.call('hdel', KEYS[2], ARGV[2]) end
-if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end
-return 1`;
+/** A start given up: while ARGV[1] still holds the lease KEYS[1] (nobody started the stream again since), takes
+ *  stream ARGV[2] off the list KEYS[2] if it is still listed as ARGV[3], and lets the lease go. */
+const WITHDRAW = `if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
+if redis.call('hget', KEYS[2], ARGV[2]) == ARGV[3] then redis.call('hdel', KEYS[2], ARGV[2]) end
+return redis.call('del', KEYS[1])`;
 /** Lets the lease KEYS[1] go if ARGV[1] holds it (the streams' and the work queues' leases alike). */
 export const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
@@ -164,7 +164,8 @@ export class SharedSources {
     this.epoch ??= epoch as string;
   }
 
-  /** Undoes `start` (the instance shut down meanwhile): off the list if still listed as started, the lease let go. */
+  /** Undoes `start` (the instance shut down meanwhile): off the list if still listed as started and its lease still
+   *  this instance's (started again elsewhere meanwhile, it stays), the lease let go. */
   async withdraw(field: string, entry: SourceEntry): Promise<void> {
     await this.redis.eval(WITHDRAW, 2, leaseKey(field), LIST, this.instance, field, JSON.stringify(entry));
   }
