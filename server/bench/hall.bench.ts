@@ -15,10 +15,11 @@
  * a held reading confirmed by the scorekeeper, the moves taken back after the last photo and played again (see
  * cameraPhotos), VIEWERS WebSocket viewers spread over the games and over the instances. Printed per phase: frames
  * read per second, frame posted → every viewer of its game updated (p50/p99/max; each camera's first round apart),
- * moves lost or recorded twice (from the database), viewers reconnected, each process's CPU time and RSS.
+ * moves lost or recorded twice (from the database), viewers reconnected, each process's CPU time (PostgreSQL's and
+ * Redis's too) and RSS, and this bench's own event loop delay.
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -111,6 +112,33 @@ function cpuSeconds(pid: number | undefined): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * CPU seconds of a server and its processes (PostgreSQL's connections are its main process's children): each one's
+ * own time and its finished children's, which the kernel adds to their parent once it has waited for them.
+ */
+function treeCpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  const times = (stat: string) => {
+    const f = stat.split(') ')[1]!.split(' ');
+    return { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100 };
+  };
+  try {
+    let total = times(readFileSync(`/proc/${pid}/stat`, 'utf8')).cpu;
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry) || Number(entry) === pid) continue;
+      try {
+        const t = times(readFileSync(`/proc/${entry}/stat`, 'utf8'));
+        if (t.ppid === pid) total += t.cpu;
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    return total;
   } catch {
     return Number.NaN;
   }
@@ -231,6 +259,7 @@ async function phase(
   loopDelay.enable();
   let killed = false;
   const cpuAtStart = [...instances, ...workers].map((p) => cpuSeconds(p.child.pid));
+  const serversAtStart = [treeCpuSeconds(postgres?.pid()), treeCpuSeconds(redis?.pid)];
   const benchCpu = process.cpuUsage();
   const camera = async (g: Game, offset: number) => {
     await pause(offset);
@@ -331,6 +360,8 @@ async function phase(
   const rss = instances.map((i) => (i.alive ? rssMb(i.child.pid) : Number.NaN));
   const workerRss = workers.map((i) => (i.alive ? rssMb(i.child.pid) : Number.NaN));
   const cpu = [...instances, ...workers].map((p, i) => cpuSeconds(p.child.pid) - cpuAtStart[i]!);
+  const pgCpu = treeCpuSeconds(postgres?.pid()) - serversAtStart[0]!;
+  const redisCpu = treeCpuSeconds(redis?.pid) - serversAtStart[1]!;
   for (const g of games) for (const v of g.viewers) v.ws?.close();
 
   // The database says what was recorded: each frame answered `committed` is one play event, exactly.
@@ -377,7 +408,7 @@ async function phase(
     ...workers.map((_, i) => `worker ${i + 1}`),
   ];
   console.log(
-    `  CPU used over the phase: ${cpu.map((c, i) => `${names[i]} ${Number.isFinite(c) ? `${c.toFixed(1)} s` : 'killed'}`).join(', ')}, this bench's cameras and viewers ${((({ user, system }) => (user + system) / 1e6)(process.cpuUsage(benchCpu))).toFixed(1)} s (of ${(2 * seconds).toFixed(0)} s on 2 cores)`,
+    `  CPU used over the phase: ${cpu.map((c, i) => `${names[i]} ${Number.isFinite(c) ? `${c.toFixed(1)} s` : 'killed'}`).join(', ')}, this bench's cameras and viewers ${((({ user, system }) => (user + system) / 1e6)(process.cpuUsage(benchCpu))).toFixed(1)} s, PostgreSQL ${pgCpu.toFixed(1)} s, Redis ${redisCpu.toFixed(1)} s (of ${(2 * seconds).toFixed(0)} s on 2 cores)`,
   );
   console.log(
     `  RSS: ${[

@@ -5,7 +5,7 @@
  * Nothing is left running or on disk.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +38,8 @@ export async function freePort(): Promise<number> {
 export interface RunningPostgres {
   /** `postgres://tilecam@127.0.0.1:PORT/tilecam` */
   readonly url: string;
+  /** The server's main process (its connections are its children), while it runs. */
+  pid(): number | undefined;
   stop(): void;
 }
 
@@ -83,6 +85,13 @@ export async function startPostgres(): Promise<RunningPostgres> {
   let stopped = false;
   return {
     url: `postgres://tilecam@127.0.0.1:${port}/tilecam`,
+    pid() {
+      try {
+        return Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined;
+      } catch {
+        return undefined;
+      }
+    },
     stop() {
       if (stopped) return;
       stopped = true;
@@ -111,6 +120,7 @@ export function redisBin(): string | undefined {
 export interface RunningRedis {
   /** `redis://127.0.0.1:PORT` */
   readonly url: string;
+  readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -144,6 +154,7 @@ export async function startRedis(): Promise<RunningRedis> {
   child.stderr!.resume();
   return {
     url: `redis://127.0.0.1:${port}`,
+    pid: child.pid,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((done) => child.once('exit', done));
