@@ -110,6 +110,15 @@ describe('tilecam eval', () => {
     );
   });
 
+  it('measures the int8 copy of the model (npm run quantize): the demo photos read as the float model reads them', async () => {
+    const demo = join(root, 'fixtures/demo_game');
+    const float = JSON.parse((await tilecam('eval', demo, '--json')).stdout);
+    const r = await tilecam('eval', demo, '--json', '--model', join(root, 'models/cells.int8.onnx'));
+    expect(r.code).toBe(0);
+    const int8 = JSON.parse(r.stdout);
+    expect(int8).toMatchObject({ images: 3, detected: 3, cellErrors: float.cellErrors, boardsPerfect: 3 });
+  });
+
   it('compares a blank as empty for label sets that write blanks as "."', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tilecam-eval-blanks-'));
     copyFileSync(join(photos, 'blank_tiles.jpg'), join(dir, 'blank_tiles.jpg'));

@@ -1,0 +1,236 @@
+"""An int8 copy of the cell classifier, for measuring (the service reads models/cells.onnx, the float model):
+
+    npm run quantize [-- --samples 100000 --epochs 2 --lr 1e-4 --seed 11 --out models/cells.int8.onnx]
+
+1. Quantisation-aware fine-tuning: the float model's weights learn, on synthetic cells only (render.py), to give the
+   float model's own outputs once their weights are int8 (per output channel) and the activations after each ReLU
+   uint8 (per tensor, scaled to the 99.999th percentile of 3,000 calibration cells). The float model is the teacher:
+   the loss is the divergence from its class shares.
+2. Export with QuantizeLinear/DequantizeLinear pairs (QDQ: the input exactly value/255, weights int8, biases int32,
+   activations uint8), which onnxruntime fuses into QLinearConv. The features output stays float.
+
+Writes OUT and OUT's metadata (.json, the float model's with what was done). About 6 minutes on 2 CPU threads
+(rendering 4, fine-tuning 2). Measure it with `npx tilecam eval … --model models/cells.int8.onnx` (docs/measurements.md,
+session 14): it is not the model the service uses.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+import train  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+# The v5 network: five 3×3 convolutions, each followed by a ReLU; a 2×2 max pool after these ones.
+POOL_AFTER = {0, 1, 3}
+PERCENTILE = 0.99999
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--model", default=os.path.join(ROOT, "models", "cells.onnx"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "models", "cells.int8.onnx"))
+    ap.add_argument("--samples", type=int, default=100_000)
+    ap.add_argument("--epochs", type=int, default=2)
+    ap.add_argument("--lr", type=float, default=1e-4)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    if args.samples < 4000 or args.epochs < 1 or not 0 < args.lr < 1:
+        ap.error("--samples must be at least 4000, --epochs at least 1, --lr between 0 and 1")
+
+    import onnx
+    import torch
+    import torch.nn.functional as F
+    from onnx import numpy_helper
+
+    torch.set_num_threads(2)
+    torch.manual_seed(args.seed)
+    t0 = time.time()
+    model = onnx.load(args.model)
+    graph = model.graph
+    inits = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    gemms = [n for n in graph.node if n.op_type == "Gemm"]
+    if len(convs) != 5 or len(gemms) != 1:
+        sys.exit(f"{args.model}: not the five-convolution network this script knows")
+    gemm = gemms[0]
+    teacher = [torch.from_numpy(inits[n.input[k]].copy()) for n in convs for k in (1, 2)]
+    teacher += [torch.from_numpy(inits[gemm.input[k]].copy()) for k in (1, 2)]
+    student = [torch.nn.Parameter(t.clone()) for t in teacher]
+
+    def fake_weights(w):
+        scale = w.detach().abs().flatten(1).max(1).values.clamp_min(1e-12).view(-1, 1, 1, 1) / 127
+        return w + ((w / scale).round().clamp(-127, 127) * scale - w).detach()
+
+    def fake_acts(a, scale):
+        return a + ((a / scale).round().clamp(0, 255) * scale - a).detach()
+
+    def forward(x, p, scales=None, collect=None):
+        for i in range(5):
+            w, b = p[2 * i], p[2 * i + 1]
+            x = F.relu(F.conv2d(x, fake_weights(w) if scales else w, b, padding=1))
+            if collect is not None:
+                collect.setdefault(i, []).append(x.detach().flatten())
+            if scales:
+                x = fake_acts(x, scales[i])
+            if i in POOL_AFTER:
+                x = F.max_pool2d(x, 2, 2)
+        x = x.mean((2, 3))
+        if collect is not None:
+            collect.setdefault(5, []).append(x.detach().flatten())
+        if scales:
+            x = fake_acts(x, scales[5])
+        return x @ p[10].T + p[11]
+
+    x, _ = train.make_data(args.samples, args.seed, args.workers)
+    cells = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
+    render_s = time.time() - t0
+
+    # The activations' scales: their 99.999th percentile over 3,000 cells, as the float model makes them.
+    with torch.no_grad():
+        seen = {}
+        forward(cells[:3000].float() / 255, teacher, collect=seen)
+        scales = {}
+        for k, v in seen.items():
+            v = torch.cat(v)
+            v = v[torch.randperm(len(v))[:1_000_000]]
+            scales[k] = max(float(torch.quantile(v, PERCENTILE)), 1e-6) / 255
+
+    opt = torch.optim.AdamW(student, lr=args.lr, weight_decay=0)
+    batch = 256
+    steps = args.epochs * (len(cells) // batch)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps)
+    done = 0
+    start = time.time()
+    for _ in range(args.epochs):
+        perm = torch.randperm(len(cells))
+        for i in range(0, len(perm) - batch + 1, batch):
+            xb = cells[perm[i : i + batch]].float() / 255
+            with torch.no_grad():
+                target = F.log_softmax(forward(xb, teacher), 1)
+            loss = F.kl_div(F.log_softmax(forward(xb, student, scales), 1), target, log_target=True,
+                            reduction="batchmean")
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            done += 1
+            if done % 20 == 0 or done == steps:
+                train.progress("fine-tune", done, steps, start)
+    train_s = time.time() - start
+
+    # How often the int8 student's likeliest class is the float model's, on cells it never saw.
+    xv, _ = train.make_data(5000, args.seed + 1, args.workers)
+    xv = torch.from_numpy(xv).permute(0, 3, 1, 2).float() / 255
+    with torch.no_grad():
+        ref = forward(xv, teacher).argmax(1)
+        agree = float((forward(xv, student, scales).argmax(1) == ref).float().mean())
+        plain = float((forward(xv, teacher, scales).argmax(1) == ref).float().mean())
+    sys.stderr.write(f"same class as the float model on 5,000 new cells: {agree:.4f} (int8 without fine-tuning "
+                     f"{plain:.4f})\n")
+
+    export(onnx, numpy_helper, model, convs, gemm, [p.detach().numpy() for p in student], scales, args.out)
+    meta = json.load(open(os.path.splitext(args.model)[0] + ".json", encoding="utf-8"))
+    meta["file"] = os.path.basename(args.out)
+    meta["quantisation"] = {
+        "from": os.path.basename(args.model), "command": "npm run quantize",
+        "how": "quantisation-aware fine-tuning on synthetic cells (the float model as teacher), exported as QDQ",
+        "weights": "int8, symmetric, per output channel", "activations": f"uint8 per tensor, {PERCENTILE} percentile",
+        "samples": args.samples, "epochs": args.epochs, "lr": args.lr, "seed": args.seed,
+        "renderSeconds": round(render_s), "trainSeconds": round(train_s),
+        "sameClassAsFloat": round(agree, 4), "sameClassWithoutFineTuning": round(plain, 4),
+    }
+    with open(os.path.splitext(args.out)[0] + ".json", "w", encoding="utf-8") as f:
+        json.dump(meta, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    sys.stderr.write(f"wrote {args.out} in {time.time() - t0:,.0f}s\n")
+
+
+def export(onnx, numpy_helper, model, convs, gemm, weights, scales, path):
+    """The graph again with QDQ pairs: the input (exactly value/255), each convolution's weights (int8 per channel)
+    and bias (int32 at the input's scale times the weights'), each ReLU's output and the global pooling's (uint8)."""
+    helper = onnx.helper
+    graph = model.graph
+    initializers = list(graph.initializer)
+    nodes = []
+    scale_of = {}
+
+    def const(name, array):
+        initializers.append(numpy_helper.from_array(array, name))
+        return name
+
+    def qdq(tensor, scale):
+        s = const(f"{tensor}_scale", np.array(scale, np.float32))
+        z = const(f"{tensor}_zero", np.array(0, np.uint8))
+        nodes.append(helper.make_node("QuantizeLinear", [tensor, s, z], [f"{tensor}_q"]))
+        nodes.append(helper.make_node("DequantizeLinear", [f"{tensor}_q", s, z], [f"{tensor}_dq"]))
+        scale_of[f"{tensor}_dq"] = float(np.float32(scale))
+        return f"{tensor}_dq"
+
+    def attributes(node):
+        return {a.name: helper.get_attribute_value(a) for a in node.attribute}
+
+    renamed = {"cells": qdq("cells", 1 / 255)}
+    fresh = {n.input[1]: weights[2 * i] for i, n in enumerate(convs)}
+    fresh |= {n.input[2]: weights[2 * i + 1] for i, n in enumerate(convs)}
+    fresh |= {gemm.input[1]: weights[10], gemm.input[2]: weights[11]}
+    conv_index = {id(n): i for i, n in enumerate(convs)}
+    for node in graph.node:
+        inputs = [renamed.get(i, i) for i in node.input]
+        if node.op_type == "Conv":
+            w = fresh[node.input[1]].astype(np.float32)
+            b = fresh[node.input[2]].astype(np.float32)
+            ws = np.abs(w).reshape(w.shape[0], -1).max(1) / 127
+            ws[ws == 0] = 1
+            wq = np.clip(np.round(w / ws[:, None, None, None]), -127, 127).astype(np.int8)
+            name = node.input[1]
+            const(f"{name}_int8", wq)
+            const(f"{name}_scale", ws.astype(np.float32))
+            const(f"{name}_zero", np.zeros(len(ws), np.int8))
+            nodes.append(helper.make_node("DequantizeLinear", [f"{name}_int8", f"{name}_scale", f"{name}_zero"],
+                                          [f"{name}_dq"], axis=0))
+            bs = (scale_of[inputs[0]] * ws).astype(np.float32)
+            bias = node.input[2]
+            const(f"{bias}_int32", np.round(b / bs).astype(np.int32))
+            const(f"{bias}_scale", bs)
+            const(f"{bias}_zero", np.zeros(len(bs), np.int32))
+            nodes.append(helper.make_node("DequantizeLinear", [f"{bias}_int32", f"{bias}_scale", f"{bias}_zero"],
+                                          [f"{bias}_dq"], axis=0))
+            nodes.append(helper.make_node("Conv", [inputs[0], f"{name}_dq", f"{bias}_dq"], list(node.output),
+                                          name=node.name, **attributes(node)))
+            last_conv = conv_index[id(node)]
+        elif node.op_type == "Relu":
+            nodes.append(helper.make_node("Relu", inputs, list(node.output), name=node.name))
+            renamed[node.output[0]] = qdq(node.output[0], scales[last_conv])
+        elif node.op_type == "MaxPool":
+            # The same scale as its input: onnxruntime pools the uint8 values themselves.
+            nodes.append(helper.make_node("MaxPool", inputs, list(node.output), name=node.name, **attributes(node)))
+            renamed[node.output[0]] = qdq(node.output[0], scale_of[inputs[0]])
+        elif node.op_type == "GlobalAveragePool":
+            nodes.append(helper.make_node(node.op_type, inputs, list(node.output), name=node.name))
+            renamed[node.output[0]] = qdq(node.output[0], scales[5])
+        elif node.op_type == "Gemm":
+            nodes.append(helper.make_node("Gemm", inputs, list(node.output), name=node.name, **attributes(node)))
+        else:
+            nodes.append(helper.make_node(node.op_type, inputs, list(node.output), name=node.name,
+                                          **attributes(node)))
+    used = {i for n in nodes for i in n.input}
+    for name in (gemm.input[1], gemm.input[2]):
+        for t in initializers:
+            if t.name == name:
+                t.CopyFrom(numpy_helper.from_array(fresh[name].astype(np.float32), name))
+    kept = [t for t in initializers if t.name in used]
+    out = helper.make_model(helper.make_graph(nodes, graph.name, graph.input, graph.output, kept),
+                            opset_imports=[helper.make_opsetid("", 13)])
+    out.ir_version = model.ir_version
+    onnx.checker.check_model(out)
+    onnx.save(out, path)
+
+
+if __name__ == "__main__":
+    main()
