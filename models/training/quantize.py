@@ -9,7 +9,7 @@
 2. Export with QuantizeLinear/DequantizeLinear pairs (QDQ: the input exactly value/255, weights int8, biases int32,
    activations uint8), which onnxruntime fuses into QLinearConv. The features output stays float.
 
-Writes OUT and OUT's metadata (.json, the float model's with what was done). About 6 minutes on 2 CPU threads
+Writes OUT and OUT's metadata (.json, the float model's with what was done; quantize.sh formats it). About 6 minutes on 2 CPU threads
 (rendering 4, fine-tuning 2). Measure it with `npx tilecam eval … --model models/cells.int8.onnx` (docs/measurements.md,
 session 14): it is not the model the service uses.
 """

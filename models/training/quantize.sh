@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# `npm run quantize [-- --samples N --epochs E --out PATH]`: installs the training packages if needed, then writes the
+# int8 copy of the model (quantize.py) and its metadata, formatted as the repository's JSON is. A developer step,
+# never run by install or tests.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+bash "$here/setup.sh"
+/usr/bin/python3 "$here/quantize.py" "$@"
+out="$here/../cells.int8.onnx"
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  case "${args[i]}" in
+    --out) out="${args[i + 1]}" ;;
+    --out=*) out="${args[i]#--out=}" ;;
+  esac
+done
+cd "$here/../.." && npx biome format --write "${out%.onnx}.json" >/dev/null
