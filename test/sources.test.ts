@@ -37,31 +37,26 @@ beforeAll(async () => {
   const away = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#777' } })
     .jpeg()
     .toBuffer();
+  // The board's picture at /video (its clients counted), the grey one at /away, as MJPEG, a frame every 200 ms.
   camera = createServer((req, res) => {
-    if (req.url === '/away') {
-      res.writeHead(200, { 'content-type': 'multipart/x-mixed-replace; boundary=frame' });
-      const timer = setInterval(() => {
-        res.write(`--frame\r\nContent-Type: image/jpeg\r\nContent-Length: ${away.length}\r\n\r\n`);
-        res.write(away);
-        res.write('\r\n');
-      }, 200);
-      res.on('close', () => clearInterval(timer));
-      return;
-    }
-    if (req.url !== '/video') {
+    const picture = req.url === '/video' ? photo : req.url === '/away' ? away : undefined;
+    if (!picture) {
       res.writeHead(404).end();
       return;
     }
-    clients.open++;
-    clients.total++;
+    const counted = picture === photo;
+    if (counted) {
+      clients.open++;
+      clients.total++;
+    }
     res.writeHead(200, { 'content-type': 'multipart/x-mixed-replace; boundary=frame' });
     const timer = setInterval(() => {
-      res.write(`--frame\r\nContent-Type: image/jpeg\r\nContent-Length: ${photo.length}\r\n\r\n`);
-      res.write(photo);
+      res.write(`--frame\r\nContent-Type: image/jpeg\r\nContent-Length: ${picture.length}\r\n\r\n`);
+      res.write(picture);
       res.write('\r\n');
     }, 200);
     res.on('close', () => {
-      clients.open--;
+      if (counted) clients.open--;
       clearInterval(timer);
     });
   });
@@ -95,6 +90,22 @@ async function instance(limits?: Partial<Limits>): Promise<GameService> {
 
 const sourcesOn = async (service: GameService, id: string) =>
   ((await service.get(id)).snapshot() as GameSnapshot).sources;
+
+/** End turn pressed on `service` (until a frame of the stream has come) records a move from the camera's picture
+ *  (the first move, or held for a click); the stream is then stopped there, and let go. */
+async function endTurnReadsTheStream(service: GameService, id: string, name: string): Promise<void> {
+  let ended: string | undefined;
+  await until(`End turn on ${name} reads the stream`, async () => {
+    ended = await service.act(id, { type: 'end-turn' }).then(
+      (r) => r.status,
+      () => undefined,
+    );
+    return ended !== undefined;
+  });
+  expect(['committed', 'needs-confirmation']).toContain(ended);
+  expect(await service.stopSource(id)).toBe(true);
+  await until(`${name} lets it go`, () => clients.open === 0);
+}
 
 async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 8000): Promise<void> {
   const end = Date.now() + ms;
@@ -140,17 +151,7 @@ describe('camera streams shared by a hall’s instances', () => {
     }
     expect(await sourcesOn(b, id)).toEqual([{ camera: 0, host, state: 'pulling', error: null }]);
     // Its frames reach the game on B: End turn pressed there reads the camera's picture (the first move).
-    let ended: string | undefined;
-    await until('End turn on B reads the stream', async () => {
-      ended = await b.act(id, { type: 'end-turn' }).then(
-        (r) => r.status,
-        () => undefined,
-      );
-      return ended !== undefined;
-    });
-    expect(['committed', 'needs-confirmation']).toContain(ended);
-    expect(await b.stopSource(id)).toBe(true);
-    await until('B lets it go', () => clients.open === 0);
+    await endTurnReadsTheStream(b, id, 'B');
   }, 40_000);
 
   it('says, for End turn on an instance that gets none of the stream’s frames, where they arrive (no workers)', async () => {
@@ -166,17 +167,7 @@ describe('camera streams shared by a hall’s instances', () => {
       /another server of the hall pulls this camera's stream.*--queue/,
     );
     // Where the frames arrive, End turn reads them.
-    let ended: string | undefined;
-    await until('End turn on A reads the stream', async () => {
-      ended = await a.act(id, { type: 'end-turn' }).then(
-        (r) => r.status,
-        () => undefined,
-      );
-      return ended !== undefined;
-    });
-    expect(['committed', 'needs-confirmation']).toContain(ended);
-    expect(await a.stopSource(id)).toBe(true);
-    await until('A lets it go', () => clients.open === 0);
+    await endTurnReadsTheStream(a, id, 'A');
   }, 30_000);
 
   it('says, for End turn on a stream that shows no board, that no board was seen (one server, no hall)', async () => {

@@ -6,12 +6,6 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bash "$here/setup.sh"
 /usr/bin/python3 "$here/quantize.py" "$@"
-out="$here/../cells.int8.onnx"
-args=("$@")
-for ((i = 0; i < ${#args[@]}; i++)); do
-  case "${args[i]}" in
-    --out) out="${args[i + 1]}" ;;
-    --out=*) out="${args[i]#--out=}" ;;
-  esac
-done
+source "$here/out-path.sh"
+out="$(out_path "$here/../cells.int8.onnx" "$@")"
 cd "$here/../.." && npx biome format --write "${out%.onnx}.json" >/dev/null

@@ -7,12 +7,6 @@ here="$(cd "$(dirname "$0")" && pwd)"
 bash "$here/setup.sh"
 /usr/bin/python3 "$here/train.py" "$@"
 # The exported model also gives each cell's penultimate features (vision/adapt.ts compares a game's squares by them).
-out="$here/../cells.onnx"
-args=("$@")
-for ((i = 0; i < ${#args[@]}; i++)); do
-  case "${args[i]}" in
-    --out) out="${args[i + 1]}" ;;
-    --out=*) out="${args[i]#--out=}" ;;
-  esac
-done
+source "$here/out-path.sh"
+out="$(out_path "$here/../cells.onnx" "$@")"
 cd "$here/../.." && npx tsx models/training/features.ts "$out"
