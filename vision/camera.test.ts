@@ -83,6 +83,32 @@ describe('a steady camera', () => {
     expect(next.board[1]!.slice(1, 13)).toBe('KKKKKKKKKKKK');
   });
 
+  it('reads only the squares that changed when the light changed too (a lamp, a cloud, the exposure)', async () => {
+    const camera = new Camera({ letters });
+    await camera.read(frame);
+    // A tile put down as the light dims by a seventh: every square's grey changed, one square's tile.
+    const dimmed = (bytes: Buffer) => sharp(bytes).linear(0.86, -4).jpeg({ quality: 95 }).toBuffer();
+    const one = await dimmed(await withTile(11, 11));
+    const next = await camera.read(one);
+    expect(next).toMatchObject({ path: 'changed', gridBy: 'lines' });
+    expect(next.cellsRead).toBeLessThan(15);
+    expect(next.board).toEqual((await recognize(one, { letters })).board);
+    expect(next.board[11]![11]).toBe('K');
+    // In that light from now on: the next tile is again the only square read, with no grid to make sure of.
+    const two = await dimmed(
+      await withTiles([
+        [11, 11],
+        [12, 11],
+      ]),
+    );
+    const after = await camera.read(two);
+    expect(after.path).toBe('changed');
+    expect(after.gridBy).toBeUndefined();
+    expect(after.cellsRead).toBeLessThan(15);
+    expect(after.board).toEqual((await recognize(two, { letters })).board);
+    expect(after.board[12]![11]).toBe('K');
+  });
+
   it('reads the frame whole when many squares changed and the board moved a little too (its lines tell)', async () => {
     const camera = new Camera({ letters });
     const first = await camera.read(frame);

@@ -108,6 +108,11 @@ export class Camera {
     if (last && same && this.reference && this.sinceFull < (this.options.fullEvery ?? 30)) {
       const samples = sampleSquares(photo, last.corners);
       const changed = changedSquares(this.reference, samples);
+      // Many changed: perhaps the light did (a lamp, a cloud, the camera's exposure). Compared in this frame's light,
+      // fewer may have: only those are read again, once the grid is known to be where it was (below).
+      const light = changed.length > MOST ? lightChange(this.reference, samples) : undefined;
+      const relit = light && changedSquares(this.reference, samples, light);
+      const toRead = relit && relit.length < changed.length ? relit : changed;
       if (changed.length === 0 && !rethink) {
         this.sinceFull++;
         const round = (t: number) => Math.round(t * 10) / 10;
@@ -131,15 +136,15 @@ export class Camera {
         const byLines =
           this.options.gridCheck !== 'search' &&
           // Nearly every square changed: the frame is read whole; the grid is looked for again for it.
-          changed.length <= NEARLY_ALL &&
+          toRead.length <= NEARLY_ALL &&
           this.lines !== undefined &&
           gridStayed(this.lines, lineProfiles(photo, last.corners)) &&
           !movedWholeSquares(this.reference, samples);
         found = byLines ? last.corners : await locateGrid(photo, last.corners);
         gridBy = byLines ? 'lines' : 'search';
       }
-      if (changed.length <= MOST || (changed.length <= NEARLY_ALL && unmoved(found!, last.corners))) {
-        const cells = new Set(changed);
+      if (changed.length <= MOST || (toRead.length <= NEARLY_ALL && unmoved(found!, last.corners))) {
+        const cells = new Set(toRead);
         for (let k = 0; k < GUARD; k++) cells.add((this.guard + k) % 225);
         this.guard = (this.guard + GUARD) % 225;
         const next = await readFrame(
@@ -150,6 +155,8 @@ export class Camera {
         );
         this.state = next;
         this.rethought = forgotten;
+        // The squares not read again are as they were, in this frame's light: so they are compared from now on.
+        if (toRead === relit) relight(this.reference, light!);
         for (const cell of cells)
           this.reference.set(samples.subarray(cell * PER, (cell + 1) * PER), cell * PER);
         this.sinceFull++;
@@ -325,13 +332,87 @@ function standardised(values: Float32Array): Float32Array {
   return values.map((v) => (v - mean) / sd);
 }
 
-/** The squares whose samples differ from the reference's by more than `CHANGED` on average. */
-export function changedSquares(reference: Float32Array, samples: Float32Array): number[] {
+/**
+ * The squares whose samples differ from the reference's by more than `CHANGED` on average; with `light`, from the
+ * reference as it would look in that light (`gain` × grey + `offset`).
+ */
+export function changedSquares(
+  reference: Float32Array,
+  samples: Float32Array,
+  light: Light = { gain: 1, offset: 0 },
+): number[] {
+  const { gain, offset } = light;
   const out: number[] = [];
   for (let cell = 0; cell < 225; cell++) {
     let sum = 0;
-    for (let k = cell * PER; k < (cell + 1) * PER; k++) sum += Math.abs(samples[k]! - reference[k]!);
+    for (let k = cell * PER; k < (cell + 1) * PER; k++)
+      sum += Math.abs(samples[k]! - (gain * reference[k]! + offset));
     if (sum / PER > CHANGED) out.push(cell);
   }
   return out;
+}
+
+/** A change of the light over the whole board: a grey level g now looks as `gain` × g + `offset`. */
+export interface Light {
+  readonly gain: number;
+  readonly offset: number;
+}
+
+/** The squares a change of light is fitted to: those it explains best, as many as a board with a few moves made
+ *  keeps unchanged. */
+const LIGHT_KEEP = 160;
+const LIGHT_ROUNDS = 4;
+/** A fitted gain outside this range is no change of light (a board covered, another picture). */
+const LIGHT_GAIN: readonly [number, number] = [0.5, 2];
+
+/**
+ * How the light changed between the reference and the samples, if it did as one change over the whole board: the
+ * squares' mean grey levels fitted by least squares, again and again over the `LIGHT_KEEP` squares the fit explains
+ * best (the squares that really changed, a hand or new tiles, left out). Undefined when no such fit exists.
+ */
+export function lightChange(reference: Float32Array, samples: Float32Array): Light | undefined {
+  const was = new Float64Array(225);
+  const now = new Float64Array(225);
+  for (let cell = 0; cell < 225; cell++) {
+    let a = 0;
+    let b = 0;
+    for (let k = cell * PER; k < (cell + 1) * PER; k++) {
+      a += reference[k]!;
+      b += samples[k]!;
+    }
+    was[cell] = a / PER;
+    now[cell] = b / PER;
+  }
+  let kept = Array.from({ length: 225 }, (_, cell) => cell);
+  let light: Light | undefined;
+  for (let round = 0; round < LIGHT_ROUNDS; round++) {
+    let sx = 0;
+    let sy = 0;
+    let sxx = 0;
+    let sxy = 0;
+    for (const cell of kept) {
+      sx += was[cell]!;
+      sy += now[cell]!;
+      sxx += was[cell]! ** 2;
+      sxy += was[cell]! * now[cell]!;
+    }
+    const n = kept.length;
+    const spread = n * sxx - sx * sx;
+    // A board of one grey says nothing of a gain.
+    if (spread < n * n) return undefined;
+    const gain = (n * sxy - sx * sy) / spread;
+    if (!(gain >= LIGHT_GAIN[0] && gain <= LIGHT_GAIN[1])) return undefined;
+    light = { gain, offset: (sy - gain * sx) / n };
+    const { offset } = light;
+    const misfit = (cell: number) => Math.abs(now[cell]! - (gain * was[cell]! + offset));
+    kept = Array.from({ length: 225 }, (_, cell) => cell)
+      .sort((p, q) => misfit(p) - misfit(q))
+      .slice(0, LIGHT_KEEP);
+  }
+  return light;
+}
+
+/** The reference as it looks in `light`. */
+function relight(reference: Float32Array, { gain, offset }: Light): void {
+  for (let k = 0; k < reference.length; k++) reference[k] = gain * reference[k]! + offset;
 }

@@ -583,7 +583,7 @@ export class WorkConsumer {
         });
       return;
     }
-    const { id, reply, job: work } = data;
+    const { job: work } = data;
     this.running.add(work.game);
     try {
       await this.decide(job, data);
