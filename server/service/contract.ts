@@ -5,7 +5,7 @@
  */
 import type { Corners } from '../../vision/index.ts';
 import type { FrameResult, Snapshot, Verification } from '../protocol/index.ts';
-import type { StoredGame } from '../store/types.ts';
+import type { GameChanges, StoredGame } from '../store/types.ts';
 import type { Thumbnail } from './frames.ts';
 import type { PictureShare, SourceBoard } from './live.ts';
 
@@ -38,7 +38,7 @@ export interface Session {
    * Catches up with the game as stored (another instance of the service recorded events or held a reading): the
    * events after this one's version are applied, the held readings taken as stored, and the viewers told.
    */
-  refresh(stored: StoredGame): void;
+  refresh(stored: GameChanges): void;
 
   /** The game as every page shows it: scores, board(s), moves, the reading waiting, the camera streams. */
   snapshot(): Snapshot;

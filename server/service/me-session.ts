@@ -41,7 +41,7 @@ import {
   meActionSchema,
   parseWith,
 } from '../protocol/index.ts';
-import type { GameStore, StoredGame } from '../store/types.ts';
+import type { GameChanges, GameStore, StoredGame } from '../store/types.ts';
 import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
 import type { Thumbnail } from './frames.ts';
@@ -130,7 +130,7 @@ export class MeSession implements Session {
     this.rounds = meRounds(this.state);
   }
 
-  refresh(stored: StoredGame): void {
+  refresh(stored: GameChanges): void {
     const [before, round] = [this.seq, this.roundFrom];
     this.catchUp(stored.events);
     // Recorded elsewhere, as when recorded here: a correction makes the cameras forget what they learnt; a round

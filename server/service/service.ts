@@ -15,11 +15,11 @@ import type { Lexicon } from '../engine/index.ts';
 import { defaultEnglishLexicon, readingLexicon } from '../lexicon/index.ts';
 import type { FrameResult } from '../protocol/index.ts';
 import {
+  type GameChanges,
   type GameConfig,
   type GameStore,
   type ListQuery,
   StoreConflict,
-  type StoredGame,
 } from '../store/types.ts';
 import type { BusNote, GameBus } from './bus.ts';
 import type { Session } from './contract.ts';
@@ -179,8 +179,8 @@ export class GameService {
         return await task();
       } catch (err) {
         if (!(err instanceof StoreConflict)) throw err;
-        const stored = await this.store.getGame(id);
-        if (stored) refresh(live, stored);
+        const changes = await this.store.getChanges(id, live.session.version);
+        if (changes) refresh(live, changes);
         throw new ServiceError(
           'stale',
           'another server recorded a move in this game first: look at the game again, then retry',
@@ -650,13 +650,9 @@ export class GameService {
   /** Reads the game again from the store when its events or held readings there differ from those in memory (as
    *  last read from the store, or decided here). */
   private async catchUp(live: Live): Promise<void> {
-    const stored = await this.store.getGame(live.session.id);
-    if (!stored) return;
-    if (
-      (stored.events.at(-1)?.seq ?? 0) !== live.session.version ||
-      JSON.stringify(stored.held ?? []) !== live.held
-    )
-      refresh(live, stored);
+    const changes = await this.store.getChanges(live.session.id, live.session.version);
+    if (!changes) return;
+    if (changes.events.length > 0 || JSON.stringify(changes.held ?? []) !== live.held) refresh(live, changes);
   }
 
   /** The work of a `tilecam worker` (work.ts): decided here, as without a queue. */
@@ -829,9 +825,9 @@ export class GameQueue {
 }
 
 /** The game in memory as stored (another process changed it). */
-function refresh(live: Live, stored: StoredGame): void {
-  live.session.refresh(stored);
-  live.held = JSON.stringify(stored.held ?? []);
+function refresh(live: Live, changes: GameChanges): void {
+  live.session.refresh(changes);
+  live.held = JSON.stringify(changes.held ?? []);
 }
 
 function checkVersion(session: Session, version: number | undefined): void {

@@ -41,7 +41,7 @@ import {
   parseWith,
   type Verification,
 } from '../protocol/index.ts';
-import type { GameStore, StoredGame } from '../store/types.ts';
+import type { GameChanges, GameStore, StoredGame } from '../store/types.ts';
 import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
 import type { Thumbnail } from './frames.ts';
@@ -140,7 +140,7 @@ export class GameSession implements Session {
     }
   }
 
-  refresh(stored: StoredGame): void {
+  refresh(stored: GameChanges): void {
     const before = this.seq;
     this.catchUp(stored.events);
     // A correction recorded elsewhere may undo what the camera here learnt, as one recorded here does (commit).

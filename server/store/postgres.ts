@@ -20,6 +20,7 @@ import {
 } from './rows.ts';
 import { DEFAULT_PHOTO_BYTES_PER_GAME } from './sqlite.ts';
 import {
+  type GameChanges,
   type GameConfig,
   type GameStore,
   type GameSummary,
@@ -182,6 +183,26 @@ export class PostgresStore implements GameStore {
       tokenHash: row.token_hash,
       config: JSON.parse(row.config),
       createdAt: row.created_at,
+      events: row.events.map(storedEvent),
+      held: row.held.map((h) => JSON.parse(h) as StoredHeld),
+    };
+  }
+
+  async getChanges(id: string, after: number): Promise<GameChanges | undefined> {
+    // One statement, as getGame: every instance catches up after each change made elsewhere, and a game's events
+    // grow all game long, so only the new ones are read.
+    const { rows } = await this.pool.query<{ events: EventRow[]; held: string[] }>(
+      `SELECT
+         (SELECT coalesce(json_agg(json_build_object('seq', e.seq, 'event', e.event, 'photo', e.photo,
+                   'decision', e.decision, 'at', e.at) ORDER BY e.seq), '[]')
+            FROM events e WHERE e.game_id = g.id AND e.seq > $2) AS events,
+         (SELECT coalesce(json_agg(h.held ORDER BY h.board), '[]') FROM held h WHERE h.game_id = g.id) AS held
+       FROM games g WHERE g.id = $1`,
+      [id, after],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
       events: row.events.map(storedEvent),
       held: row.held.map((h) => JSON.parse(h) as StoredHeld),
     };

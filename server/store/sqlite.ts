@@ -17,6 +17,7 @@ import {
   storedEvent,
 } from './rows.ts';
 import {
+  type GameChanges,
   type GameConfig,
   type GameStore,
   type GameSummary,
@@ -193,6 +194,21 @@ export class SqliteStore implements GameStore {
       events,
       held,
     };
+  }
+
+  async getChanges(id: string, after: number): Promise<GameChanges | undefined> {
+    if (!this.db.prepare('SELECT 1 FROM games WHERE id = ?').get(id)) return undefined;
+    const events = (
+      this.db
+        .prepare(
+          'SELECT seq, event, photo, decision, at FROM events WHERE game_id = ? AND seq > ? ORDER BY seq',
+        )
+        .all(id, after) as EventRow[]
+    ).map(storedEvent);
+    const held = (
+      this.db.prepare('SELECT held FROM held WHERE game_id = ? ORDER BY board').all(id) as { held: string }[]
+    ).map((h) => JSON.parse(h.held) as StoredHeld);
+    return { events, held };
   }
 
   async listGames(query: ListQuery): Promise<ListedGame[]> {

@@ -88,6 +88,27 @@ describe.each(kinds)('the $name store', ({ name, open }) => {
     expect(await store.getGame('no-such-game')).toBeUndefined();
   });
 
+  it('gives the events after a number with the held readings now, to catch a copy up', async () => {
+    const id = newId();
+    await store.createGame({ id, tokenHash: 'x', config });
+    await store.appendEvents(id, [pass(1), pass(2, 1)]);
+    await store.appendEvents(id, [
+      { ...pass(3), photo: `photos/${id}/event-3.jpg`, decision: { how: 'read' } },
+    ]);
+    const held = heldNaming(id, 0, 'held-1.jpg');
+    await store.setHeld(id, 0, held);
+    expect(await store.getChanges(id, 1)).toEqual({
+      events: [pass(2, 1), { ...pass(3), photo: `photos/${id}/event-3.jpg`, decision: { how: 'read' } }],
+      held: [held],
+    });
+    expect(await store.getChanges(id, 3)).toEqual({ events: [], held: [held] });
+    expect(await store.getChanges(id, 0)).toEqual({
+      events: (await store.getGame(id))!.events,
+      held: [held],
+    });
+    expect(await store.getChanges('no-such-game', 0)).toBeUndefined();
+  });
+
   it('records an event exactly once: a number already taken is a conflict, and the whole batch is refused', async () => {
     const id = newId();
     await store.createGame({ id, tokenHash: 'x', config });

@@ -19,6 +19,9 @@ export interface StoredGame {
   readonly held?: readonly StoredHeld[];
 }
 
+/** What a copy of a game read up to event `after` needs to catch up (GameStore.getChanges). */
+export type GameChanges = Pick<StoredGame, 'events' | 'held'>;
+
 /** A reading held for the scorekeeper: kept so that a restart does not lose it. */
 export interface StoredHeld {
   readonly board: number;
@@ -127,6 +130,11 @@ export interface GameStore {
   /** Keeps the reading held for a board of the game, or (null) lets it go. */
   setHeld(gameId: string, board: number, held: StoredHeld | null): Promise<void>;
   getGame(id: string): Promise<StoredGame | undefined>;
+  /**
+   * The game's events after event `after` and its held readings now, read together (one snapshot): what a copy of
+   * the game read up to `after` needs to catch up, without reading the whole game again. Undefined: no such game.
+   */
+  getChanges(id: string, after: number): Promise<GameChanges | undefined>;
   listGames(query: ListQuery): Promise<ListedGame[]>;
   /**
    * Keeps a photo and returns its path (`photos/GAME/NAME`), or undefined when the game's photos already take the
