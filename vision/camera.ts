@@ -111,7 +111,7 @@ export class Camera {
       // Many changed: perhaps the light did (a lamp, a cloud, the camera's exposure). Compared in this frame's light,
       // fewer may have: only those are read again, once the grid is known to be where it was (below).
       const light = changed.length > MOST ? lightChange(this.reference, samples) : undefined;
-      const relit = light && changedSquares(this.reference, samples, light);
+      const relit = light && changedInLight(this.reference, samples, light, changed);
       const toRead = relit && relit.length < changed.length ? relit : changed;
       if (changed.length === 0 && !rethink) {
         this.sinceFull++;
@@ -332,22 +332,42 @@ function standardised(values: Float32Array): Float32Array {
   return values.map((v) => (v - mean) / sd);
 }
 
-/**
- * The squares whose samples differ from the reference's by more than `CHANGED` on average; with `light`, from the
- * reference as it would look in that light (`gain` × grey + `offset`).
- */
-export function changedSquares(
+/** The mean absolute difference of square `cell`'s samples from the reference's, as the reference looks in `light`. */
+function difference(
   reference: Float32Array,
   samples: Float32Array,
-  light: Light = { gain: 1, offset: 0 },
+  cell: number,
+  { gain, offset }: Light = { gain: 1, offset: 0 },
+): number {
+  let sum = 0;
+  for (let k = cell * PER; k < (cell + 1) * PER; k++)
+    sum += Math.abs(samples[k]! - (gain * reference[k]! + offset));
+  return sum / PER;
+}
+
+/** The squares whose samples differ from the reference's by more than `CHANGED` on average. */
+export function changedSquares(reference: Float32Array, samples: Float32Array): number[] {
+  const out: number[] = [];
+  for (let cell = 0; cell < 225; cell++) if (difference(reference, samples, cell) > CHANGED) out.push(cell);
+  return out;
+}
+
+/**
+ * The squares that changed, compared in `light`: those that differ by more than `CHANGED` from the reference as it
+ * looks in that light, and, of those that had changed as first compared (`changed`), every one the light does not
+ * explain well (a difference in it over `LIGHT_EXPLAINS`): a tile whose grey the fit comes near is still read.
+ */
+export function changedInLight(
+  reference: Float32Array,
+  samples: Float32Array,
+  light: Light,
+  changed: readonly number[],
 ): number[] {
-  const { gain, offset } = light;
+  const before = new Set(changed);
   const out: number[] = [];
   for (let cell = 0; cell < 225; cell++) {
-    let sum = 0;
-    for (let k = cell * PER; k < (cell + 1) * PER; k++)
-      sum += Math.abs(samples[k]! - (gain * reference[k]! + offset));
-    if (sum / PER > CHANGED) out.push(cell);
+    const d = difference(reference, samples, cell, light);
+    if (d > CHANGED || (before.has(cell) && d > LIGHT_EXPLAINS)) out.push(cell);
   }
   return out;
 }
@@ -364,11 +384,20 @@ const LIGHT_KEEP = 160;
 const LIGHT_ROUNDS = 4;
 /** A fitted gain outside this range is no change of light (a board covered, another picture). */
 const LIGHT_GAIN: readonly [number, number] = [0.5, 2];
+/**
+ * The light is taken to have changed as fitted only when nine in ten of the squares it was fitted to differ from it by
+ * no more than this (grey levels, on average over a square's samples): a light the fit only comes near (a tone
+ * curve, a white balance) would leave real changes under `CHANGED`.
+ */
+const LIGHT_FIT = CHANGED / 3;
+/** A square that changed as first compared is left unread only when it differs by less than this in the light. */
+const LIGHT_EXPLAINS = CHANGED / 2;
 
 /**
  * How the light changed between the reference and the samples, if it did as one change over the whole board: the
  * squares' mean grey levels fitted by least squares, again and again over the `LIGHT_KEEP` squares the fit explains
- * best (the squares that really changed, a hand or new tiles, left out). Undefined when no such fit exists.
+ * best (the squares that really changed, a hand or new tiles, left out), and kept only if it explains those squares
+ * closely, sample by sample (`LIGHT_FIT`). Undefined when no such fit exists.
  */
 export function lightChange(reference: Float32Array, samples: Float32Array): Light | undefined {
   const was = new Float64Array(225);
@@ -383,9 +412,15 @@ export function lightChange(reference: Float32Array, samples: Float32Array): Lig
     was[cell] = a / PER;
     now[cell] = b / PER;
   }
-  let kept = Array.from({ length: 225 }, (_, cell) => cell);
+  const all = Array.from({ length: 225 }, (_, cell) => cell);
+  let kept = all;
   let light: Light | undefined;
   for (let round = 0; round < LIGHT_ROUNDS; round++) {
+    if (light) {
+      const { gain, offset } = light;
+      const misfit = (cell: number) => Math.abs(now[cell]! - (gain * was[cell]! + offset));
+      kept = [...all].sort((p, q) => misfit(p) - misfit(q)).slice(0, LIGHT_KEEP);
+    }
     let sx = 0;
     let sy = 0;
     let sxx = 0;
@@ -401,15 +436,12 @@ export function lightChange(reference: Float32Array, samples: Float32Array): Lig
     // A board of one grey says nothing of a gain.
     if (spread < n * n) return undefined;
     const gain = (n * sxy - sx * sy) / spread;
-    if (!(gain >= LIGHT_GAIN[0] && gain <= LIGHT_GAIN[1])) return undefined;
     light = { gain, offset: (sy - gain * sx) / n };
-    const { offset } = light;
-    const misfit = (cell: number) => Math.abs(now[cell]! - (gain * was[cell]! + offset));
-    kept = Array.from({ length: 225 }, (_, cell) => cell)
-      .sort((p, q) => misfit(p) - misfit(q))
-      .slice(0, LIGHT_KEEP);
   }
-  return light;
+  if (!light || !(light.gain >= LIGHT_GAIN[0] && light.gain <= LIGHT_GAIN[1])) return undefined;
+  const fitted = light;
+  const misfits = kept.map((cell) => difference(reference, samples, cell, fitted)).sort((p, q) => p - q);
+  return misfits[Math.floor(0.9 * misfits.length)]! <= LIGHT_FIT ? light : undefined;
 }
 
 /** The reference as it looks in `light`. */

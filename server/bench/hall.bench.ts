@@ -15,7 +15,7 @@
  * a held reading confirmed by the scorekeeper, the moves taken back after the last photo and played again (see
  * cameraPhotos), VIEWERS WebSocket viewers spread over the games and over the instances. Printed per phase: frames
  * read per second, frame posted → every viewer of its game updated (p50/p99/max; each camera's first round apart) and
- * → the camera's answer (the decision alone, before any viewer hears of it),
+ * → the camera's answer, committed or held (the decision as the camera sees it),
  * moves lost or recorded twice (from the database), viewers reconnected, each process's CPU time (PostgreSQL's and
  * Redis's too) and RSS, and this bench's own event loop delay.
  */
@@ -203,7 +203,7 @@ async function phase(
    *  from the camera's last frame in every square played), a move held for the scorekeeper's click (its viewers
    *  wait for the click too), the others. */
   const byKind = { first: [] as number[], held: [] as number[], other: [] as number[] };
-  /** Frame posted → the camera's answer (the decision, before any viewer hears of it), by the same kinds. */
+  /** Frame posted → the camera's answer, committed or held (the decision as the camera sees it), by the same kinds. */
   const answered = { first: [] as number[], held: [] as number[], other: [] as number[] };
   /** Per game, the post time of the frame whose commit the viewers are waiting for, by version. */
   const waiting = new Map<
@@ -326,7 +326,9 @@ async function phase(
             });
             Object.assign(result, (await res.json()) as typeof result);
           }
-          if (wait.warm) answered[wait.kind].push(decided);
+          // A decision only: a refusal (stale, an error) is quick and says nothing of the reading.
+          if (wait.warm && (result.status === 'committed' || wait.kind === 'held'))
+            answered[wait.kind].push(decided);
           if (result.status === 'committed' && result.event?.type === 'play') {
             g.committed++;
             g.version = expected;
@@ -402,7 +404,7 @@ async function phase(
     `    by frame: ${split('first after the moves were taken back', byKind.first)}; ${split('held for a click', byKind.held)}; ${split('the others', byKind.other)}`,
   );
   console.log(
-    `  frame posted → the camera answered (the decision): ${split('first after the moves were taken back', answered.first)}; ${split('held (before the click)', answered.held)}; ${split('the others', answered.other)}`,
+    `  frame posted → the camera answered, committed or held (the decision): ${split('first after the moves were taken back', answered.first)}; ${split('held (before the click)', answered.held)}; ${split('the others', answered.other)}`,
   );
   console.log(
     `  moves recorded: ${games.reduce((a, g) => a + g.committed, 0)}; lost ${lost}; recorded twice ${doubled}`,
