@@ -647,8 +647,8 @@ export class GameService {
     }
   }
 
-  /** Reads the game again from the store when its events or held readings there differ from those in memory (as
-   *  last read from the store, or decided here). */
+  /** Catches the game up from the store: the events recorded after the version in memory, and the held readings
+   *  when they differ from those in memory (as last read from the store, or decided here). */
   private async catchUp(live: Live): Promise<void> {
     const changes = await this.store.getChanges(live.session.id, live.session.version);
     if (!changes) return;

@@ -62,6 +62,21 @@ const MIGRATION_LOCK = 7_151_234;
 
 const UNIQUE_VIOLATION = '23505';
 
+/** Game `g`'s events after number $2, and its held readings, as JSON (getGame, getChanges). */
+const CHANGES = `(SELECT coalesce(json_agg(json_build_object('seq', e.seq, 'event', e.event, 'photo', e.photo,
+                   'decision', e.decision, 'at', e.at) ORDER BY e.seq), '[]')
+            FROM events e WHERE e.game_id = g.id AND e.seq > $2) AS events,
+         (SELECT coalesce(json_agg(h.held ORDER BY h.board), '[]') FROM held h WHERE h.game_id = g.id) AS held`;
+
+interface ChangesRow {
+  events: EventRow[];
+  held: string[];
+}
+
+function changesOf(row: ChangesRow): GameChanges {
+  return { events: row.events.map(storedEvent), held: row.held.map((h) => JSON.parse(h) as StoredHeld) };
+}
+
 export class PostgresStore implements GameStore {
   private constructor(
     private readonly pool: pg.Pool,
@@ -159,23 +174,10 @@ export class PostgresStore implements GameStore {
 
   async getGame(id: string): Promise<StoredGame | undefined> {
     // One statement, so one snapshot of the database (the events and the held readings as they were together), and
-    // one round trip: every instance reads a game again after each change made elsewhere.
-    const { rows } = await this.pool.query<{
-      id: string;
-      token_hash: string;
-      config: string;
-      created_at: string;
-      events: EventRow[];
-      held: string[];
-    }>(
-      `SELECT g.id, g.token_hash, g.config, g.created_at,
-         (SELECT coalesce(json_agg(json_build_object('seq', e.seq, 'event', e.event, 'photo', e.photo,
-                   'decision', e.decision, 'at', e.at) ORDER BY e.seq), '[]')
-            FROM events e WHERE e.game_id = g.id) AS events,
-         (SELECT coalesce(json_agg(h.held ORDER BY h.board), '[]') FROM held h WHERE h.game_id = g.id) AS held
-       FROM games g WHERE g.id = $1`,
-      [id],
-    );
+    // one round trip. Events are numbered from 1: after 0 is all of them.
+    const { rows } = await this.pool.query<
+      { id: string; token_hash: string; config: string; created_at: string } & ChangesRow
+    >(`SELECT g.id, g.token_hash, g.config, g.created_at, ${CHANGES} FROM games g WHERE g.id = $1`, [id, 0]);
     const row = rows[0];
     if (!row) return undefined;
     return {
@@ -183,29 +185,19 @@ export class PostgresStore implements GameStore {
       tokenHash: row.token_hash,
       config: JSON.parse(row.config),
       createdAt: row.created_at,
-      events: row.events.map(storedEvent),
-      held: row.held.map((h) => JSON.parse(h) as StoredHeld),
+      ...changesOf(row),
     };
   }
 
   async getChanges(id: string, after: number): Promise<GameChanges | undefined> {
     // One statement, as getGame: every instance catches up after each change made elsewhere, and a game's events
     // grow all game long, so only the new ones are read.
-    const { rows } = await this.pool.query<{ events: EventRow[]; held: string[] }>(
-      `SELECT
-         (SELECT coalesce(json_agg(json_build_object('seq', e.seq, 'event', e.event, 'photo', e.photo,
-                   'decision', e.decision, 'at', e.at) ORDER BY e.seq), '[]')
-            FROM events e WHERE e.game_id = g.id AND e.seq > $2) AS events,
-         (SELECT coalesce(json_agg(h.held ORDER BY h.board), '[]') FROM held h WHERE h.game_id = g.id) AS held
-       FROM games g WHERE g.id = $1`,
-      [id, after],
-    );
+    const { rows } = await this.pool.query<ChangesRow>(`SELECT ${CHANGES} FROM games g WHERE g.id = $1`, [
+      id,
+      after,
+    ]);
     const row = rows[0];
-    if (!row) return undefined;
-    return {
-      events: row.events.map(storedEvent),
-      held: row.held.map((h) => JSON.parse(h) as StoredHeld),
-    };
+    return row && changesOf(row);
   }
 
   async listGames(query: ListQuery): Promise<ListedGame[]> {

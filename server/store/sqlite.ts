@@ -178,26 +178,23 @@ export class SqliteStore implements GameStore {
       | { id: string; token_hash: string; config: string; created_at: string }
       | undefined;
     if (!row) return undefined;
-    const events = (
-      this.db
-        .prepare('SELECT seq, event, photo, decision, at FROM events WHERE game_id = ? ORDER BY seq')
-        .all(id) as EventRow[]
-    ).map(storedEvent);
-    const held = (
-      this.db.prepare('SELECT held FROM held WHERE game_id = ? ORDER BY board').all(id) as { held: string }[]
-    ).map((h) => JSON.parse(h.held) as StoredHeld);
     return {
       id: row.id,
       tokenHash: row.token_hash,
       config: JSON.parse(row.config),
       createdAt: row.created_at,
-      events,
-      held,
+      // Events are numbered from 1: after 0 is all of them.
+      ...this.changes(id, 0),
     };
   }
 
   async getChanges(id: string, after: number): Promise<GameChanges | undefined> {
     if (!this.db.prepare('SELECT 1 FROM games WHERE id = ?').get(id)) return undefined;
+    return this.changes(id, after);
+  }
+
+  /** Game `id`'s events after number `after`, and its held readings. */
+  private changes(id: string, after: number): GameChanges {
     const events = (
       this.db
         .prepare(
