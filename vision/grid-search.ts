@@ -3,7 +3,7 @@
  * whole frame), each straightened and searched for 16 equally spaced lines along each axis.
  */
 import type { CV, Mat } from './cv.ts';
-import { apply, dedupe, orderCorners, pointsMat, square } from './geometry.ts';
+import { apply, dedupe, orderCorners, pointsMat, square, warpMat } from './geometry.ts';
 import type { Point } from './types.ts';
 
 /** Straightened candidate size in pixels. */
@@ -98,8 +98,7 @@ export function gridInQuad(
   const inset = Math.round(SIDE * 0.03);
   const target = square(SIDE - 2 * inset).map(([x, y]) => [x + inset, y + inset] as Point);
   const H = track(cv.getPerspectiveTransform(pointsMat(cv, quad, track), pointsMat(cv, target, track)));
-  const warped = track(new cv.Mat());
-  cv.warpPerspective(gray, warped, H, new cv.Size(SIDE, SIDE), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+  const warped = warpMat(cv, gray, H, SIDE, SIDE, track);
   const { vx, vy } = lineProfiles(cv, warped, track);
   const fx = bestComb(vx);
   const fy = bestComb(vy);

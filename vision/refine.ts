@@ -4,7 +4,7 @@
  */
 import { standardLayout } from '../server/engine/index.ts';
 import type { CV, Mat } from './cv.ts';
-import { apply, pointsMat, square } from './geometry.ts';
+import { apply, pointsMat, square, warpMat } from './geometry.ts';
 import { smooth } from './grid-search.ts';
 import type { Point } from './types.ts';
 
@@ -25,8 +25,7 @@ export function refineGrid(
   const size = 15 * cell + 2 * margin;
   const ideal = square(15 * cell).map(([x, y]) => [x + margin, y + margin] as Point);
   const H = track(cv.getPerspectiveTransform(pointsMat(cv, grid, track), pointsMat(cv, ideal, track)));
-  const warped = track(new cv.Mat());
-  cv.warpPerspective(gray, warped, H, new cv.Size(size, size), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+  const warped = warpMat(cv, gray, H, size, size, track);
   const gx = track(new cv.Mat());
   const gy = track(new cv.Mat());
   cv.Sobel(warped, gx, cv.CV_32F, 1, 0, 3);
@@ -185,8 +184,7 @@ export function symmetricShift(cv: CV, colour: Mat, grid: Point[], track: (m: Ma
   const H = track(
     cv.getPerspectiveTransform(pointsMat(cv, from, track), pointsMat(cv, square(n * px), track)),
   );
-  const warped = track(new cv.Mat());
-  cv.warpPerspective(colour, warped, H, new cv.Size(n * px, n * px), cv.INTER_AREA, cv.BORDER_REPLICATE);
+  const warped = warpMat(cv, colour, H, n * px, n * px, track);
   const data = warped.data as Uint8Array;
   // Each cell's mean colour, channel by channel.
   const means = [new Float64Array(n * n), new Float64Array(n * n), new Float64Array(n * n)];

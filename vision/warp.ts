@@ -3,7 +3,7 @@
  * because tiles are rarely centred on their squares.
  */
 import { type CV, type Mat, opencv, withMats } from './cv.ts';
-import { gridHomography } from './homography.ts';
+import { plain, resample, resampleSpan } from './resample.ts';
 import type { Corners, Point, RgbImage } from './types.ts';
 
 /** Pixels per cell in the straightened board. */
@@ -14,10 +14,16 @@ export const WARPED = 15 * CELL + 2 * MARGIN;
 
 /** The board straightened: the grid spans [MARGIN, MARGIN + 15·CELL) on both axes. */
 export function warpBoard(image: RgbImage, corners: Corners): RgbImage {
+  return { width: WARPED, height: WARPED, data: resample(image, 3, boardToPhoto(corners), WARPED, WARPED) };
+}
+
+/**
+ * The homography from the straightened board's pixels to the photo's, as warpPerspective computed it from the
+ * corners (in single precision, inverted by OpenCV): the same matrix draws the same pixels.
+ */
+function boardToPhoto(corners: Corners): Float64Array {
   const { cv } = opencv();
   return withMats((track) => {
-    const src = track(new cv.Mat(image.height, image.width, cv.CV_8UC3));
-    src.data.set(image.data);
     const to: Point[] = [
       [MARGIN, MARGIN],
       [MARGIN + 15 * CELL, MARGIN],
@@ -25,16 +31,20 @@ export function warpBoard(image: RgbImage, corners: Corners): RgbImage {
       [MARGIN, MARGIN + 15 * CELL],
     ];
     const H = track(cv.getPerspectiveTransform(mat(cv, corners, track), mat(cv, to, track)));
-    const out = track(new cv.Mat());
-    cv.warpPerspective(src, out, H, new cv.Size(WARPED, WARPED), cv.INTER_AREA, cv.BORDER_REPLICATE);
-    return { width: WARPED, height: WARPED, data: new Uint8Array(out.data) };
+    const inverse = track(new cv.Mat());
+    cv.invert(H, inverse);
+    return Float64Array.from(inverse.data64F as Float64Array);
   });
+}
+
+function mat(cv: CV, pts: readonly Point[], track: (m: Mat) => Mat): Mat {
+  return track(cv.matFromArray(4, 1, cv.CV_32FC2, pts.flat()));
 }
 
 /**
  * The straightened board `board` (of the same camera, on the same grid) with the squares `cells` drawn again from
- * `image`: each square and a margin around it wide enough for its crops (`reach`, in cells), sampled bilinearly
- * through the grid's homography as warpBoard does. A frame where a few squares changed costs those squares only.
+ * `image`: each square and a margin around it wide enough for its crops (`reach`, in cells), sampled as warpBoard
+ * samples, pixel for pixel. A frame where a few squares changed costs those squares only.
  */
 export function patchBoard(
   board: RgbImage,
@@ -43,9 +53,9 @@ export function patchBoard(
   cells: readonly number[],
   reach = 0.5,
 ): RgbImage {
-  const h = gridHomography(corners);
-  const data = board.data.slice();
-  const { width: sw, height: sh, data: src } = image;
+  const toPhoto = boardToPhoto(corners);
+  const data = plain(board.data).slice();
+  const from = { width: image.width, height: image.height, data: plain(image.data) };
   const pad = Math.ceil(reach * CELL);
   // Each square with its margin, as a rectangle of the straightened board; where they overlap (neighbouring
   // squares), each pixel is drawn once.
@@ -58,51 +68,18 @@ export function patchBoard(
       Math.min(WARPED, MARGIN + (r + 1) * CELL + pad),
     ] as const;
   });
-  const [sx1, sy1, sw1] = [h[0]! / CELL, h[3]! / CELL, h[6]! / CELL];
   for (let y = 0; y < WARPED; y++) {
     // The parts of row y to draw: the rectangles across it, merged.
     const spans = rects.filter((q) => q[1] <= y && y < q[3]).sort((a, b) => a[0] - b[0]);
-    if (spans.length === 0) continue;
-    const v = (y - MARGIN) / CELL;
     let k = 0;
     while (k < spans.length) {
       const x0 = spans[k]![0];
       let x1 = spans[k]![2];
       for (k++; k < spans.length && spans[k]![0] <= x1; k++) x1 = Math.max(x1, spans[k]![2]);
-      // Along a row the homography's three terms are linear in x: start values and steps.
-      const u0 = (x0 - MARGIN) / CELL;
-      let nx = h[0]! * u0 + h[1]! * v + h[2]!;
-      let ny = h[3]! * u0 + h[4]! * v + h[5]!;
-      let nw = h[6]! * u0 + h[7]! * v + h[8]!;
-      let o = (y * WARPED + x0) * 3;
-      for (let x = x0; x < x1; x++, nx += sx1, ny += sy1, nw += sw1, o += 3) {
-        let sx = nx / nw;
-        let sy = ny / nw;
-        sx = sx < 0 ? 0 : sx > sw - 1 ? sw - 1 : sx;
-        sy = sy < 0 ? 0 : sy > sh - 1 ? sh - 1 : sy;
-        const ix = sx >= sw - 1 ? sw - 2 : sx | 0;
-        const iy = sy >= sh - 1 ? sh - 2 : sy | 0;
-        const fx = sx - ix;
-        const fy = sy - iy;
-        const p00 = (iy * sw + ix) * 3;
-        const p10 = p00 + sw * 3;
-        for (let j = 0; j < 3; j++) {
-          const a = src[p00 + j]!;
-          const b = src[p00 + 3 + j]!;
-          const c = src[p10 + j]!;
-          const d = src[p10 + 3 + j]!;
-          const top = a + (b - a) * fx;
-          const bottom = c + (d - c) * fx;
-          data[o + j] = (top + (bottom - top) * fy + 0.5) | 0;
-        }
-      }
+      resampleSpan(from, 3, toPhoto, data, WARPED, y, x0, x1);
     }
   }
   return { width: board.width, height: board.height, data };
-}
-
-function mat(cv: CV, pts: readonly Point[], track: (m: Mat) => Mat): Mat {
-  return track(cv.matFromArray(4, 1, cv.CV_32FC2, pts.flat()));
 }
 
 /**

@@ -1,0 +1,76 @@
+/**
+ * The resampler draws what OpenCV's warpPerspective draws (INTER_LINEAR, BORDER_REPLICATE), pixel for pixel: the
+ * grids found and the squares read stay exactly as they were with OpenCV's warp.
+ */
+import { describe, expect, it } from 'vitest';
+import { opencv, withMats } from './cv.ts';
+import { warpMat } from './geometry.ts';
+import { resample } from './resample.ts';
+
+/** A deterministic pseudo-random generator (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('resample', () => {
+  it('draws what cv.warpPerspective draws, edges, the picture beyond them and perspective included', () => {
+    const { cv } = opencv();
+    const rnd = random(7);
+    let compared = 0;
+    withMats((track) => {
+      for (let trial = 0; trial < 24; trial++) {
+        const channels = trial % 2 === 0 ? 1 : 3;
+        const [w, h] = [40 + Math.floor(rnd() * 200), 40 + Math.floor(rnd() * 200)];
+        const src = track(new cv.Mat(h, w, channels === 1 ? cv.CV_8UC1 : cv.CV_8UC3));
+        // Smooth shapes and noise: both fine steps of the weights and whole-pixel jumps are exercised.
+        const data = src.data as Uint8Array;
+        for (let i = 0; i < data.length; i++)
+          data[i] = Math.max(0, Math.min(255, Math.round(128 + 90 * Math.sin(i / 23) + 40 * (rnd() - 0.5))));
+        // A quad partly outside the picture (up to a fifth of it), straightened onto an output of another size.
+        const off = () => (rnd() - 0.3) * 0.4;
+        const quad = [
+          [off() * w, off() * h],
+          [w * (1 - off()), off() * h],
+          [w * (1 - off()), h * (1 - off())],
+          [off() * w, h * (1 - off())],
+        ];
+        const [ow, oh] = [30 + Math.floor(rnd() * 300), 30 + Math.floor(rnd() * 300)];
+        const to = [
+          [0, 0],
+          [ow - 1, 0],
+          [ow - 1, oh - 1],
+          [0, oh - 1],
+        ];
+        const H = track(
+          cv.getPerspectiveTransform(
+            track(cv.matFromArray(4, 1, cv.CV_32FC2, quad.flat())),
+            track(cv.matFromArray(4, 1, cv.CV_32FC2, to.flat())),
+          ),
+        );
+        const theirs = track(new cv.Mat());
+        cv.warpPerspective(src, theirs, H, new cv.Size(ow, oh), cv.INTER_LINEAR, cv.BORDER_REPLICATE);
+        const ours = warpMat(cv, src, H, ow, oh, track);
+        expect([ours.rows, ours.cols, ours.channels()]).toEqual([oh, ow, channels]);
+        const a = theirs.data as Uint8Array;
+        const b = ours.data as Uint8Array;
+        let differ = 0;
+        for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differ++;
+        expect(differ).toBe(0);
+        compared += a.length;
+      }
+    });
+    expect(compared).toBeGreaterThan(100_000);
+  });
+
+  it('refuses a source smaller than it says', () => {
+    expect(() =>
+      resample({ width: 10, height: 10, data: new Uint8Array(50) }, 1, [1, 0, 0, 0, 1, 0, 0, 0, 1], 5, 5),
+    ).toThrow(RangeError);
+  });
+});
