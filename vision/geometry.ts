@@ -29,9 +29,13 @@ export function warpMat(
   height: number,
   track: (m: Mat) => Mat,
 ): Mat {
+  // 8-bit, grey or colour, its rows one after another: what resample reads (a region of interest is not).
+  const type = src.type();
+  if ((type !== cv.CV_8UC1 && type !== cv.CV_8UC3) || !src.isContinuous())
+    throw new TypeError(`warpMat: a Mat of type ${type}${src.isContinuous() ? '' : ', not continuous'}`);
+  const channels = type === cv.CV_8UC1 ? 1 : 3;
   const inverse = track(new cv.Mat());
   cv.invert(H, inverse);
-  const channels = src.channels() as 1 | 3;
   const out = track(new cv.Mat(height, width, channels === 1 ? cv.CV_8UC1 : cv.CV_8UC3));
   // Views of OpenCV's memory are taken only now: allocating a Mat may move it.
   const toSource = Float64Array.from(inverse.data64F as Float64Array);

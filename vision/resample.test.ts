@@ -40,7 +40,11 @@ describe('resample', () => {
           [w * (1 - off()), h * (1 - off())],
           [off() * w, h * (1 - off())],
         ];
-        const [ow, oh] = [30 + Math.floor(rnd() * 300), 30 + Math.floor(rnd() * 300)];
+        // The first few outputs short and wide: OpenCV's blocks are then wider than 64 pixels.
+        const [ow, oh] =
+          trial < 4
+            ? [100 + 70 * trial, [3, 8, 10, 15][trial]!]
+            : [30 + Math.floor(rnd() * 300), 30 + Math.floor(rnd() * 300)];
         const to = [
           [0, 0],
           [ow - 1, 0],
@@ -66,6 +70,15 @@ describe('resample', () => {
       }
     });
     expect(compared).toBeGreaterThan(100_000);
+  });
+
+  it('refuses a Mat it cannot read as OpenCV would (four channels, floats)', () => {
+    const { cv } = opencv();
+    withMats((track) => {
+      const H = track(cv.matFromArray(3, 3, cv.CV_64F, [1, 0, 0, 0, 1, 0, 0, 0, 1]));
+      for (const type of [cv.CV_8UC4, cv.CV_32FC1])
+        expect(() => warpMat(cv, track(new cv.Mat(20, 20, type)), H, 10, 10, track)).toThrow(TypeError);
+    });
   });
 
   it('refuses a source smaller than it says', () => {

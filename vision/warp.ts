@@ -3,7 +3,7 @@
  * because tiles are rarely centred on their squares.
  */
 import { type CV, type Mat, opencv, withMats } from './cv.ts';
-import { plain, resample, resampleSpan } from './resample.ts';
+import { blockWidth, checkSource, plain, resample, resampleSpan } from './resample.ts';
 import type { Corners, Point, RgbImage } from './types.ts';
 
 /** Pixels per cell in the straightened board. */
@@ -55,7 +55,8 @@ export function patchBoard(
 ): RgbImage {
   const toPhoto = boardToPhoto(corners);
   const data = plain(board.data).slice();
-  const from = { width: image.width, height: image.height, data: plain(image.data) };
+  const from = checkSource(image, 3);
+  const block = blockWidth(WARPED, WARPED);
   const pad = Math.ceil(reach * CELL);
   // Each square with its margin, as a rectangle of the straightened board; where they overlap (neighbouring
   // squares), each pixel is drawn once.
@@ -76,7 +77,7 @@ export function patchBoard(
       const x0 = spans[k]![0];
       let x1 = spans[k]![2];
       for (k++; k < spans.length && spans[k]![0] <= x1; k++) x1 = Math.max(x1, spans[k]![2]);
-      resampleSpan(from, 3, toPhoto, data, WARPED, y, x0, x1);
+      resampleSpan(from, 3, toPhoto, data, WARPED, y, x0, x1, block);
     }
   }
   return { width: board.width, height: board.height, data };
