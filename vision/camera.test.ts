@@ -241,6 +241,25 @@ describe('a steady camera', () => {
   });
 });
 
+describe('the whole read a steady camera makes every `fullEvery` frames', () => {
+  it('is put off while frames are waited for (End turns), to the next one nobody waits for, or three times as long', async () => {
+    const camera = new Camera({ letters, fullEvery: 2 });
+    expect((await camera.read(frame)).path).toBe('search');
+    const paths = async (n: number, urgent: boolean) => {
+      const out: string[] = [];
+      for (let i = 0; i < n; i++) out.push((await camera.read(frame, { urgent })).path);
+      return out;
+    };
+    // Waited for: the whole read due after 2 frames waits, up to 6.
+    expect(await paths(7, true)).toEqual(['still', 'still', 'still', 'still', 'still', 'still', 'hint']);
+    // Nobody waits: every 2 frames, as before.
+    expect(await paths(3, false)).toEqual(['still', 'still', 'hint']);
+    // Due while frames were waited for: made on the first frame nobody waits for.
+    expect(await paths(3, true)).toEqual(['still', 'still', 'still']);
+    expect(await paths(1, false)).toEqual(['hint']);
+  });
+});
+
 describe('what a steady camera must not reuse', () => {
   it('searches a frame of another size afresh (another view), without the last grid', async () => {
     const camera = new Camera({ letters });

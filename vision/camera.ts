@@ -16,8 +16,10 @@
  *   the last one; where it has not moved (by a tenth of a square at most: the grid found again from the same pixels
  *   varies by about half that) and not most of the board changed, still only the changed squares are read again;
  *   else the frame is read whole on the grid found, and it becomes the new reference.
- * Every `fullEvery` frames one is read whole anyway. A reading is always what `recognize` would make of the
- * pixels each square shows; only the work to get it differs.
+ * Every `fullEvery` frames one is read whole anyway, as a guard; a frame someone waits for (an End turn: `urgent`)
+ * puts that off, to the next frame nobody waits for, up to DEFER times as long: a whole read costs as much as 4–8
+ * other frames, and an End turn read whole waits that much longer (and makes the frames behind it wait). A reading
+ * is always what `recognize` would make of the pixels each square shows; only the work to get it differs.
  */
 import { uprightGrid } from './classify.ts';
 import { decodeImage } from './decode.ts';
@@ -75,6 +77,8 @@ const WHOLE_REACH = 7;
 const WHOLE_OVERLAP = 120;
 /** Squares read again in turn on every frame that reads some, as a guard. */
 const GUARD = 5;
+/** A whole read due (`fullEvery`) waits while frames are waited for, up to this many times as long. */
+const DEFER = 3;
 
 export class Camera {
   private state: FrameState | undefined;
@@ -91,7 +95,8 @@ export class Camera {
 
   constructor(private readonly options: CameraOptions = {}) {}
 
-  async read(bytes: Uint8Array): Promise<CameraReading> {
+  /** Reads the next frame; `urgent`: an answer is waited for (an End turn), so a whole read due is put off. */
+  async read(bytes: Uint8Array, { urgent = false }: { urgent?: boolean } = {}): Promise<CameraReading> {
     const since = performance.now();
     const last = this.state;
     // Forgotten since the last reading made: made again now. A forgetting that comes while this frame is read (or
@@ -105,7 +110,8 @@ export class Camera {
     /** The grid, when it was looked for again already (many squares changed), and how. */
     let found: Corners | undefined;
     let gridBy: CameraReading['gridBy'];
-    if (last && same && this.reference && this.sinceFull < (this.options.fullEvery ?? 30)) {
+    const every = this.options.fullEvery ?? 30;
+    if (last && same && this.reference && this.sinceFull < (urgent ? DEFER * every : every)) {
       const samples = sampleSquares(photo, last.corners);
       const changed = changedSquares(this.reference, samples);
       // Many changed: perhaps the light did (a lamp, a cloud, the camera's exposure). Compared in this frame's light,

@@ -24,10 +24,12 @@ export async function readFrame(
   bytes: Uint8Array,
   lang: 'en' | 'de',
   camera?: Camera,
+  /** An answer is waited for (an End turn): the camera puts a whole read due off (vision/camera.ts). */
+  urgent = false,
 ): Promise<{ reading: BoardReading; board: Board }> {
   let reading: BoardReading;
   try {
-    reading = camera ? await camera.read(bytes) : await recognize(bytes, readingOptions(lang));
+    reading = camera ? await camera.read(bytes, { urgent }) : await recognize(bytes, readingOptions(lang));
   } catch (err) {
     if (err instanceof VisionError && err.code !== 'no-model')
       throw new ServiceError(err.code === 'no-board' ? 'no-board' : 'bad-image', err.message);

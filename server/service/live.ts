@@ -150,9 +150,10 @@ export class FrameIntake {
 
   /**
    * Reads a frame of camera `seat`. The thumbnail goes out before the answer, with the grid found (or none when
-   * the picture shows no board); a picture that is no image or shows no board is a ServiceError.
+   * the picture shows no board); a picture that is no image or shows no board is a ServiceError. `urgent`: an answer
+   * is waited for (an End turn).
    */
-  async read(bytes: Uint8Array, seat: number): ReturnType<typeof readFrame> {
+  async read(bytes: Uint8Array, seat: number, urgent = false): ReturnType<typeof readFrame> {
     let camera = this.cameras.get(seat);
     if (!camera) {
       // Each camera learns the set being played from the squares the game commits (vision/adapt.ts).
@@ -161,7 +162,7 @@ export class FrameIntake {
     }
     this.seen.set(seat, Date.now());
     try {
-      const read = await readFrame(bytes, this.lang, camera);
+      const read = await readFrame(bytes, this.lang, camera, urgent);
       // Only a frame that shows a board is kept (a picture that is no image, or too big, is not).
       this.frames.set(seat, { bytes, at: Date.now() });
       this.looks.set(bytes, {

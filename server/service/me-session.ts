@@ -273,7 +273,7 @@ export class MeSession implements Session {
     camera: number,
     now: number,
   ): Promise<MeFrameResult> {
-    const { reading, board: read } = await this.intake.read(bytes, camera);
+    const { reading, board: read } = await this.intake.read(bytes, camera, endTurn);
     const board = matchBoard(read, this.state.boards) ?? this.state.holder.indexOf(camera);
     // A camera that keeps sending frames (the camera page, a pulled stream) can wait out a hand.
     const streaming = now - (this.lastFeed.get(camera) ?? Number.NEGATIVE_INFINITY) < STREAM_GAP_MS;

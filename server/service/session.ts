@@ -283,7 +283,7 @@ export class GameSession implements Session {
   }
 
   private async readAndDecide(bytes: Uint8Array, endTurn: boolean, now: number): Promise<FrameResult> {
-    const { reading, board: read } = await this.intake.read(bytes, 0);
+    const { reading, board: read } = await this.intake.read(bytes, 0, endTurn);
     const seen = interpret(
       { board: read, unsure: reading.unsure, alternatives: reading.alternatives },
       {
