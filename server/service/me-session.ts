@@ -273,7 +273,12 @@ export class MeSession implements Session {
     camera: number,
     now: number,
   ): Promise<MeFrameResult> {
-    const { reading, board: read } = await this.intake.read(bytes, camera, endTurn);
+    // An End turn, or a frame an End turn waiting out a hand takes as its own: an answer is waited for.
+    const { reading, board: read } = await this.intake.read(
+      bytes,
+      camera,
+      endTurn || this.handWaits.has(camera),
+    );
     const board = matchBoard(read, this.state.boards) ?? this.state.holder.indexOf(camera);
     // A camera that keeps sending frames (the camera page, a pulled stream) can wait out a hand.
     const streaming = now - (this.lastFeed.get(camera) ?? Number.NEGATIVE_INFINITY) < STREAM_GAP_MS;

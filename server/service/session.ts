@@ -283,7 +283,8 @@ export class GameSession implements Session {
   }
 
   private async readAndDecide(bytes: Uint8Array, endTurn: boolean, now: number): Promise<FrameResult> {
-    const { reading, board: read } = await this.intake.read(bytes, 0, endTurn);
+    // An End turn, or a frame an End turn waiting out a hand takes as its own: an answer is waited for.
+    const { reading, board: read } = await this.intake.read(bytes, 0, endTurn || this.handWait !== undefined);
     const seen = interpret(
       { board: read, unsure: reading.unsure, alternatives: reading.alternatives },
       {
