@@ -257,6 +257,14 @@ describe('the whole read a steady camera makes every `fullEvery` frames', () => 
     // Due while frames were waited for: made on the first frame nobody waits for.
     expect(await paths(3, true)).toEqual(['still', 'still', 'still']);
     expect(await paths(1, false)).toEqual(['hint']);
+    // A whole read the frame itself calls for (the picture shifted: every square changed) is never put off.
+    const meta = await sharp(frame).metadata();
+    const extended = await sharp(frame).extend({ left: 24, top: 24, background: '#777' }).toBuffer();
+    const moved = await sharp(extended)
+      .extract({ left: 0, top: 0, width: meta.width!, height: meta.height! })
+      .jpeg()
+      .toBuffer();
+    expect((await camera.read(moved, { urgent: true })).path).toBe('hint');
   });
 });
 

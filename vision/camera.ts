@@ -16,9 +16,11 @@
  *   the last one; where it has not moved (by a tenth of a square at most: the grid found again from the same pixels
  *   varies by about half that) and not most of the board changed, still only the changed squares are read again;
  *   else the frame is read whole on the grid found, and it becomes the new reference.
- * Every `fullEvery` frames one is read whole anyway, as a guard; a frame someone waits for (an End turn: `urgent`)
- * puts that off, to the next frame nobody waits for, up to DEFER times as long: a whole read costs as much as 4–8
- * other frames, and an End turn read whole waits that much longer (and makes the frames behind it wait). A reading
+ * Every `fullEvery` frames one is read whole anyway, as a guard; a frame someone waits for (`urgent`: an End turn,
+ * or a frame an End turn waiting out a hand takes as its own) puts that off, to the next frame nobody waits for, up
+ * to DEFER times as long: a whole read costs as much as 4–8 other frames, and an End turn read whole waits that much
+ * longer (and makes the frames behind it wait). A client that sends only End turns gets the guard every
+ * DEFER·`fullEvery` frames. Whole reads the frame itself calls for (see above) are never put off. A reading
  * is always what `recognize` would make of the pixels each square shows; only the work to get it differs.
  */
 import { uprightGrid } from './classify.ts';
@@ -95,7 +97,8 @@ export class Camera {
 
   constructor(private readonly options: CameraOptions = {}) {}
 
-  /** Reads the next frame; `urgent`: an answer is waited for (an End turn), so a whole read due is put off. */
+  /** Reads the next frame; `urgent`: an answer is waited for (an End turn, or a frame it takes as its own), so a
+   *  periodic whole read due is put off. */
   async read(bytes: Uint8Array, { urgent = false }: { urgent?: boolean } = {}): Promise<CameraReading> {
     const since = performance.now();
     const last = this.state;

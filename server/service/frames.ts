@@ -24,7 +24,8 @@ export async function readFrame(
   bytes: Uint8Array,
   lang: 'en' | 'de',
   camera?: Camera,
-  /** An answer is waited for (an End turn): the camera puts a whole read due off (vision/camera.ts). */
+  /** An answer is waited for (an End turn, or a frame one waiting out a hand takes as its own): the camera puts a
+   *  periodic whole read due off (vision/camera.ts). */
   urgent = false,
 ): Promise<{ reading: BoardReading; board: Board }> {
   let reading: BoardReading;

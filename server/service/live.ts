@@ -151,7 +151,7 @@ export class FrameIntake {
   /**
    * Reads a frame of camera `seat`. The thumbnail goes out before the answer, with the grid found (or none when
    * the picture shows no board); a picture that is no image or shows no board is a ServiceError. `urgent`: an answer
-   * is waited for (an End turn).
+   * is waited for (an End turn, or a frame one waiting out a hand takes as its own).
    */
   async read(bytes: Uint8Array, seat: number, urgent = false): ReturnType<typeof readFrame> {
     let camera = this.cameras.get(seat);
