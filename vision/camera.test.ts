@@ -222,14 +222,8 @@ describe('a steady camera', () => {
     const camera = new Camera({ letters, fullEvery: 3 });
     await camera.read(frame);
     // The picture shifted by 24 pixels: every square changed.
-    const meta = await sharp(frame).metadata();
-    // (Two steps: in one pipeline sharp would extract before it extends, and the frame would be larger.)
-    const extended = await sharp(frame).extend({ left: 24, top: 24, background: '#777' }).toBuffer();
-    const moved = await sharp(extended)
-      .extract({ left: 0, top: 0, width: meta.width!, height: meta.height! })
-      .jpeg()
-      .toBuffer();
-    expect((await sharp(moved).metadata()).width).toBe(meta.width);
+    const moved = await shifted(frame);
+    expect((await sharp(moved).metadata()).width).toBe((await sharp(frame).metadata()).width);
     const read = await camera.read(moved);
     // Looked for from the last grid, found 24 pixels away: read whole there.
     expect(read.path).toBe('hint');
@@ -240,6 +234,17 @@ describe('a steady camera', () => {
     expect(paths).toEqual(['still', 'still', 'still', 'hint']);
   });
 });
+
+/** `photo` with its picture shifted 24 pixels right and down, at the same size (every square changed). */
+async function shifted(photo: Buffer): Promise<Buffer> {
+  const meta = await sharp(photo).metadata();
+  // Two steps: in one pipeline sharp would extract before it extends, and the frame would be larger.
+  const extended = await sharp(photo).extend({ left: 24, top: 24, background: '#777' }).toBuffer();
+  return sharp(extended)
+    .extract({ left: 0, top: 0, width: meta.width!, height: meta.height! })
+    .jpeg()
+    .toBuffer();
+}
 
 describe('the whole read a steady camera makes every `fullEvery` frames', () => {
   it('is put off while frames are waited for (End turns), to the next one nobody waits for, or three times as long', async () => {
@@ -258,13 +263,7 @@ describe('the whole read a steady camera makes every `fullEvery` frames', () => 
     expect(await paths(3, true)).toEqual(['still', 'still', 'still']);
     expect(await paths(1, false)).toEqual(['hint']);
     // A whole read the frame itself calls for (the picture shifted: every square changed) is never put off.
-    const meta = await sharp(frame).metadata();
-    const extended = await sharp(frame).extend({ left: 24, top: 24, background: '#777' }).toBuffer();
-    const moved = await sharp(extended)
-      .extract({ left: 0, top: 0, width: meta.width!, height: meta.height! })
-      .jpeg()
-      .toBuffer();
-    expect((await camera.read(moved, { urgent: true })).path).toBe('hint');
+    expect((await camera.read(await shifted(frame), { urgent: true })).path).toBe('hint');
   });
 });
 
