@@ -7,6 +7,6 @@ export { DEFAULT_MODEL, loadModel } from './classify.ts';
 export { type SheetSquare, writeDebugImages, writeSquareSheet } from './debug.ts';
 export { decodeImage, MAX_BYTES, MAX_PIXELS } from './decode.ts';
 export { locateBoard } from './locate.ts';
-export { DEFAULT_THRESHOLD, type RecognizeOptions, recognize } from './recognize.ts';
+export { DEFAULT_THRESHOLD, prepareVision, type RecognizeOptions, recognize } from './recognize.ts';
 export type { BoardReading, Corners, Point, RgbImage, Rotation, VisionErrorCode } from './types.ts';
 export { VisionError } from './types.ts';

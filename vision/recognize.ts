@@ -13,6 +13,7 @@ import {
   rotationOf,
   uprightGrid,
 } from './classify.ts';
+import { opencv } from './cv.ts';
 import { type DecodedImage, decodeImage, shrink } from './decode.ts';
 import { gridHomography } from './homography.ts';
 import { locateBoard, orderCorners, WORK } from './locate.ts';
@@ -53,6 +54,15 @@ export interface RecognizeOptions {
 }
 
 export const DEFAULT_THRESHOLD = 0.8;
+/**
+ * Loads the model and OpenCV now rather than with the first photo (together about 150 ms here): a process that
+ * reads frames for others answers its first ones at speed.
+ */
+export async function prepareVision(model?: string): Promise<void> {
+  await loadModel(model);
+  opencv();
+}
+
 /** Under this evidence (line contrast × share of line segments seen) there is no board in the photo: real boards
  *  measured 0.09–3, blurred noise at most 0.11. */
 const MIN_GRID_EVIDENCE = 0.12;

@@ -77,6 +77,9 @@ export async function serveCommand(args: string[]): Promise<number> {
     return reportError(json, (err as Error).message);
   }
   const { startServer, StoreOpenError } = await import('../http/app.ts');
+  // A server that reads its cameras' frames itself is ready to read them when it says it listens.
+  if (!(options.queue ?? process.env.TILECAM_QUEUE === '1'))
+    await (await import('../service/frames.ts')).prepareReading();
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer(options);

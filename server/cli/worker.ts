@@ -28,6 +28,7 @@ export async function workerCommand(args: string[]): Promise<number> {
   const { GameService } = await import('../service/service.ts');
   const { defaultLimits, parseLimits } = await import('../service/limits.ts');
   const { WorkConsumer } = await import('../service/work.ts');
+  const { prepareReading } = await import('../service/frames.ts');
   // The same limits as the instances (`--limit NAME=N`, as for serve): the photos a game may keep, the games kept in
   // memory.
   let limits: ReturnType<typeof parseLimits>;
@@ -57,6 +58,8 @@ export async function workerCommand(args: string[]): Promise<number> {
     // The pictures of the frames a worker reads are shown by the instance that handed them over.
     const service = new GameService(store, { bus, limits, pictures: false });
     opened.push({ close: async () => service.stopAll() });
+    // Ready to read before it takes any queue: the first frames of the games it takes are not held up.
+    await prepareReading();
     consumer = await reach(url, (u) => WorkConsumer.start(u, service.handler));
     opened.push(consumer);
   } catch (err) {

@@ -3,11 +3,15 @@
  * ~275,000 words) or a user's one-word-per-line file (an NWL or Collins list they own). Parsing is the engine's;
  * this module only reads files and validates what it is given.
  */
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import dictionaryDe from 'dictionary-de';
 import nspell from 'nspell';
-import { type Lexicon, lexiconFromText, lexiconFromWords } from '../engine/index.ts';
+import { type Lexicon, lexiconFromText, SortedWords } from '../engine/index.ts';
 
 export const DEFAULT_LEXICON = 'default-en';
 
@@ -15,16 +19,23 @@ export const DEFAULT_LEXICON = 'default-en';
 const MAX_BYTES = 50 * 1024 * 1024;
 
 let defaultLexicon: Lexicon | undefined;
+/** As GERMAN_LIST_VERSION, for the English list. */
+const ENGLISH_LIST_VERSION = 1;
 
 /** The default English list, loaded once. */
 export function defaultEnglishLexicon(): Lexicon {
   if (!defaultLexicon) {
-    const require = createRequire(import.meta.url);
-    const words = require('an-array-of-english-words') as string[];
-    defaultLexicon = lexiconFromWords(
-      'an-array-of-english-words',
-      new Set(words.map((w) => w.toUpperCase())),
+    // Read as a file, not `require`d (the module cache would keep the package's 275,000 strings for good), and kept
+    // worked out as the German list is.
+    const text = readFileSync(createRequire(import.meta.url).resolve('an-array-of-english-words'), 'utf8');
+    const words = cachedWords('en', ENGLISH_LIST_VERSION, [text], () =>
+      (JSON.parse(text) as string[]).map((w) => w.toUpperCase()),
     );
+    defaultLexicon = {
+      name: 'an-array-of-english-words',
+      size: words.size,
+      has: (word) => words.has(word.toUpperCase()),
+    };
   }
   return defaultLexicon;
 }
@@ -55,24 +66,86 @@ export async function loadLexicon(spec: string): Promise<LoadResult> {
 
 let germanLexicon: Lexicon | undefined;
 const GERMAN_NAME = 'hunspell-de (dictionary-de)';
+/** Changed when what is kept of the German words changes: the kept lists of earlier versions are then not read. */
+const GERMAN_LIST_VERSION = 1;
 
 /**
  * German words as Hunspell's German dictionary knows them (the `dictionary-de` package read with `nspell`,
- * inflections included, loaded once, about a second and 80 MB): for breaking ties between a camera's readings, not for
- * flagging words. It knows far fewer words than a Scrabble list (compounds and rare inflections are missing), so
- * a word it does not know only weighs less.
+ * inflections included): for breaking ties between a camera's readings, not for flagging words. It knows far fewer
+ * words than a Scrabble list (compounds and rare inflections are missing), so a word it does not know only weighs
+ * less.
+ *
+ * nspell spells out every inflection when it reads the dictionary (1–2 s, 46 MB of heap in half a million small
+ * objects, which every full garbage collection then goes through). What it answers for a word in capitals is kept
+ * instead: the capitalised forms of the words it knows that it accepts (352,000), as one sorted list (4.4 MB, one
+ * object). It is worked out once and kept in a file (`cachedWords`), read in about 20 ms after that. The answers are
+ * nspell's for every word whose letters keep their case both ways (every letter of a German tile set; not ß, whose
+ * capital is SS): a word it accepts in capitals is a word it knows written as it is, capitalised or in lower case,
+ * each of which gives the same capitals.
  */
 export function germanReadingLexicon(): Lexicon {
   if (!germanLexicon) {
-    const spell = nspell({ aff: Buffer.from(dictionaryDe.aff), dic: Buffer.from(dictionaryDe.dic) });
-    const has = (word: string) => {
-      const upper = word.toUpperCase();
-      // Nouns are capitalised in the dictionary; an all-capitals word matches either form.
-      return spell.correct(upper) || spell.correct(upper[0] + upper.slice(1).toLowerCase());
-    };
-    germanLexicon = { name: GERMAN_NAME, size: 0, has };
+    const { aff, dic } = dictionaryDe;
+    const words = cachedWords('de', GERMAN_LIST_VERSION, [aff, dic], () => {
+      const spell = nspell({ aff: Buffer.from(aff), dic: Buffer.from(dic) });
+      // Nouns are capitalised in the dictionary; a word in capitals matches either form.
+      const accepts = (upper: string) =>
+        spell.correct(upper) || spell.correct(upper[0] + upper.slice(1).toLowerCase());
+      const known = new Set<string>();
+      for (const word of Object.keys((spell as unknown as { data: object }).data))
+        known.add(word.toUpperCase());
+      return [...known].filter(accepts);
+    });
+    germanLexicon = { name: GERMAN_NAME, size: words.size, has: (word) => words.has(word.toUpperCase()) };
   }
   return germanLexicon;
+}
+
+/**
+ * Where worked-out word lists are kept: TILECAM_CACHE_DIR, else node_modules/.cache/tilecam in the project (the
+ * place build tools keep such files).
+ */
+function cacheDir(): string {
+  const set = process.env.TILECAM_CACHE_DIR?.trim();
+  return set || fileURLToPath(new URL('../../node_modules/.cache/tilecam/', import.meta.url));
+}
+
+/**
+ * The word list `work` makes from `sources`, kept in a file named by a hash of them (and `version`): read from there
+ * when it is there and whole, else made and written (to a file of its own, then renamed, so that processes starting
+ * together never read one half written). A folder that cannot be written only costs the time to make it each time.
+ */
+function cachedWords(
+  name: string,
+  version: number,
+  sources: readonly (string | Uint8Array)[],
+  work: () => string[],
+): SortedWords {
+  const hash = createHash('sha256').update(`tilecam word list ${version}\n`);
+  for (const source of sources) hash.update(source);
+  const dir = cacheDir();
+  const file = join(dir, `${name}-${hash.digest('hex').slice(0, 16)}.words`);
+  try {
+    const kept = SortedWords.parse(readFileSync(file, 'utf8'));
+    if (kept && kept.size > 0) return kept;
+  } catch {
+    // Not kept yet (or not readable): made below.
+  }
+  const words = SortedWords.of(work());
+  const part = `${file}.${randomUUID()}`;
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(part, words.toString());
+    renameSync(part, file);
+  } catch (err) {
+    try {
+      rmSync(part, { force: true });
+    } catch {
+      // Nothing was written.
+    }
+    console.error(`tilecam: the ${name} word list could not be kept in ${dir}: ${(err as Error).message}`);
+  }
+  return words;
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lexiconFromText, unknownWords } from '../engine/index.ts';
+import { lexiconFromText, SortedWords, unknownWords } from '../engine/index.ts';
 import { DEFAULT_LEXICON, loadLexicon } from './index.ts';
 
 describe('lexicons', () => {
@@ -46,5 +46,36 @@ describe('lexicons', () => {
       ok: false,
       message: expect.stringMatching(/is not a file/),
     });
+  });
+
+  it('keeps a word list sorted in one string that answers as a Set of the same words does', () => {
+    // Words over a small alphabet (many prefixes of one another), non-ASCII letters among them.
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const word = () =>
+      Array.from({ length: 1 + Math.floor(random() * 6) }, () => 'ABÄÖZß'[Math.floor(random() * 6)]).join('');
+    const words = Array.from({ length: 3000 }, word);
+    const list = SortedWords.of(words);
+    const set = new Set(words);
+    expect(list.size).toBe(set.size);
+    for (let k = 0; k < 20_000; k++) {
+      const probe = word();
+      expect(list.has(probe), probe).toBe(set.has(probe));
+    }
+    for (const w of set) expect(list.has(w), w).toBe(true);
+    expect(list.has('')).toBe(false);
+    // Written and read back; a list cut short, out of order or with a word twice is refused.
+    expect(SortedWords.parse(list.toString())?.size).toBe(set.size);
+    const text = list.toString();
+    expect(SortedWords.parse(text.slice(0, -3))).toBeUndefined();
+    expect(SortedWords.parse('B\nA\n')).toBeUndefined();
+    expect(SortedWords.parse('A\nA\n')).toBeUndefined();
+    expect(SortedWords.parse('\nA\n')).toBeUndefined();
+    expect(SortedWords.parse('A\nAB\nB\n')?.has('AB')).toBe(true);
+    expect(SortedWords.of([]).has('A')).toBe(false);
+    expect(() => SortedWords.of(['A\nB'])).toThrow(/line break/);
   });
 });

@@ -3,8 +3,16 @@
  * picture the scorekeeper's and camera pages show. What the reading means for the game is interpret.ts's.
  */
 import sharp from 'sharp';
-import { type BoardReading, type Camera, type Corners, recognize, VisionError } from '../../vision/index.ts';
+import {
+  type BoardReading,
+  type Camera,
+  type Corners,
+  prepareVision,
+  recognize,
+  VisionError,
+} from '../../vision/index.ts';
 import { type Board, parseBoard, type TileSetId, tileSets } from '../engine/index.ts';
+import { readingLexicon } from '../lexicon/index.ts';
 import type { ServerMessage } from '../protocol/index.ts';
 import { ServiceError } from './errors.ts';
 
@@ -13,6 +21,20 @@ export type Thumbnail = Extract<ServerMessage, { type: 'thumbnail' }>['data'];
 /** What the camera may report for a game in `lang`: the letters of its tile set, and no more blanks than it has. */
 export function readingOptions(lang: TileSetId): { letters: string; blanks: number } {
   return { letters: tileSets[lang].letters.map(([l]) => l).join(''), blanks: tileSets[lang].blanks };
+}
+
+/**
+ * Loads what reading frames needs (the model, OpenCV, the lexicons that break ties between readings) now, not with
+ * the first frame: a worker taking a hall's queues over, or a server at a round's first frames, answers them at speed.
+ * The German lexicon is worked out once (about 2 s) and kept in a file (server/lexicon).
+ */
+export async function prepareReading(): Promise<void> {
+  try {
+    await prepareVision();
+  } catch {
+    // A model that cannot be loaded is reported with the first frame, as without this.
+  }
+  for (const lang of ['en', 'de'] as const) readingLexicon(lang)?.has('A');
 }
 
 /**
