@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { VisionError, type VisionErrorCode } from '../../vision/index.ts';
+import { type Camera, VisionError, type VisionErrorCode } from '../../vision/index.ts';
 import { ServiceError } from './errors.ts';
 
 const failure = vi.hoisted(() => ({ code: 'no-model' as VisionErrorCode }));
@@ -55,5 +55,39 @@ describe('readFrame', () => {
     expect(err).not.toBeInstanceOf(ServiceError);
     expect(err).toBeInstanceOf(VisionError);
     expect(err).toMatchObject({ code: 'no-model' });
+  });
+
+  it('reads frames one at a time, first come first served, a failed read holding none up', async () => {
+    const log: string[] = [];
+    const gates = new Map<string, () => void>();
+    /** A camera whose read of frame `name` starts, then waits until let go, and then fails or reads an empty board. */
+    const camera = (name: string, fails = false) =>
+      ({
+        read: async () => {
+          log.push(`${name} starts`);
+          await new Promise<void>((resolve) => gates.set(name, resolve));
+          log.push(`${name} ends`);
+          if (fails) throw new VisionError('no-board', 'no board');
+          return { board: Array.from({ length: 15 }, () => '.'.repeat(15)) };
+        },
+      }) as unknown as Camera;
+    const frame = new Uint8Array(4);
+    const reads = [
+      readFrame(frame, 'en', camera('a')),
+      readFrame(frame, 'en', camera('b', true)).catch((e: unknown) => e),
+      readFrame(frame, 'en', camera('c')),
+    ];
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+    await settle();
+    expect(log).toEqual(['a starts']);
+    for (const name of ['a', 'b', 'c']) {
+      gates.get(name)!();
+      await settle();
+    }
+    expect(log).toEqual(['a starts', 'a ends', 'b starts', 'b ends', 'c starts', 'c ends']);
+    const [a, b, c] = await Promise.all(reads);
+    expect(a).toMatchObject({ board: expect.any(Object) });
+    expect(b).toMatchObject({ code: 'no-board' });
+    expect(c).toMatchObject({ board: expect.any(Object) });
   });
 });
