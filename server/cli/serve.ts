@@ -77,9 +77,6 @@ export async function serveCommand(args: string[]): Promise<number> {
     return reportError(json, (err as Error).message);
   }
   const { startServer, StoreOpenError } = await import('../http/app.ts');
-  // A server that reads its cameras' frames itself is ready to read them when it says it listens.
-  if (!(options.queue ?? process.env.TILECAM_QUEUE === '1'))
-    await (await import('../service/frames.ts')).prepareReading();
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer(options);
@@ -97,6 +94,9 @@ export async function serveCommand(args: string[]): Promise<number> {
       return reportError(json, `port ${options.port} needs privileges: choose one above 1023 with --port N`);
     throw err;
   }
+  // A server that reads its cameras' frames itself is ready to read them when it says it listens.
+  if (!(options.queue ?? process.env.TILECAM_QUEUE === '1'))
+    await (await import('../service/frames.ts')).prepareReading();
   const base = `http://localhost:${server.port}`;
   const everywhere = options.host === '0.0.0.0' || options.host === '::';
   const lan = everywhere ? lanAddresses().map((a) => `http://${a}:${server.port}/`) : [];

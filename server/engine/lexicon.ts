@@ -49,8 +49,9 @@ export class SortedWords {
   }
 
   /**
-   * The list written by `text` (each word followed by a line break, in order, none twice), or undefined when the text
-   * is not such a list (a file cut short or altered).
+   * The list written by `text` (each word followed by a line break, in order, none twice, none empty), or undefined
+   * when the text is not such a list. A list cut at a line break, or with a word left out, is one: what reads a kept
+   * list checks it whole otherwise (server/lexicon keeps a count and a hash beside it).
    */
   static parse(text: string): SortedWords | undefined {
     return SortedWords.fromText(text, true);

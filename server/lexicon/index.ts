@@ -4,10 +4,20 @@
  * this module only reads files and validates what it is given.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import dictionaryDe from 'dictionary-de';
 import nspell from 'nspell';
@@ -30,7 +40,7 @@ export function defaultEnglishLexicon(): Lexicon {
     const text = readFileSync(createRequire(import.meta.url).resolve('an-array-of-english-words'), 'utf8');
     const words = cachedWords('en', ENGLISH_LIST_VERSION, [text], () =>
       (JSON.parse(text) as string[]).map((w) => w.toUpperCase()),
-    );
+    )!;
     defaultLexicon = {
       name: 'an-array-of-english-words',
       size: words.size,
@@ -78,74 +88,127 @@ const GERMAN_LIST_VERSION = 1;
  * nspell spells out every inflection when it reads the dictionary (1–2 s, 46 MB of heap in half a million small
  * objects, which every full garbage collection then goes through). What it answers for a word in capitals is kept
  * instead: the capitalised forms of the words it knows that it accepts (352,000), as one sorted list (4.4 MB, one
- * object). It is worked out once and kept in a file (`cachedWords`), read in about 20 ms after that. The answers are
- * nspell's for every word whose letters keep their case both ways (every letter of a German tile set; not ß, whose
- * capital is SS): a word it accepts in capitals is a word it knows written as it is, capitalised or in lower case,
- * each of which gives the same capitals.
+ * object). It is worked out once and kept in a file (`cachedWords`), read in about 50 ms after that. The answers are
+ * nspell's for every word whose letters keep their case both ways (every letter of a German tile set): with no
+ * compound rules and no input conversion in the dictionary, nspell accepts a word only as one it spelled out, written
+ * as it is, capitalised or in lower case, each of which gives the same capitals. A dictionary with either is asked
+ * through nspell itself, as before.
  */
 export function germanReadingLexicon(): Lexicon {
   if (!germanLexicon) {
     const { aff, dic } = dictionaryDe;
-    const words = cachedWords('de', GERMAN_LIST_VERSION, [aff, dic], () => {
-      const spell = nspell({ aff: Buffer.from(aff), dic: Buffer.from(dic) });
-      // Nouns are capitalised in the dictionary; a word in capitals matches either form.
-      const accepts = (upper: string) =>
-        spell.correct(upper) || spell.correct(upper[0] + upper.slice(1).toLowerCase());
+    let spell: ReturnType<typeof nspell> | undefined;
+    // Nouns are capitalised in the dictionary; a word in capitals matches either form.
+    const accepts = (upper: string) =>
+      spell!.correct(upper) || spell!.correct(upper[0] + upper.slice(1).toLowerCase());
+    const words = cachedWords('de', GERMAN_LIST_VERSION, [aff, dic, packageVersion('nspell')], () => {
+      spell = nspell({ aff: Buffer.from(aff), dic: Buffer.from(dic) });
+      const inner = spell as unknown as {
+        data: object;
+        compoundRules: unknown[];
+        conversion: { in: unknown[] };
+      };
+      if (inner.compoundRules.length > 0 || inner.conversion.in.length > 0) return undefined;
       const known = new Set<string>();
-      for (const word of Object.keys((spell as unknown as { data: object }).data))
-        known.add(word.toUpperCase());
+      for (const word of Object.keys(inner.data)) known.add(word.toUpperCase());
       return [...known].filter(accepts);
     });
-    germanLexicon = { name: GERMAN_NAME, size: words.size, has: (word) => words.has(word.toUpperCase()) };
+    germanLexicon = {
+      name: GERMAN_NAME,
+      size: words?.size ?? 0,
+      has: words ? (word) => words.has(word.toUpperCase()) : (word) => accepts(word.toUpperCase()),
+    };
   }
   return germanLexicon;
 }
 
+/** The installed version of package `name`. */
+function packageVersion(name: string): string {
+  const require = createRequire(import.meta.url);
+  return (require(`${name}/package.json`) as { version: string }).version;
+}
+
 /**
  * Where worked-out word lists are kept: TILECAM_CACHE_DIR, else node_modules/.cache/tilecam in the project (the
- * place build tools keep such files).
+ * place build tools keep such files), else a folder in the system's temporary folder.
  */
-function cacheDir(): string {
+function cacheDirs(): string[] {
   const set = process.env.TILECAM_CACHE_DIR?.trim();
-  return set || fileURLToPath(new URL('../../node_modules/.cache/tilecam/', import.meta.url));
+  if (set) return [resolve(set)];
+  return [
+    fileURLToPath(new URL('../../node_modules/.cache/tilecam/', import.meta.url)),
+    join(tmpdir(), 'tilecam-cache'),
+  ];
 }
 
 /**
  * The word list `work` makes from `sources`, kept in a file named by a hash of them (and `version`): read from there
- * when it is there and whole, else made and written (to a file of its own, then renamed, so that processes starting
- * together never read one half written). A folder that cannot be written only costs the time to make it each time.
+ * when it is there and whole (its last line holds the count of its words and a hash of them), else made and written
+ * (to a file of its own, flushed to disk, then renamed, so that processes starting together never read one half
+ * written). A folder that cannot be written only costs the time to make the list each time. `work` may say the list
+ * cannot be made (undefined); nothing is kept then.
  */
 function cachedWords(
   name: string,
   version: number,
   sources: readonly (string | Uint8Array)[],
-  work: () => string[],
-): SortedWords {
-  const hash = createHash('sha256').update(`tilecam word list ${version}\n`);
-  for (const source of sources) hash.update(source);
-  const dir = cacheDir();
-  const file = join(dir, `${name}-${hash.digest('hex').slice(0, 16)}.words`);
-  try {
-    const kept = SortedWords.parse(readFileSync(file, 'utf8'));
-    if (kept && kept.size > 0) return kept;
-  } catch {
-    // Not kept yet (or not readable): made below.
-  }
-  const words = SortedWords.of(work());
-  const part = `${file}.${randomUUID()}`;
-  try {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(part, words.toString());
-    renameSync(part, file);
-  } catch (err) {
+  work: () => string[] | undefined,
+): SortedWords | undefined {
+  const hash = createHash('sha256').update(`tilecam word list ${version}`);
+  for (const source of sources) hash.update(`\n${source.length}\n`).update(source);
+  const key = `${name}-${hash.digest('hex').slice(0, 16)}.words`;
+  const dirs = cacheDirs();
+  for (const dir of dirs) {
     try {
-      rmSync(part, { force: true });
+      const kept = readKept(readFileSync(join(dir, key), 'utf8'));
+      if (kept) return kept;
     } catch {
-      // Nothing was written.
+      // Not kept there (or not readable).
     }
-    console.error(`tilecam: the ${name} word list could not be kept in ${dir}: ${(err as Error).message}`);
   }
+  const made = work();
+  if (!made) return undefined;
+  const words = SortedWords.of(made);
+  const text = words.toString();
+  const trailer = `#${words.size} ${createHash('sha256').update(text).digest('hex')}\n`;
+  const failures: string[] = [];
+  for (const dir of dirs) {
+    const part = join(dir, `${key}.${randomUUID()}`);
+    try {
+      mkdirSync(dir, { recursive: true });
+      const fd = openSync(part, 'w');
+      try {
+        writeFileSync(fd, text + trailer);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(part, join(dir, key));
+      return words;
+    } catch (err) {
+      try {
+        rmSync(part, { force: true });
+      } catch {
+        // Nothing was written.
+      }
+      failures.push(`${dir}: ${(err as Error).message}`);
+    }
+  }
+  console.error(
+    `tilecam: the ${name} word list could not be kept (it is worked out again at each start; TILECAM_CACHE_DIR names a folder for it): ${failures.join('; ')}`,
+  );
   return words;
+}
+
+/** A kept list, if `text` is one whole: its words, then `#COUNT SHA256` of them. */
+function readKept(text: string): SortedWords | undefined {
+  const cut = text.lastIndexOf('#');
+  const trailer = /^#(\d+) ([0-9a-f]{64})\n$/.exec(text.slice(cut));
+  if (cut < 0 || !trailer) return undefined;
+  const body = text.slice(0, cut);
+  if (createHash('sha256').update(body).digest('hex') !== trailer[2]) return undefined;
+  const words = SortedWords.parse(body);
+  return words && words.size === Number(trailer[1]) && words.size > 0 ? words : undefined;
 }
 
 /**

@@ -31,25 +31,41 @@ export function readingOptions(lang: TileSetId): { letters: string; blanks: numb
 export async function prepareReading(): Promise<void> {
   try {
     await prepareVision();
-  } catch {
-    // A model that cannot be loaded is reported with the first frame, as without this.
+    for (const lang of ['en', 'de'] as const) readingLexicon(lang)?.has('A');
+  } catch (err) {
+    // Not ready is not broken: what failed fails again with the first frame, and is reported there.
+    console.error(`tilecam: could not load what reading frames needs ahead: ${(err as Error).message}`);
   }
-  for (const lang of ['en', 'de'] as const) readingLexicon(lang)?.has('A');
 }
 
 /** The last frame read begun in this process: the next waits for it (`oneAtATime`). */
 let reads: Promise<unknown> = Promise.resolve();
+/** A read still running after this long no longer holds the others up (none is known to: a hang in a native
+ *  library, say). */
+const READ_STALL_MS = 10_000;
 
 /**
  * Runs `read` once every read begun before it in this process has ended: frames are read one at a time, first come
  * first served. A read is work for the processor with short waits in it (the decode, the model); frames read at once
- * share it, so each took as long as all of them together. In the hall's two-worker phase (16 games a worker), four
+ * shared it, so each took as long as all of them together. In the hall's two-worker phase (16 games a worker), four
  * runs each way alternated: frame posted → every viewer updated p50 48/42/59/82 ms and p99 298/244/358/360 one at a
- * time, against 59/69/87/145 and 307/493/589/587 interleaved.
+ * time, against 59/69/87/145 and 307/493/589/587 interleaved. A read must not read another frame itself (it would
+ * wait for itself until READ_STALL_MS). End turns wait their turn like any frame.
  */
 function oneAtATime<T>(read: () => Promise<T>): Promise<T> {
   const run = reads.then(read, read);
-  reads = run.catch(() => {});
+  reads = new Promise<void>((done) => {
+    const stalled = setTimeout(() => {
+      console.error(`a frame read has run ${READ_STALL_MS / 1000} s: the next ones no longer wait for it`);
+      done();
+    }, READ_STALL_MS);
+    stalled.unref();
+    const end = () => {
+      clearTimeout(stalled);
+      done();
+    };
+    run.then(end, end);
+  });
   return run;
 }
 
