@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { labelledPhotos } from '../server/bench/labelled.ts';
 import { TileMemory } from './adapt.ts';
 import { Camera } from './camera.ts';
-import { type CellModel, readCells } from './classify.ts';
+import { type CellModel, readCells, uprightGrid } from './classify.ts';
 import { readFrame } from './recognize.ts';
 
 /** A feature near one of a few directions, with some noise. */
@@ -75,6 +75,28 @@ describe('TileMemory', () => {
       memory.add('?', near(0, 0.1, n), 0);
     }
     expect(memory.size).toBe(3 + 4);
+  });
+});
+
+describe('uprightGrid', () => {
+  it('turns a board seen a quarter, a half and three quarters turned back upright', () => {
+    const seen = Array.from({ length: 225 }, (_, i) => i);
+    const at = (grid: number[], r: number, c: number) => grid[r * 15 + c];
+    // Seen a quarter turn clockwise, the upright top-left square is the seen top-right one, and so on round.
+    expect(uprightGrid(seen, 0)).toEqual(seen);
+    const quarter = uprightGrid(seen, 1);
+    expect([at(quarter, 0, 0), at(quarter, 0, 14), at(quarter, 14, 14), at(quarter, 14, 0)]).toEqual([
+      14, 224, 210, 0,
+    ]);
+    expect(at(quarter, 2, 5)).toBe(5 * 15 + 12);
+    const half = uprightGrid(seen, 2);
+    expect(half).toEqual([...seen].reverse());
+    // Three quarter turns undo one.
+    expect(uprightGrid(uprightGrid(seen, 1), 3)).toEqual(seen);
+    let back = seen;
+    for (let k = 0; k < 4; k++) back = uprightGrid(back, 1);
+    expect(back).toEqual(seen);
+    expect(() => uprightGrid(seen, 4)).toThrow(RangeError);
   });
 });
 

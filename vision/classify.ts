@@ -302,16 +302,15 @@ function leader(scores: readonly (readonly [string, number])[]): number {
 
 /** Turns a row-major 15×15 grid seen rotated `turns` quarter turns clockwise back upright. */
 export function uprightGrid<T>(seen: readonly T[], turns: number): T[] {
+  if (turns !== 0 && turns !== 1 && turns !== 2 && turns !== 3)
+    throw new RangeError(`${turns} quarter turns`);
   const out: T[] = [];
   for (let r = 0; r < 15; r++) {
     for (let c = 0; c < 15; c++) {
-      const [sr, sc] = [
-        [r, c],
-        [c, 14 - r],
-        [14 - r, 14 - c],
-        [14 - c, r],
-      ][turns]!;
-      out.push(seen[sr! * 15 + sc!]!);
+      // The square seen at (sr, sc) is upright at (r, c).
+      const sr = turns === 0 ? r : turns === 1 ? c : turns === 2 ? 14 - r : 14 - c;
+      const sc = turns === 0 ? c : turns === 1 ? 14 - r : turns === 2 ? 14 - c : r;
+      out.push(seen[sr * 15 + sc]!);
     }
   }
   return out;

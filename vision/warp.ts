@@ -69,16 +69,22 @@ export function patchBoard(
       Math.min(WARPED, MARGIN + (r + 1) * CELL + pad),
     ] as const;
   });
+  rects.sort((a, b) => a[0] - b[0]);
   for (let y = 0; y < WARPED; y++) {
-    // The parts of row y to draw: the rectangles across it, merged.
-    const spans = rects.filter((q) => q[1] <= y && y < q[3]).sort((a, b) => a[0] - b[0]);
-    let k = 0;
-    while (k < spans.length) {
-      const x0 = spans[k]![0];
-      let x1 = spans[k]![2];
-      for (k++; k < spans.length && spans[k]![0] <= x1; k++) x1 = Math.max(x1, spans[k]![2]);
-      resampleSpan(from, 3, toPhoto, data, WARPED, y, x0, x1, block);
+    // The parts of row y to draw: the rectangles across it, from the left, merged where they meet.
+    let x0 = -1;
+    let x1 = -1;
+    for (const q of rects) {
+      if (y < q[1] || y >= q[3]) continue;
+      if (x1 >= 0 && q[0] <= x1) {
+        x1 = Math.max(x1, q[2]);
+        continue;
+      }
+      if (x1 >= 0) resampleSpan(from, 3, toPhoto, data, WARPED, y, x0, x1, block);
+      x0 = q[0];
+      x1 = q[2];
     }
+    if (x1 >= 0) resampleSpan(from, 3, toPhoto, data, WARPED, y, x0, x1, block);
   }
   return { width: board.width, height: board.height, data };
 }
