@@ -88,7 +88,7 @@ const GERMAN_LIST_VERSION = 1;
  * nspell spells out every inflection when it reads the dictionary (1–2 s, 46 MB of heap in half a million small
  * objects, which every full garbage collection then goes through). What it answers for a word in capitals is kept
  * instead: the capitalised forms of the words it knows that it accepts (352,000), as one sorted list (4.4 MB, one
- * object). It is worked out once and kept in a file (`cachedWords`), read in about 50 ms after that. The answers are
+ * object). It is worked out once and kept in a file (`cachedWords`), read in about 65 ms after that. The answers are
  * nspell's for every word whose letters keep their case both ways (every letter of a German tile set): with no
  * compound rules and no input conversion in the dictionary, nspell accepts a word only as one it spelled out, written
  * as it is, capitalised or in lower case, each of which gives the same capitals. A dictionary with either is asked
