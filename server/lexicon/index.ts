@@ -7,6 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import {
   closeSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -89,10 +90,10 @@ const GERMAN_LIST_VERSION = 1;
  * objects, which every full garbage collection then goes through). What it answers for a word in capitals is kept
  * instead: the capitalised forms of the words it knows that it accepts (352,000), as one sorted list (4.4 MB, one
  * object). It is worked out once and kept in a file (`cachedWords`), read in about 65 ms after that. The answers are
- * nspell's for every word whose letters keep their case both ways (every letter of a German tile set): with no
- * compound rules and no input conversion in the dictionary, nspell accepts a word only as one it spelled out, written
- * as it is, capitalised or in lower case, each of which gives the same capitals. A dictionary with either is asked
- * through nspell itself, as before.
+ * nspell's for every word whose letters keep their case both ways (every letter of a German tile set): with none of
+ * the compound rules nspell uses (COMPOUNDRULE) and no input conversion (ICONV) in the dictionary, nspell accepts a
+ * word only as one it spelled out, written as it is, capitalised or in lower case, each of which gives the same
+ * capitals. A dictionary with either is asked through nspell itself, as before.
  */
 export function germanReadingLexicon(): Lexicon {
   if (!germanLexicon) {
@@ -108,6 +109,8 @@ export function germanReadingLexicon(): Lexicon {
         compoundRules: unknown[];
         conversion: { in: unknown[] };
       };
+      // nspell's compound rules (COMPOUNDRULE; it ignores COMPOUNDBEGIN and the like) and input conversions (ICONV)
+      // accept words it never spells out: such a dictionary is asked through nspell itself.
       if (inner.compoundRules.length > 0 || inner.conversion.in.length > 0) return undefined;
       const known = new Set<string>();
       for (const word of Object.keys(inner.data)) known.add(word.toUpperCase());
@@ -130,15 +133,27 @@ function packageVersion(name: string): string {
 
 /**
  * Where worked-out word lists are kept: TILECAM_CACHE_DIR, else node_modules/.cache/tilecam in the project (the
- * place build tools keep such files), else a folder in the system's temporary folder.
+ * place build tools keep such files), else this user's own folder in the system's temporary folder.
  */
-function cacheDirs(): string[] {
+function cacheDirs(): { dir: string; shared: boolean }[] {
   const set = process.env.TILECAM_CACHE_DIR?.trim();
-  if (set) return [resolve(set)];
+  if (set) return [{ dir: resolve(set), shared: false }];
   return [
-    fileURLToPath(new URL('../../node_modules/.cache/tilecam/', import.meta.url)),
-    join(tmpdir(), 'tilecam-cache'),
+    { dir: fileURLToPath(new URL('../../node_modules/.cache/tilecam/', import.meta.url)), shared: false },
+    // The temporary folder is every user's: this user's own folder there, which no one else may write to.
+    { dir: join(tmpdir(), `tilecam-cache-${process.getuid?.() ?? 'user'}`), shared: true },
   ];
+}
+
+/** Whether `dir` in a folder every user writes to is this user's own, and only theirs to write to. */
+function ownFolder(dir: string): boolean {
+  try {
+    const info = lstatSync(dir);
+    const uid = process.getuid?.();
+    return info.isDirectory() && (uid === undefined || info.uid === uid) && (info.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -158,7 +173,8 @@ function cachedWords(
   for (const source of sources) hash.update(`\n${source.length}\n`).update(source);
   const key = `${name}-${hash.digest('hex').slice(0, 16)}.words`;
   const dirs = cacheDirs();
-  for (const dir of dirs) {
+  for (const { dir, shared } of dirs) {
+    if (shared && !ownFolder(dir)) continue;
     try {
       const kept = readKept(readFileSync(join(dir, key), 'utf8'));
       if (kept) return kept;
@@ -172,10 +188,11 @@ function cachedWords(
   const text = words.toString();
   const trailer = `#${words.size} ${createHash('sha256').update(text).digest('hex')}\n`;
   const failures: string[] = [];
-  for (const dir of dirs) {
+  for (const { dir, shared } of dirs) {
     const part = join(dir, `${key}.${randomUUID()}`);
     try {
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (shared && !ownFolder(dir)) throw new Error("the folder is not this user's alone");
       const fd = openSync(part, 'w');
       try {
         writeFileSync(fd, text + trailer);

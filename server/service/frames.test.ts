@@ -90,4 +90,42 @@ describe('readFrame', () => {
     expect(b).toMatchObject({ code: 'no-board' });
     expect(c).toMatchObject({ board: expect.any(Object) });
   });
+
+  it('lets the next frame go on once a read has run 10 s, counted from when that read began', async () => {
+    vi.useFakeTimers();
+    const said = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const started: Record<string, number> = {};
+      const empty = { board: Array.from({ length: 15 }, () => '.'.repeat(15)) };
+      /** A camera whose read starts (noting when) and ends after `ms`, or never. */
+      const camera = (name: string, ms?: number) =>
+        ({
+          read: () => {
+            started[name] = Date.now();
+            return new Promise((resolve) => {
+              if (ms !== undefined) setTimeout(() => resolve(empty), ms);
+            });
+          },
+        }) as unknown as Camera;
+      const t0 = Date.now();
+      const frame = new Uint8Array(4);
+      // a takes 8 s; b never ends; c goes on 10 s after b began (at 18 s), not 10 s after it was queued.
+      const a = readFrame(frame, 'en', camera('a', 8000));
+      void readFrame(frame, 'en', camera('b'));
+      const c = readFrame(frame, 'en', camera('c', 1));
+      await vi.advanceTimersByTimeAsync(17_000);
+      expect(Object.keys(started)).toEqual(['a', 'b']);
+      expect(started.b! - t0).toBe(8000);
+      expect(said).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(started.c! - t0).toBe(18_000);
+      expect(said).toHaveBeenCalledWith(expect.stringMatching(/has run 10 s/));
+      await vi.advanceTimersByTimeAsync(10);
+      await expect(a).resolves.toMatchObject({ board: expect.any(Object) });
+      await expect(c).resolves.toMatchObject({ board: expect.any(Object) });
+    } finally {
+      said.mockRestore();
+      vi.useRealTimers();
+    }
+  });
 });

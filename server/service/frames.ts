@@ -53,20 +53,32 @@ const READ_STALL_MS = 10_000;
  * wait for itself until READ_STALL_MS). End turns wait their turn like any frame.
  */
 function oneAtATime<T>(read: () => Promise<T>): Promise<T> {
-  const run = reads.then(read, read);
+  const before = reads;
+  let release = () => {};
   reads = new Promise<void>((done) => {
+    release = done;
+  });
+  return before.then(() => {
+    // Counted from when this read begins, not from when it was queued.
     const stalled = setTimeout(() => {
       console.error(`a frame read has run ${READ_STALL_MS / 1000} s: the next ones no longer wait for it`);
-      done();
+      release();
     }, READ_STALL_MS);
     stalled.unref();
     const end = () => {
       clearTimeout(stalled);
-      done();
+      release();
     };
-    run.then(end, end);
+    let running: Promise<T>;
+    try {
+      running = read();
+    } catch (err) {
+      end();
+      throw err;
+    }
+    running.then(end, end);
+    return running;
   });
-  return run;
 }
 
 /**
