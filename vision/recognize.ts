@@ -54,6 +54,10 @@ export interface RecognizeOptions {
 }
 
 export const DEFAULT_THRESHOLD = 0.8;
+/** Under this evidence (line contrast × share of line segments seen) there is no board in the photo: real boards
+ *  measured 0.09–3, blurred noise at most 0.11. */
+const MIN_GRID_EVIDENCE = 0.12;
+
 /**
  * Loads the model and OpenCV now rather than with the first photo (together about 150 ms here): a process that
  * reads frames for others answers its first ones at speed.
@@ -62,10 +66,6 @@ export async function prepareVision(model?: string): Promise<void> {
   await loadModel(model);
   opencv();
 }
-
-/** Under this evidence (line contrast × share of line segments seen) there is no board in the photo: real boards
- *  measured 0.09–3, blurred noise at most 0.11. */
-const MIN_GRID_EVIDENCE = 0.12;
 
 export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {}): Promise<BoardReading> {
   return (await readFrame(bytes, options)).reading;
