@@ -7,14 +7,7 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { TileMemory } from './adapt.ts';
-import {
-  Camera,
-  changedInLight,
-  changedSquares,
-  lightChange,
-  movedWholeSquares,
-  sampleSquares,
-} from './camera.ts';
+import { Camera, changedSquares, inNewLight, movedWholeSquares, sampleSquares } from './camera.ts';
 import { type CellModel, readCells } from './classify.ts';
 import { decodeImage } from './decode.ts';
 import { gridHomography, project } from './homography.ts';
@@ -116,6 +109,25 @@ describe('a steady camera', () => {
     expect(after.board[12]![11]).toBe('K');
   });
 
+  it('reads only the squares that changed when one side of the board is lit less than the other', async () => {
+    const camera = new Camera({ letters });
+    await camera.read(frame);
+    // A tile put down as the light fades towards the right: unchanged on the left edge, a third darker on the right.
+    const meta = await sharp(frame).metadata();
+    const fade = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${meta.width}" height="${meta.height}"><defs><linearGradient id="f"><stop offset="0" stop-color="#fff"/><stop offset="1" stop-color="#aaa"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#f)"/></svg>`,
+    );
+    const faded = await sharp(await withTile(11, 11))
+      .composite([{ input: fade, blend: 'multiply' }])
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const next = await camera.read(faded);
+    expect(next).toMatchObject({ path: 'changed', gridBy: 'lines' });
+    expect(next.cellsRead).toBeLessThan(15);
+    expect(next.board).toEqual((await recognize(faded, { letters })).board);
+    expect(next.board[11]![11]).toBe('K');
+  });
+
   it('leaves a square unread for the light only when the light explains it closely (no tone curve hides a tile)', () => {
     // 225 squares of 25 samples, greys spread as a board's are, a little noise: a pseudo-random sequence, the same
     // every run.
@@ -133,19 +145,27 @@ describe('a steady camera', () => {
       const grey = tile < 0 ? 50 + 170 * random() : 60 + 30 * Math.floor(tile / 2);
       for (let k = 0; k < 25; k++) reference[cell * 25 + k] = grey + 20 * (random() - 0.5);
     }
-    const read = (light: (g: number) => number) => {
+    const read = (light: (g: number, cell: number) => number) => {
       const samples = reference.map((g, k) => {
         const tile = tiles.indexOf(Math.floor(k / 25));
-        return light(g) + (tile < 0 ? 0 : tile % 2 ? -20 : 20) + 2 * (random() - 0.5);
+        return light(g, Math.floor(k / 25)) + (tile < 0 ? 0 : tile % 2 ? -20 : 20) + 2 * (random() - 0.5);
       });
       const changed = changedSquares(reference, samples);
-      const fitted = lightChange(reference, samples);
-      return { fitted, read: fitted ? changedInLight(reference, samples, fitted, changed) : changed };
+      const lit = inNewLight(reference, samples, changed);
+      return { fitted: lit?.light, read: lit ? lit.squares : changed };
     };
-    // The light as a gain and an offset: fitted, and only the tiles read.
+    // The light as one gain and offset: fitted, and only the tiles read.
     const even = read((g) => 0.85 * g - 6);
-    expect(even.fitted?.gain).toBeCloseTo(0.85, 1);
+    expect(even.fitted?.gain[0]).toBeCloseTo(0.85, 1);
     expect(even.read).toEqual(tiles);
+    // Brighter to the right and darker to the bottom (a gain and an offset changing evenly across the board): the
+    // same.
+    const uneven = read(
+      (g, cell) => (0.85 + 0.15 * ((cell % 15) / 7 - 1)) * g - 6 - 8 * (Math.floor(cell / 15) / 7 - 1),
+    );
+    expect(uneven.fitted?.gain[1]).toBeCloseTo(0.15, 1);
+    expect(uneven.fitted?.offset[2]).toBeCloseTo(-8, 0);
+    expect(uneven.read).toEqual(tiles);
     // The light as tone curves, which a gain and an offset only come near: every tile is still read.
     for (const gamma of [0.75, 1.2, 1.4]) {
       const curved = read((g) => 255 * (g / 255) ** gamma);

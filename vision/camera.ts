@@ -119,8 +119,8 @@ export class Camera {
       const changed = changedSquares(this.reference, samples);
       // Many changed: perhaps the light did (a lamp, a cloud, the camera's exposure). Compared in this frame's light,
       // fewer may have: only those are read again, once the grid is known to be where it was (below).
-      const light = changed.length > MOST ? lightChange(this.reference, samples) : undefined;
-      const relit = light && changedInLight(this.reference, samples, light, changed);
+      const lit = changed.length > MOST ? inNewLight(this.reference, samples, changed) : undefined;
+      const relit = lit?.squares;
       const toRead = relit && relit.length < changed.length ? relit : changed;
       if (changed.length === 0 && !rethink) {
         this.sinceFull++;
@@ -165,7 +165,7 @@ export class Camera {
         this.state = next;
         this.rethought = forgotten;
         // The squares not read again are as they were, in this frame's light: so they are compared from now on.
-        if (toRead === relit) relight(this.reference, light!);
+        if (toRead === relit) relight(this.reference, lit!.light);
         for (const cell of cells)
           this.reference.set(samples.subarray(cell * PER, (cell + 1) * PER), cell * PER);
         this.sinceFull++;
@@ -342,12 +342,8 @@ function standardised(values: Float32Array): Float32Array {
 }
 
 /** The mean absolute difference of square `cell`'s samples from the reference's, as the reference looks in `light`. */
-function difference(
-  reference: Float32Array,
-  samples: Float32Array,
-  cell: number,
-  { gain, offset }: Light = { gain: 1, offset: 0 },
-): number {
+function difference(reference: Float32Array, samples: Float32Array, cell: number, light?: Light): number {
+  const [gain, offset] = light ? lightAt(light, cell) : [1, 0];
   let sum = 0;
   for (let k = cell * PER; k < (cell + 1) * PER; k++)
     sum += Math.abs(samples[k]! - (gain * reference[k]! + offset));
@@ -381,10 +377,27 @@ export function changedInLight(
   return out;
 }
 
-/** A change of the light over the whole board: a grey level g now looks as `gain` × g + `offset`. */
+/**
+ * A change of the light over the board: a grey level g on a square now looks as gain × g + offset, the gain and the
+ * offset each changing evenly across the board (one side lit more than the other: a lamp, a window, the camera's
+ * exposure).
+ */
 export interface Light {
-  readonly gain: number;
-  readonly offset: number;
+  readonly gain: Plane;
+  readonly offset: Plane;
+}
+/** A value over the board: at its centre, then how much more at the right edge, and at the bottom edge. */
+type Plane = readonly [centre: number, right: number, bottom: number];
+
+/** Where square `cell` is across the board: -1 at the first column (row), 1 at the last. */
+function across(cell: number): [u: number, v: number] {
+  return [((cell % 15) - 7) / 7, (Math.floor(cell / 15) - 7) / 7];
+}
+
+/** The gain and the offset of `light` on square `cell`. */
+function lightAt({ gain, offset }: Light, cell: number): [gain: number, offset: number] {
+  const [u, v] = across(cell);
+  return [gain[0] + gain[1] * u + gain[2] * v, offset[0] + offset[1] * u + offset[2] * v];
 }
 
 /** The squares a change of light is fitted to: those it explains best, as many as a board with a few moves made
@@ -403,12 +416,13 @@ const LIGHT_FIT = CHANGED / 3;
 const LIGHT_EXPLAINS = CHANGED / 2;
 
 /**
- * How the light changed between the reference and the samples, if it did as one change over the whole board: the
- * squares' mean grey levels fitted by least squares, again and again over the `LIGHT_KEEP` squares the fit explains
- * best (the squares that really changed, a hand or new tiles, left out), and kept only if it explains those squares
- * closely, sample by sample (`LIGHT_FIT`). Undefined when no such fit exists.
+ * How the light may have changed between the reference and the samples, as one change over the board: the squares'
+ * mean grey levels fitted by least squares, again and again over the `LIGHT_KEEP` squares the fit explains best (the
+ * squares that really changed, a hand or new tiles, left out), first with one gain and offset for the whole board,
+ * then, from there, with each changing evenly across it. Each fit is kept only if it explains those squares closely,
+ * sample by sample (`LIGHT_FIT`): none, one or both.
  */
-export function lightChange(reference: Float32Array, samples: Float32Array): Light | undefined {
+export function lightChanges(reference: Float32Array, samples: Float32Array): Light[] {
   const was = new Float64Array(225);
   const now = new Float64Array(225);
   for (let cell = 0; cell < 225; cell++) {
@@ -422,14 +436,29 @@ export function lightChange(reference: Float32Array, samples: Float32Array): Lig
     now[cell] = b / PER;
   }
   const all = Array.from({ length: 225 }, (_, cell) => cell);
+  /** The squares the light explains best, as it is fitted so far. */
+  const best = (light: Light) => {
+    const misfit = new Float64Array(225);
+    for (const cell of all) {
+      const [gain, offset] = lightAt(light, cell);
+      misfit[cell] = Math.abs(now[cell]! - (gain * was[cell]! + offset));
+    }
+    return [...all].sort((p, q) => misfit[p]! - misfit[q]!).slice(0, LIGHT_KEEP);
+  };
+  /** Whether it explains the squares it was fitted to closely, and is a change of light at all. */
+  const holds = (light: Light, kept: readonly number[]) => {
+    for (const cell of [0, 14, 210, 224]) {
+      const gain = lightAt(light, cell)[0];
+      if (!(gain >= LIGHT_GAIN[0] && gain <= LIGHT_GAIN[1])) return false;
+    }
+    const misfits = kept.map((cell) => difference(reference, samples, cell, light)).sort((p, q) => p - q);
+    return misfits[Math.floor(0.9 * misfits.length)]! <= LIGHT_FIT;
+  };
+  // One gain and offset for the board.
   let kept = all;
   let light: Light | undefined;
   for (let round = 0; round < LIGHT_ROUNDS; round++) {
-    if (light) {
-      const { gain, offset } = light;
-      const misfit = (cell: number) => Math.abs(now[cell]! - (gain * was[cell]! + offset));
-      kept = [...all].sort((p, q) => misfit(p) - misfit(q)).slice(0, LIGHT_KEEP);
-    }
+    if (light) kept = best(light);
     let sx = 0;
     let sy = 0;
     let sxx = 0;
@@ -443,17 +472,88 @@ export function lightChange(reference: Float32Array, samples: Float32Array): Lig
     const n = kept.length;
     const spread = n * sxx - sx * sx;
     // A board of one grey says nothing of a gain.
-    if (spread < n * n) return undefined;
+    if (spread < n * n) return [];
     const gain = (n * sxy - sx * sy) / spread;
-    light = { gain, offset: (sy - gain * sx) / n };
+    light = { gain: [gain, 0, 0], offset: [(sy - gain * sx) / n, 0, 0] };
   }
-  if (!light || !(light.gain >= LIGHT_GAIN[0] && light.gain <= LIGHT_GAIN[1])) return undefined;
-  const fitted = light;
-  const misfits = kept.map((cell) => difference(reference, samples, cell, fitted)).sort((p, q) => p - q);
-  return misfits[Math.floor(0.9 * misfits.length)]! <= LIGHT_FIT ? light : undefined;
+  const even = light!;
+  const evenKept = kept;
+  // Each changing evenly across the board, from there.
+  let uneven: Light | undefined = even;
+  for (let round = 0; round < LIGHT_ROUNDS && uneven; round++) {
+    kept = best(uneven);
+    const fit = leastSquares(
+      kept,
+      (cell) => {
+        const [u, v] = across(cell);
+        const g = was[cell]!;
+        return [g, g * u, g * v, 1, u, v];
+      },
+      now,
+    );
+    uneven = fit && { gain: [fit[0]!, fit[1]!, fit[2]!], offset: [fit[3]!, fit[4]!, fit[5]!] };
+  }
+  return [...(holds(even, evenKept) ? [even] : []), ...(uneven && holds(uneven, kept) ? [uneven] : [])];
+}
+
+/**
+ * The squares that changed as compared in the new light (`changedInLight`), with the light (`lightChanges`) that
+ * leaves the fewest of them; undefined when no change of light explains the board.
+ */
+export function inNewLight(
+  reference: Float32Array,
+  samples: Float32Array,
+  changed: readonly number[],
+): { light: Light; squares: number[] } | undefined {
+  let best: { light: Light; squares: number[] } | undefined;
+  for (const light of lightChanges(reference, samples)) {
+    const squares = changedInLight(reference, samples, light, changed);
+    if (!best || squares.length < best.squares.length) best = { light, squares };
+  }
+  return best;
+}
+
+/**
+ * The least-squares solution x of row(cell)·x = target[cell] over `cells`, by the normal equations (a few unknowns),
+ * or undefined when the rows do not tell them apart (a board of one grey).
+ */
+function leastSquares(
+  cells: readonly number[],
+  row: (cell: number) => readonly number[],
+  target: Float64Array,
+): number[] | undefined {
+  const n = row(cells[0]!).length;
+  // [AᵀA | Aᵀb], then Gauss–Jordan with partial pivoting.
+  const m = Array.from({ length: n }, () => new Float64Array(n + 1));
+  let scale = 0;
+  for (const cell of cells) {
+    const a = row(cell);
+    for (let i = 0; i < n; i++) {
+      m[i]![n]! += a[i]! * target[cell]!;
+      for (let j = 0; j < n; j++) m[i]![j]! += a[i]! * a[j]!;
+    }
+  }
+  for (let i = 0; i < n; i++) scale = Math.max(scale, m[i]![i]!);
+  for (let i = 0; i < n; i++) {
+    let p = i;
+    for (let j = i + 1; j < n; j++) if (Math.abs(m[j]![i]!) > Math.abs(m[p]![i]!)) p = j;
+    [m[i], m[p]] = [m[p]!, m[i]!];
+    const pivot = m[i]![i]!;
+    // Rows that do not tell the unknowns apart: a pivot lost in the rounding of the largest terms.
+    if (!(Math.abs(pivot) > 1e-9 * scale)) return undefined;
+    for (let j = 0; j < n; j++) {
+      if (j === i) continue;
+      const f = m[j]![i]! / pivot;
+      for (let k = i; k <= n; k++) m[j]![k]! -= f * m[i]![k]!;
+    }
+  }
+  return Array.from({ length: n }, (_, i) => m[i]![n]! / m[i]![i]!);
 }
 
 /** The reference as it looks in `light`. */
-function relight(reference: Float32Array, { gain, offset }: Light): void {
-  for (let k = 0; k < reference.length; k++) reference[k] = gain * reference[k]! + offset;
+function relight(reference: Float32Array, light: Light): void {
+  for (let cell = 0; cell < 225; cell++) {
+    const [gain, offset] = lightAt(light, cell);
+    for (let k = cell * PER; k < (cell + 1) * PER; k++) reference[k] = gain * reference[k]! + offset;
+  }
 }
