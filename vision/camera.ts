@@ -156,12 +156,19 @@ export class Camera {
         const cells = new Set(toRead);
         for (let k = 0; k < GUARD; k++) cells.add((this.guard + k) % 225);
         this.guard = (this.guard + GUARD) % 225;
-        const next = await readFrame(
-          bytes,
-          this.options,
-          { state: last, cells: [...cells].sort((a, b) => a - b), rethink },
-          { photo, since, decoded },
-        );
+        let next: FrameState;
+        try {
+          next = await readFrame(
+            bytes,
+            this.options,
+            { state: last, cells: [...cells].sort((a, b) => a - b), rethink },
+            { photo, since, decoded },
+          );
+        } catch (err) {
+          // The last straightened board may have been drawn on already (patchBoard): the next frame is read whole.
+          this.reference = undefined;
+          throw err;
+        }
         this.state = next;
         this.rethought = forgotten;
         // The squares not read again are as they were, in this frame's light: so they are compared from now on.

@@ -6,10 +6,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeImage } from './decode.ts';
 import { readFrame } from './recognize.ts';
+import type { RgbImage } from './types.ts';
 import { CELL, MARGIN, patchBoard, WARPED, warpBoard } from './warp.ts';
 
 const frame = readFileSync(new URL('../fixtures/demo_game/2.jpg', import.meta.url));
 const moved = readFileSync(new URL('../fixtures/demo_game/3.jpg', import.meta.url));
+const copy = (image: RgbImage): RgbImage => ({ ...image, data: image.data.slice() });
 
 describe('patchBoard', () => {
   it('draws neighbouring squares with overlapping margins as it draws each alone, and leaves the others', async () => {
@@ -18,12 +20,12 @@ describe('patchBoard', () => {
     const other = await decodeImage(moved);
     for (const reach of [0.35, 0.5]) {
       const cells = [0, 1, 2, 15, 16, 17, 30, 112, 113, 128, 200, 224];
-      const together = patchBoard(warped, other, corners, cells, reach);
-      let apart = warped;
+      const together = patchBoard(copy(warped), other, corners, cells, reach);
+      let apart = copy(warped);
       for (const cell of cells) apart = patchBoard(apart, other, corners, [cell], reach);
       expect(Buffer.compare(Buffer.from(together.data), Buffer.from(apart.data))).toBe(0);
       // A square not asked for (nor next to one) is as it was.
-      const untouched = patchBoard(warped, other, corners, [224], reach);
+      const untouched = patchBoard(copy(warped), other, corners, [224], reach);
       expect(untouched.data.subarray(0, 3 * 40 * warped.width)).toEqual(
         warped.data.subarray(0, 3 * 40 * warped.width),
       );
@@ -31,13 +33,16 @@ describe('patchBoard', () => {
     }
     // Every square at once is the grid drawn from the other photo, pixel for pixel as warpBoard draws it (one
     // sampling for both: a square read again in a steady camera's frame is the square a cold read would see).
+    // Drawn where it is: the board given is the board returned.
+    const board = copy(warped);
     const all = patchBoard(
-      warped,
+      board,
       other,
       corners,
       Array.from({ length: 225 }, (_, i) => i),
       0.5,
     );
+    expect(all.data).toBe(board.data);
     const whole = warpBoard(other, corners);
     let differ = 0;
     for (let y = MARGIN - 20; y < MARGIN + 15 * CELL + 20; y++)

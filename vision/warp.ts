@@ -42,9 +42,11 @@ function mat(cv: CV, pts: readonly Point[], track: (m: Mat) => Mat): Mat {
 }
 
 /**
- * The straightened board `board` (of the same camera, on the same grid) with the squares `cells` drawn again from
+ * Draws the squares `cells` again on the straightened board `board` (of the same camera, on the same grid) from
  * `image`: each square and a margin around it wide enough for its crops (`reach`, in cells), sampled as warpBoard
- * samples, pixel for pixel. A frame where a few squares changed costs those squares only.
+ * samples, pixel for pixel. A frame where a few squares changed costs those squares only. The board is drawn on
+ * where it is, and returned: the camera's last board becomes this frame's, without a copy of its 1.4 MB a frame
+ * (about 1 ms a steady frame, in copying and collecting).
  */
 export function patchBoard(
   board: RgbImage,
@@ -54,7 +56,7 @@ export function patchBoard(
   reach = 0.5,
 ): RgbImage {
   const toPhoto = boardToPhoto(corners);
-  const data = plain(board.data).slice();
+  const data = plain(board.data);
   const from = checkSource(image, 3);
   const block = blockWidth(WARPED, WARPED);
   const pad = Math.ceil(reach * CELL);
