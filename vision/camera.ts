@@ -94,12 +94,29 @@ export class Camera {
   private forgotten = 0;
   private rethought = 0;
   private guard = 0;
+  /** Reads of this camera running now. */
+  private reading = 0;
 
   constructor(private readonly options: CameraOptions = {}) {}
 
   /** Reads the next frame; `urgent`: an answer is waited for (an End turn, or a frame it takes as its own), so a
    *  periodic whole read due is put off. */
-  async read(bytes: Uint8Array, { urgent = false }: { urgent?: boolean } = {}): Promise<CameraReading> {
+  async read(bytes: Uint8Array, options: { urgent?: boolean } = {}): Promise<CameraReading> {
+    this.reading++;
+    try {
+      // A read of this camera still running (its caller stopped waiting for it: frames.ts's READ_STALL_MS) may yet
+      // draw on the last straightened board (patchBoard): this one reads its frame whole, on a board of its own.
+      return await this.next(bytes, options, this.reading === 1);
+    } finally {
+      this.reading--;
+    }
+  }
+
+  private async next(
+    bytes: Uint8Array,
+    { urgent = false }: { urgent?: boolean },
+    alone: boolean,
+  ): Promise<CameraReading> {
     const since = performance.now();
     const last = this.state;
     // Forgotten since the last reading made: made again now. A forgetting that comes while this frame is read (or
@@ -114,7 +131,7 @@ export class Camera {
     let found: Corners | undefined;
     let gridBy: CameraReading['gridBy'];
     const every = this.options.fullEvery ?? 30;
-    if (last && same && this.reference && this.sinceFull < (urgent ? DEFER * every : every)) {
+    if (alone && last && same && this.reference && this.sinceFull < (urgent ? DEFER * every : every)) {
       const samples = sampleSquares(photo, last.corners);
       const changed = changedSquares(this.reference, samples);
       // Many changed: perhaps the light did (a lamp, a cloud, the camera's exposure). Compared in this frame's light,
@@ -385,15 +402,16 @@ export function changedInLight(
 }
 
 /**
- * A change of the light over the board: a grey level g on a square now looks as gain × g + offset, the gain and the
- * offset each changing evenly across the board (one side lit more than the other: a lamp, a window, the camera's
- * exposure).
+ * A change of the light over the board (a lamp, a cloud, the camera's exposure): a grey level g on a square now looks
+ * as gain × g + offset, the gain and the offset the same everywhere or each changing evenly across the board (one
+ * side lit more than the other: a lamp to one side, a window).
  */
 export interface Light {
   readonly gain: Plane;
   readonly offset: Plane;
 }
-/** A value over the board: at its centre, then how much more at the right edge, and at the bottom edge. */
+/** A value over the board: at its centre square, then how much more on the last column's squares, and on the last
+ *  row's (the grid as it lies in the photo, not the upright board). */
 type Plane = readonly [centre: number, right: number, bottom: number];
 
 /** Where square `cell` is across the board: -1 at the first column (row), 1 at the last. */
@@ -427,9 +445,13 @@ const LIGHT_EXPLAINS = CHANGED / 2;
  * mean grey levels fitted by least squares, again and again over the `LIGHT_KEEP` squares the fit explains best (the
  * squares that really changed, a hand or new tiles, left out), first with one gain and offset for the whole board,
  * then, from there, with each changing evenly across it. Each fit is kept only if it explains those squares closely,
- * sample by sample (`LIGHT_FIT`): none, one or both.
+ * sample by sample (`LIGHT_FIT`), with a gain between `LIGHT_GAIN`'s bounds on every corner square: either, both or
+ * neither.
  */
-export function lightChanges(reference: Float32Array, samples: Float32Array): Light[] {
+export function lightChanges(
+  reference: Float32Array,
+  samples: Float32Array,
+): [even: Light | undefined, uneven: Light | undefined] {
   const was = new Float64Array(225);
   const now = new Float64Array(225);
   for (let cell = 0; cell < 225; cell++) {
@@ -479,7 +501,7 @@ export function lightChanges(reference: Float32Array, samples: Float32Array): Li
     const n = kept.length;
     const spread = n * sxx - sx * sx;
     // A board of one grey says nothing of a gain.
-    if (spread < n * n) return [];
+    if (spread < n * n) return [undefined, undefined];
     const gain = (n * sxy - sx * sy) / spread;
     light = { gain: [gain, 0, 0], offset: [(sy - gain * sx) / n, 0, 0] };
   }
@@ -500,29 +522,35 @@ export function lightChanges(reference: Float32Array, samples: Float32Array): Li
     );
     uneven = fit && { gain: [fit[0]!, fit[1]!, fit[2]!], offset: [fit[3]!, fit[4]!, fit[5]!] };
   }
-  return [...(holds(even, evenKept) ? [even] : []), ...(uneven && holds(uneven, kept) ? [uneven] : [])];
+  return [holds(even, evenKept) ? even : undefined, uneven && holds(uneven, kept) ? uneven : undefined];
 }
 
+/** The light changing across the board is taken instead of one change over it only when it leaves at most this
+ *  share of the squares that one leaves changed: with three times the terms, it explains more of anything. */
+const UNEVEN_GAIN = 0.5;
+
 /**
- * The squares that changed as compared in the new light (`changedInLight`), with the light (`lightChanges`) that
- * leaves the fewest of them; undefined when no change of light explains the board.
+ * The squares that changed as compared in the new light (`changedInLight`), and the light (`lightChanges`): one
+ * change over the whole board where it holds, unless one that changes across the board holds and leaves far fewer
+ * (`UNEVEN_GAIN`); undefined when no change of light explains the board.
  */
 export function inNewLight(
   reference: Float32Array,
   samples: Float32Array,
   changed: readonly number[],
 ): { light: Light; squares: number[] } | undefined {
-  let best: { light: Light; squares: number[] } | undefined;
-  for (const light of lightChanges(reference, samples)) {
-    const squares = changedInLight(reference, samples, light, changed);
-    if (!best || squares.length < best.squares.length) best = { light, squares };
-  }
-  return best;
+  const [even, uneven] = lightChanges(reference, samples);
+  const lit = (light: Light | undefined) =>
+    light && { light, squares: changedInLight(reference, samples, light, changed) };
+  const [first, second] = [lit(even), lit(uneven)];
+  if (!first || !second) return first ?? second;
+  return second.squares.length <= UNEVEN_GAIN * first.squares.length ? second : first;
 }
 
 /**
  * The least-squares solution x of row(cell)·x = target[cell] over `cells`, by the normal equations (a few unknowns),
- * or undefined when the rows do not tell them apart (a board of one grey).
+ * or undefined when the rows barely tell them apart (a pivot under a billionth of the largest diagonal term: a
+ * conditioning cut-off; a fit that comes out poorly anyway is refused by `lightChanges`' check).
  */
 function leastSquares(
   cells: readonly number[],
@@ -546,7 +574,7 @@ function leastSquares(
     for (let j = i + 1; j < n; j++) if (Math.abs(m[j]![i]!) > Math.abs(m[p]![i]!)) p = j;
     [m[i], m[p]] = [m[p]!, m[i]!];
     const pivot = m[i]![i]!;
-    // Rows that do not tell the unknowns apart: a pivot lost in the rounding of the largest terms.
+    // Rows that barely tell the unknowns apart.
     if (!(Math.abs(pivot) > 1e-9 * scale)) return undefined;
     for (let j = 0; j < n; j++) {
       if (j === i) continue;

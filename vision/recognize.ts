@@ -82,7 +82,8 @@ export interface FrameState {
   readonly probs: Float32Array;
   /** The model's features per cell (225 × `CellModel.features`, cells as seen), when it has them. */
   readonly features: Float32Array | undefined;
-  /** The straightened board the cells were read from. */
+  /** The straightened board the cells were read from. The camera's next frame that reads some squares again draws
+   *  them on it where it is (patchBoard): it is then that frame's board, no longer this one's. */
   readonly warped: RgbImage;
   /** The cells as read (before the colour check). */
   readonly seen: CellReading;

@@ -45,8 +45,9 @@ function mat(cv: CV, pts: readonly Point[], track: (m: Mat) => Mat): Mat {
  * Draws the squares `cells` again on the straightened board `board` (of the same camera, on the same grid) from
  * `image`: each square and a margin around it wide enough for its crops (`reach`, in cells), sampled as warpBoard
  * samples, pixel for pixel. A frame where a few squares changed costs those squares only. The board is drawn on
- * where it is, and returned: the camera's last board becomes this frame's, without a copy of its 1.4 MB a frame
- * (about 1 ms a steady frame, in copying and collecting).
+ * where it is, and a board over the same pixels returned (the one given no longer shows what it showed): the
+ * camera's last board becomes this frame's, without a copy of its 1.4 MB a frame (about 1 ms a steady frame, in
+ * copying and collecting).
  */
 export function patchBoard(
   board: RgbImage,
