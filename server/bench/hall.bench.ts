@@ -13,7 +13,9 @@
  * its last is answered, no viewers: on this machine's two cores, what a second worker adds where it has a core.
  * Load: GAMES boards, each a simulated camera sending a frame with End turn (and the version it ends) every FRAME_MS,
  * a held reading confirmed by the scorekeeper, the moves taken back after the last photo and played again (see
- * cameraPhotos), VIEWERS WebSocket viewers spread over the games and over the instances. Printed per phase: frames
+ * cameraPhotos), VIEWERS WebSocket viewers spread over the games and over the instances; with HALL_STREAM_MS, each
+ * camera also sends that often a frame without End turn (the board as it stands), as the camera page does every
+ * second between turns. Printed per phase: frames
  * read per second, frame posted → every viewer of its game updated (p50/p99/max; each camera's first round apart) and
  * → the camera's answer, committed or held (the decision as the camera sees it),
  * moves lost or recorded twice (from the database), viewers reconnected, each process's CPU time (PostgreSQL's and
@@ -41,6 +43,9 @@ const GAMES = Number(process.env.HALL_GAMES ?? 32);
 const VIEWERS = Number(process.env.HALL_VIEWERS ?? 1000);
 /** How often each camera sends a frame (HALL_FRAME_MS: shorter to send more than can be read, for capacity). */
 const FRAME_MS = Number(process.env.HALL_FRAME_MS ?? 2000);
+/** HALL_STREAM_MS: each camera also sends, this often, a frame that only feeds the views (the board as it stands),
+ *  as the camera page does every second between turns; 0 (the default): End turns only. */
+const STREAM_MS = Number(process.env.HALL_STREAM_MS ?? 0);
 const PHASE_MS = Number(process.env.HALL_SECONDS ?? 40) * 1000;
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /**
@@ -352,7 +357,33 @@ async function phase(
       await pause(Math.max(0, FRAME_MS - (performance.now() - t0)));
     }
   };
-  const cameras = games.map((g, i) => camera(g, (i * FRAME_MS) / GAMES));
+  let streamed = 0;
+  let skipped = 0;
+  /** The camera page's frames between turns (HALL_STREAM_MS): the board as it stands, no End turn. */
+  const stream = async (g: Game, i: number) => {
+    await pause((i * STREAM_MS) / GAMES);
+    while (performance.now() - start < PHASE_MS) {
+      const t0 = performance.now();
+      try {
+        const res = await fetch(`${pick(i).base}/api/games/${g.id}/frames`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${g.token}`, 'content-type': 'image/jpeg' },
+          // The board as it stands: the tiles of the next move are down before End turn is pressed.
+          body: g.photos[Math.min(g.step, g.photos.length - 1)]!,
+        });
+        const result = (await res.json()) as { status?: string };
+        streamed++;
+        if (result.status === 'skipped') skipped++;
+      } catch {
+        // The instance was killed: the next goes to another.
+      }
+      await pause(Math.max(0, STREAM_MS - (performance.now() - t0)));
+    }
+  };
+  const cameras = [
+    ...games.map((g, i) => camera(g, (i * FRAME_MS) / GAMES)),
+    ...(STREAM_MS > 0 ? games.map((g, i) => stream(g, i)) : []),
+  ];
   if (killHalfway && instances.length > 1) {
     await pause(PHASE_MS / 2);
     killed = true;
@@ -394,7 +425,10 @@ async function phase(
   );
   console.log(
     `  this bench's own event loop delay (what its viewers' and cameras' times include of it): p50 ${late(loopDelay.percentile(50))}, p99 ${late(loopDelay.percentile(99))}, max ${late(loopDelay.max)}\n` +
-      `  frames read: ${frames} (${(frames / seconds).toFixed(1)} a second; ${held} held and confirmed by the scorekeeper; ${failed} not committed: the instance killed mid-request)`,
+      `  frames read: ${frames} (${(frames / seconds).toFixed(1)} a second; ${held} held and confirmed by the scorekeeper; ${failed} not committed: the instance killed mid-request)` +
+      (STREAM_MS > 0
+        ? `; between turns, ${streamed} frames sent (${(streamed / seconds).toFixed(1)} a second, ${skipped} skipped for a newer one)`
+        : ''),
   );
   console.log(
     `  frame posted → every viewer updated: p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}, max ${ms(Math.max(...latencies))} (${latencies.length} updates; each camera's first round of moves apart: p50 ${ms(pct(warmup, 50))}, p99 ${ms(pct(warmup, 99))}, ${warmup.length} updates)`,

@@ -91,6 +91,37 @@ describe('readFrame', () => {
     expect(c).toMatchObject({ board: expect.any(Object) });
   });
 
+  it('reads the frames someone waits for (End turns) before those queued earlier that no one waits for', async () => {
+    const log: string[] = [];
+    const gates = new Map<string, () => void>();
+    const camera = (name: string) =>
+      ({
+        read: async () => {
+          log.push(name);
+          await new Promise<void>((resolve) => gates.set(name, resolve));
+          return { board: Array.from({ length: 15 }, () => '.'.repeat(15)) };
+        },
+      }) as unknown as Camera;
+    const frame = new Uint8Array(4);
+    // a is being read; b and c stream between turns; d and e are End turns, pressed after them.
+    const reads = [
+      readFrame(frame, 'en', camera('a')),
+      readFrame(frame, 'en', camera('b')),
+      readFrame(frame, 'en', camera('c')),
+      readFrame(frame, 'en', camera('d'), true),
+      readFrame(frame, 'en', camera('e'), true),
+    ];
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+    await settle();
+    for (const name of ['a', 'd', 'e', 'b', 'c']) {
+      expect(log.at(-1)).toBe(name);
+      gates.get(name)!();
+      await settle();
+    }
+    expect(log).toEqual(['a', 'd', 'e', 'b', 'c']);
+    await Promise.all(reads);
+  });
+
   it('lets the next frame go on once a read has run 10 s, counted from when that read began', async () => {
     vi.useFakeTimers();
     const said = vi.spyOn(console, 'error').mockImplementation(() => {});

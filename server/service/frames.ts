@@ -38,46 +38,70 @@ export async function prepareReading(): Promise<void> {
   }
 }
 
-/** The last frame read begun in this process: the next waits for it (`oneAtATime`). */
-let reads: Promise<unknown> = Promise.resolve();
+/** Frames waiting to be read in this process, by whether someone waits for the answer (`oneAtATime`). */
+const waiting: { readonly urgent: (() => void)[]; readonly other: (() => void)[] } = {
+  urgent: [],
+  other: [],
+};
+/** Whether a read is running (or stalled, and let go: `READ_STALL_MS`). */
+let busy = false;
 /** A read still running after this long no longer holds the others up (none is known to: a hang in a native
  *  library, say). */
 const READ_STALL_MS = 10_000;
 
+/** Begins the next frame's read: one someone waits for first, else the one waiting longest. */
+function nextRead(): void {
+  const start = waiting.urgent.shift() ?? waiting.other.shift();
+  busy = start !== undefined;
+  start?.();
+}
+
 /**
- * Runs `read` once every read begun before it in this process has ended: frames are read one at a time, first come
- * first served. A read is work for the processor with short waits in it (the decode, the model); frames read at once
- * shared it, so each took as long as all of them together. In the hall's two-worker phase (16 games a worker), four
- * runs each way alternated: frame posted → every viewer updated p50 48/42/59/82 ms and p99 298/244/358/360 one at a
- * time, against 59/69/87/145 and 307/493/589/587 interleaved. A read must not read another frame itself (it would
- * wait for itself until READ_STALL_MS). End turns wait their turn like any frame.
+ * Runs `read` once the reads begun before it in this process have ended, one at a time: first the frames someone
+ * waits for (`urgent`: an End turn, a frame one waiting out a hand takes as its own, a check's photo), first come
+ * first served, then the others (a camera's frames between turns, at most one waiting per camera: service.ts). A read
+ * is work for the processor with short waits in it (the decode, the model); frames read at once shared it, so each
+ * took as long as all of them together. In the hall's two-worker phase (16 games a worker), four runs each way
+ * alternated: frame posted → every viewer updated p50 48/42/59/82 ms and p99 298/244/358/360 one at a time, against
+ * 59/69/87/145 and 307/493/589/587 interleaved. A read must not read another frame itself (it would wait for itself
+ * until READ_STALL_MS).
  */
-function oneAtATime<T>(read: () => Promise<T>): Promise<T> {
-  const before = reads;
-  let release = () => {};
-  reads = new Promise<void>((done) => {
-    release = done;
-  });
-  return before.then(() => {
-    // Counted from when this read begins, not from when it was queued.
-    const stalled = setTimeout(() => {
-      console.error(`a frame read has run ${READ_STALL_MS / 1000} s: the next ones no longer wait for it`);
-      release();
-    }, READ_STALL_MS);
-    stalled.unref();
-    const end = () => {
-      clearTimeout(stalled);
-      release();
+function oneAtATime<T>(read: () => Promise<T>, urgent: boolean): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const start = () => {
+      let released = false;
+      // Counted from when this read begins, not from when it was queued.
+      const stalled = setTimeout(() => {
+        console.error(`a frame read has run ${READ_STALL_MS / 1000} s: the next ones no longer wait for it`);
+        release();
+      }, READ_STALL_MS);
+      stalled.unref();
+      function release() {
+        if (released) return;
+        released = true;
+        clearTimeout(stalled);
+        nextRead();
+      }
+      let running: Promise<T>;
+      try {
+        running = read();
+      } catch (err) {
+        release();
+        return reject(err);
+      }
+      running.then(
+        (value) => {
+          release();
+          resolve(value);
+        },
+        (err: unknown) => {
+          release();
+          reject(err);
+        },
+      );
     };
-    let running: Promise<T>;
-    try {
-      running = read();
-    } catch (err) {
-      end();
-      throw err;
-    }
-    running.then(end, end);
-    return running;
+    (urgent ? waiting.urgent : waiting.other).push(start);
+    if (!busy) nextRead();
   });
 }
 
@@ -96,8 +120,10 @@ export async function readFrame(
 ): Promise<{ reading: BoardReading; board: Board }> {
   let reading: BoardReading;
   try {
-    reading = await oneAtATime(() =>
-      camera ? camera.read(bytes, { urgent }) : recognize(bytes, readingOptions(lang)),
+    // A photo read alone is a check's: someone waits for it.
+    reading = await oneAtATime(
+      () => (camera ? camera.read(bytes, { urgent }) : recognize(bytes, readingOptions(lang))),
+      urgent || !camera,
     );
   } catch (err) {
     if (err instanceof VisionError && err.code !== 'no-model')
