@@ -260,6 +260,8 @@ async function phase(
 
   let frames = 0;
   let failed = 0;
+  /** End turns answered `waiting`: their frame showed a hand, and the camera streams (HALL_STREAM_MS). */
+  let waitingOut = 0;
   let held = 0;
   const start = performance.now();
   // How late this process's own timers fire (its viewers' and cameras' work waits as long): the sampling period of
@@ -348,7 +350,8 @@ async function phase(
               g.version = snap.version;
               g.step++;
             } else failed++;
-          } else failed++;
+          } else if (result.status === 'waiting') waitingOut++;
+          else failed++;
         } catch {
           // The instance was killed mid-request: the next frame goes to another.
           failed++;
@@ -359,26 +362,34 @@ async function phase(
   };
   let streamed = 0;
   let skipped = 0;
-  /** The camera page's frames between turns (HALL_STREAM_MS): the board as it stands, no End turn. */
+  let unanswered = 0;
+  /** The camera page's frames between turns (HALL_STREAM_MS): the board as it stands, no End turn, sent every
+   *  STREAM_MS whether the last was answered or not (a newer one replaces one still waiting: `skipped`). */
   const stream = async (g: Game, i: number) => {
     await pause((i * STREAM_MS) / GAMES);
+    const answers: Promise<void>[] = [];
     while (performance.now() - start < PHASE_MS) {
       const t0 = performance.now();
-      try {
-        const res = await fetch(`${pick(i).base}/api/games/${g.id}/frames`, {
+      streamed++;
+      answers.push(
+        fetch(`${pick(i).base}/api/games/${g.id}/frames`, {
           method: 'POST',
           headers: { authorization: `Bearer ${g.token}`, 'content-type': 'image/jpeg' },
           // The board as it stands: the tiles of the next move are down before End turn is pressed.
           body: g.photos[Math.min(g.step, g.photos.length - 1)]!,
-        });
-        const result = (await res.json()) as { status?: string };
-        streamed++;
-        if (result.status === 'skipped') skipped++;
-      } catch {
-        // The instance was killed: the next goes to another.
-      }
+        })
+          .then((res) => res.json() as Promise<{ status?: string }>)
+          .then((result) => {
+            if (result.status === 'skipped') skipped++;
+          })
+          // The instance was killed: the next goes to another.
+          .catch(() => {
+            unanswered++;
+          }),
+      );
       await pause(Math.max(0, STREAM_MS - (performance.now() - t0)));
     }
+    await Promise.all(answers);
   };
   const cameras = [
     ...games.map((g, i) => camera(g, (i * FRAME_MS) / GAMES)),
@@ -427,7 +438,7 @@ async function phase(
     `  this bench's own event loop delay (what its viewers' and cameras' times include of it): p50 ${late(loopDelay.percentile(50))}, p99 ${late(loopDelay.percentile(99))}, max ${late(loopDelay.max)}\n` +
       `  frames read: ${frames} (${(frames / seconds).toFixed(1)} a second; ${held} held and confirmed by the scorekeeper; ${failed} not committed: the instance killed mid-request)` +
       (STREAM_MS > 0
-        ? `; between turns, ${streamed} frames sent (${(streamed / seconds).toFixed(1)} a second, ${skipped} skipped for a newer one)`
+        ? `; between turns, ${streamed} frames sent (${(streamed / seconds).toFixed(1)} a second, ${skipped} skipped for a newer one, ${unanswered} unanswered); ${waitingOut} End turns answered "waiting" (a hand in view: the next clear frame ends the turn)`
         : ''),
   );
   console.log(

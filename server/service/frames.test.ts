@@ -112,14 +112,53 @@ describe('readFrame', () => {
       readFrame(frame, 'en', camera('e'), true),
     ];
     const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
-    await settle();
-    for (const name of ['a', 'd', 'e', 'b', 'c']) {
-      expect(log.at(-1)).toBe(name);
-      gates.get(name)!();
+    try {
       await settle();
+      for (const name of ['a', 'd', 'e', 'b', 'c']) {
+        expect(log.at(-1)).toBe(name);
+        gates.get(name)!();
+        await settle();
+      }
+      expect(log).toEqual(['a', 'd', 'e', 'b', 'c']);
+    } finally {
+      // Failed midway, the reads left would hold the process's queue up for the tests after this one.
+      for (let k = 0; k < 5; k++) {
+        for (const open of gates.values()) open();
+        await settle();
+      }
+      await Promise.all(reads);
     }
-    expect(log).toEqual(['a', 'd', 'e', 'b', 'c']);
-    await Promise.all(reads);
+  });
+
+  it('reads a frame no one waits for before those someone waits for once it has waited 2 s', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
+    const log: string[] = [];
+    const gates = new Map<string, () => void>();
+    const camera = (name: string) =>
+      ({
+        read: async () => {
+          log.push(name);
+          await new Promise<void>((resolve) => gates.set(name, resolve));
+          return { board: Array.from({ length: 15 }, () => '.'.repeat(15)) };
+        },
+      }) as unknown as Camera;
+    const frame = new Uint8Array(4);
+    try {
+      // a is read for 2.5 s; b, between turns, waits all that time; c, an End turn, comes just before a ends.
+      const reads = [readFrame(frame, 'en', camera('a')), readFrame(frame, 'en', camera('b'))];
+      await vi.advanceTimersByTimeAsync(2500);
+      reads.push(readFrame(frame, 'en', camera('c'), true));
+      await vi.advanceTimersByTimeAsync(1);
+      for (const name of ['a', 'b', 'c']) {
+        gates.get(name)?.();
+        await vi.advanceTimersByTimeAsync(1);
+      }
+      expect(log).toEqual(['a', 'b', 'c']);
+      await Promise.all(reads);
+    } finally {
+      for (const open of gates.values()) open();
+      vi.useRealTimers();
+    }
   });
 
   it('lets the next frame go on once a read has run 10 s, counted from when that read began', async () => {

@@ -38,28 +38,36 @@ export async function prepareReading(): Promise<void> {
   }
 }
 
-/** Frames waiting to be read in this process, by whether someone waits for the answer (`oneAtATime`). */
-const waiting: { readonly urgent: (() => void)[]; readonly other: (() => void)[] } = {
-  urgent: [],
-  other: [],
-};
-/** Whether a read is running (or stalled, and let go: `READ_STALL_MS`). */
+/** Frames waiting to be read in this process, by whether someone waits for the answer (`oneAtATime`), each with
+ *  when it was queued. */
+const waiting: {
+  readonly urgent: { start: () => void; at: number }[];
+  readonly other: { start: () => void; at: number }[];
+} = { urgent: [], other: [] };
+/** Whether a read holds the others up (running, and not let go: `READ_STALL_MS`). */
 let busy = false;
 /** A read still running after this long no longer holds the others up (none is known to: a hang in a native
  *  library, say). */
 const READ_STALL_MS = 10_000;
+/** A frame no one waits for that has waited this long goes before those someone waits for: they cannot hold it up
+ *  for ever (a flood of checks' photos, say), and an automatic capture or a hand's wait needs it. */
+const OTHER_WAIT_MS = 2000;
 
-/** Begins the next frame's read: one someone waits for first, else the one waiting longest. */
+/** Begins the next frame's read: one someone waits for first, else the one waiting longest; but a frame no one waits
+ *  for that has waited OTHER_WAIT_MS before all. */
 function nextRead(): void {
-  const start = waiting.urgent.shift() ?? waiting.other.shift();
-  busy = start !== undefined;
-  start?.();
+  const late = (waiting.other[0]?.at ?? Number.POSITIVE_INFINITY) <= performance.now() - OTHER_WAIT_MS;
+  const next = (late ? waiting.other.shift() : undefined) ?? waiting.urgent.shift() ?? waiting.other.shift();
+  busy = next !== undefined;
+  next?.start();
 }
 
 /**
  * Runs `read` once the reads begun before it in this process have ended, one at a time: first the frames someone
  * waits for (`urgent`: an End turn, a frame one waiting out a hand takes as its own, a check's photo), first come
- * first served, then the others (a camera's frames between turns, at most one waiting per camera: service.ts). A read
+ * first served, then the others (a camera's frames between turns, at most one waiting per camera: service.ts), unless
+ * one of those has waited OTHER_WAIT_MS. An End turn still waits for its own game's frames before it (its game's
+ * queue: service.ts), read in their turn. A read
  * is work for the processor with short waits in it (the decode, the model); frames read at once shared it, so each
  * took as long as all of them together. In the hall's two-worker phase (16 games a worker), four runs each way
  * alternated: frame posted → every viewer updated p50 48/42/59/82 ms and p99 298/244/358/360 one at a time, against
@@ -100,7 +108,7 @@ function oneAtATime<T>(read: () => Promise<T>, urgent: boolean): Promise<T> {
         },
       );
     };
-    (urgent ? waiting.urgent : waiting.other).push(start);
+    (urgent ? waiting.urgent : waiting.other).push({ start, at: performance.now() });
     if (!busy) nextRead();
   });
 }
@@ -114,16 +122,16 @@ export async function readFrame(
   bytes: Uint8Array,
   lang: 'en' | 'de',
   camera?: Camera,
-  /** An answer is waited for (an End turn, or a frame one waiting out a hand takes as its own): the camera puts a
-   *  periodic whole read due off (vision/camera.ts). */
+  /** An answer is waited for (an End turn, a frame one waiting out a hand takes as its own, a check's photo): read
+   *  before the frames no one waits for (`oneAtATime`), and the camera puts a periodic whole read due off
+   *  (vision/camera.ts). */
   urgent = false,
 ): Promise<{ reading: BoardReading; board: Board }> {
   let reading: BoardReading;
   try {
-    // A photo read alone is a check's: someone waits for it.
     reading = await oneAtATime(
       () => (camera ? camera.read(bytes, { urgent }) : recognize(bytes, readingOptions(lang))),
-      urgent || !camera,
+      urgent,
     );
   } catch (err) {
     if (err instanceof VisionError && err.code !== 'no-model')

@@ -43,7 +43,8 @@ export type PhotoReader = (bytes: Uint8Array, lang: 'en' | 'de') => Promise<Read
 
 /** Reads a photo as the service does. */
 export const readPhoto: PhotoReader = async (bytes, lang) => {
-  const { reading, board } = await readFrame(bytes, lang, undefined);
+  // Someone waits for a check: read before the frames between turns.
+  const { reading, board } = await readFrame(bytes, lang, undefined, true);
   return { board, unsure: reading.unsure, alternatives: reading.alternatives };
 };
 
