@@ -67,12 +67,12 @@ function nextRead(): void {
  * waits for (`urgent`: an End turn, a frame one waiting out a hand takes as its own, a check's photo), first come
  * first served, then the others (a camera's frames between turns, at most one waiting per camera: service.ts), unless
  * one of those has waited OTHER_WAIT_MS. An End turn still waits for its own game's frames before it (its game's
- * queue: service.ts), read in their turn. A read
- * is work for the processor with short waits in it (the decode, the model); frames read at once shared it, so each
- * took as long as all of them together. In the hall's two-worker phase (16 games a worker), four runs each way
- * alternated: frame posted → every viewer updated p50 48/42/59/82 ms and p99 298/244/358/360 one at a time, against
- * 59/69/87/145 and 307/493/589/587 interleaved. A read must not read another frame itself (it would wait for itself
- * until READ_STALL_MS).
+ * queue: service.ts), read in their turn. A read is work for the processor with short waits in it (the decode, the
+ * model); frames read at once shared it, so each took as long as all of them together. In the hall's two-worker
+ * phase (16 games a worker), four runs each way alternated: frame posted → every viewer updated p50 48/42/59/82 ms
+ * and p99 298/244/358/360 one at a time, against 59/69/87/145 and 307/493/589/587 interleaved. With 32 cameras
+ * streaming a frame a second into one process, End turns first: decided p50 155/338 → 142/65 ms. A read must not
+ * read another frame itself (it would wait for itself until READ_STALL_MS).
  */
 function oneAtATime<T>(read: () => Promise<T>, urgent: boolean): Promise<T> {
   return new Promise<T>((resolve, reject) => {
