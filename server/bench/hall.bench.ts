@@ -39,14 +39,22 @@ import type { GameSnapshot, ServerMessage } from '../protocol/index.ts';
 import { WorkQueue } from '../service/work.ts';
 import { gameFolders, readGame } from './live-sheet.ts';
 
-const GAMES = Number(process.env.HALL_GAMES ?? 32);
-const VIEWERS = Number(process.env.HALL_VIEWERS ?? 1000);
+/** A whole number from the environment (`name`), at least `least`; else the bench stops, saying which. */
+function setting(name: string, fallback: number, least: number): number {
+  const raw = process.env[name]?.trim();
+  const value = raw ? Number(raw) : fallback;
+  if (!Number.isInteger(value) || value < least)
+    throw new Error(`${name} must be a whole number of at least ${least}, not "${raw}"`);
+  return value;
+}
+const GAMES = setting('HALL_GAMES', 32, 1);
+const VIEWERS = setting('HALL_VIEWERS', 1000, 0);
 /** How often each camera sends a frame (HALL_FRAME_MS: shorter to send more than can be read, for capacity). */
-const FRAME_MS = Number(process.env.HALL_FRAME_MS ?? 2000);
+const FRAME_MS = setting('HALL_FRAME_MS', 2000, 1);
 /** HALL_STREAM_MS: each camera also sends, this often, a frame that only feeds the views (the board as it stands),
  *  as the camera page does every second between turns; 0 (the default): End turns only. */
-const STREAM_MS = Number(process.env.HALL_STREAM_MS ?? 0);
-const PHASE_MS = Number(process.env.HALL_SECONDS ?? 40) * 1000;
+const STREAM_MS = setting('HALL_STREAM_MS', 0, 0);
+const PHASE_MS = setting('HALL_SECONDS', 40, 1) * 1000;
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /**
  * What the cameras send: by default the real German games in ../shared, game g of the hall showing shared game
@@ -58,7 +66,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  */
 const shared = join(root, '../shared/realdata/scrabscrap-de');
 const real = process.env.HALL_PHOTOS !== 'demo' && existsSync(shared);
-const MOVES = Number(process.env.HALL_MOVES ?? 8);
+const MOVES = setting('HALL_MOVES', 8, 1);
 const cameraPhotos: { lang: 'en' | 'de'; name: string; photos: Buffer<ArrayBuffer>[] }[] = real
   ? gameFolders(shared).map((name) => {
       const { moves } = readGame(shared, name);

@@ -25,6 +25,22 @@ vi.mock('../../vision/index.ts', async (original) => {
 const { readFrame } = await import('./frames.ts');
 const { FrameIntake } = await import('./live.ts');
 
+/** Cameras whose read of frame `name` notes the name when it starts, then waits until its gate is opened, and reads
+ *  an empty board. */
+function gatedCameras() {
+  const log: string[] = [];
+  const gates = new Map<string, () => void>();
+  const camera = (name: string) =>
+    ({
+      read: async () => {
+        log.push(name);
+        await new Promise<void>((resolve) => gates.set(name, resolve));
+        return { board: Array.from({ length: 15 }, () => '.'.repeat(15)) };
+      },
+    }) as unknown as Camera;
+  return { log, gates, camera };
+}
+
 describe('readFrame', () => {
   it('answers a picture without a board as no-board, with a thumbnail without a grid', async () => {
     failure.code = 'no-board';
@@ -92,16 +108,7 @@ describe('readFrame', () => {
   });
 
   it('reads the frames someone waits for (End turns) before those queued earlier that no one waits for', async () => {
-    const log: string[] = [];
-    const gates = new Map<string, () => void>();
-    const camera = (name: string) =>
-      ({
-        read: async () => {
-          log.push(name);
-          await new Promise<void>((resolve) => gates.set(name, resolve));
-          return { board: Array.from({ length: 15 }, () => '.'.repeat(15)) };
-        },
-      }) as unknown as Camera;
+    const { log, gates, camera } = gatedCameras();
     const frame = new Uint8Array(4);
     // a is being read; b and c stream between turns; d and e are End turns, pressed after them.
     const reads = [
@@ -132,16 +139,7 @@ describe('readFrame', () => {
 
   it('reads a frame no one waits for before those someone waits for once it has waited 2 s', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
-    const log: string[] = [];
-    const gates = new Map<string, () => void>();
-    const camera = (name: string) =>
-      ({
-        read: async () => {
-          log.push(name);
-          await new Promise<void>((resolve) => gates.set(name, resolve));
-          return { board: Array.from({ length: 15 }, () => '.'.repeat(15)) };
-        },
-      }) as unknown as Camera;
+    const { log, gates, camera } = gatedCameras();
     const frame = new Uint8Array(4);
     try {
       // a is read for 2.5 s; b, between turns, waits all that time; c, an End turn, comes just before a ends.
