@@ -323,6 +323,16 @@ describe('games over WebSocket', () => {
     const viewer = connect(id);
     await viewer.opened;
     await viewer.next((m) => m.type === 'snapshot');
+    // The camera page: it shows its own live view, and asks for where the grid was found only.
+    const page = connect(id);
+    await page.opened;
+    await page.next((m) => m.type === 'snapshot');
+    page.ws.send(JSON.stringify({ type: 'camera-view', data: { token, pictures: 'no' } }));
+    expect((await page.next((m) => m.type === 'error')).data).toMatchObject({
+      code: 'bad-request',
+      message: expect.stringMatching(/pictures/),
+    });
+    page.ws.send(JSON.stringify({ type: 'camera-view', data: { token, pictures: false } }));
     client.ws.send('not json');
     expect((await client.next((m) => m.type === 'error')).data).toMatchObject({ code: 'bad-request' });
     client.ws.send(JSON.stringify({ type: 'camera-view', data: { token: 'wrong' } }));
@@ -346,6 +356,11 @@ describe('games over WebSocket', () => {
     expect(Buffer.from((thumb.data as { jpeg: string }).jpeg, 'base64').subarray(0, 2)).toEqual(
       Buffer.from([0xff, 0xd8]),
     );
+    // The camera page gets the same frame's grid and size, without the picture.
+    const grid = await page.next((m) => m.type === 'thumbnail', 15000);
+    const { jpeg: _, ...where } = thumb.data as { jpeg: string };
+    expect(grid.data).toEqual(where);
+    page.ws.close();
     // …and the move, committed or held for the scorekeeper when the camera is unsure.
     const snap = await client.next(
       (m) =>

@@ -452,7 +452,8 @@ else {
       if (state === 'live' && latest) status.title = `updated ${new Date().toLocaleTimeString()}`;
     },
     (m) => {
-      if (m.type !== 'thumbnail') return;
+      // A grid without its picture (another instance sent it before it knew of this page): nothing to show.
+      if (m.type !== 'thumbnail' || m.data.jpeg === undefined) return;
       const seat = m.data.camera ?? 0;
       const fresh = !cameras.has(seat);
       const img = cameras.get(seat) ?? el('img', { class: 'camera', alt: 'the latest camera picture' });

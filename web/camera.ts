@@ -287,6 +287,8 @@ const link = !game
         }
       },
       token,
+      // The page shows its own live view: only where the grid was found is asked for, not the picture.
+      false,
     );
 
 select.onchange = () => void start(select.value).catch((err) => showProblem(cameraProblem(err)));

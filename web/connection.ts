@@ -13,6 +13,9 @@ export function connect(
   onMessage: (m: ServerMessage) => void = () => {},
   /** The scorekeeper's token: the connection also gets the camera pictures. */
   token?: string | null,
+  /** With the token, whether the pictures themselves are shown, or only where the grid was found in each frame (a
+   *  page with a live view of its own: no picture is made for it). */
+  pictures = true,
 ): { send(data: ClientMessage): void; close(): void } {
   let ws: WebSocket | undefined;
   let seq = 0;
@@ -27,7 +30,8 @@ export function connect(
       `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?game=${encodeURIComponent(game)}`,
     );
     ws.onopen = () => {
-      if (token) ws?.send(JSON.stringify({ type: 'camera-view', data: { token } }));
+      if (token)
+        ws?.send(JSON.stringify({ type: 'camera-view', data: { token, ...(pictures ? {} : { pictures }) } }));
     };
     ws.onmessage = (e) => {
       const m = JSON.parse(String(e.data)) as ServerMessage;

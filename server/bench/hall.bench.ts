@@ -54,6 +54,11 @@ const FRAME_MS = setting('HALL_FRAME_MS', 2000, 1);
 /** HALL_STREAM_MS: each camera also sends, this often, a frame that only feeds the views (the board as it stands),
  *  as the camera page does every second between turns; 0 (the default): End turns only. */
 const STREAM_MS = setting('HALL_STREAM_MS', 0, 0);
+/** HALL_CAMERA_PAGES=1: each game's camera page is open too, as on the phone over each board (a WebSocket with the
+ *  game's key asking where the grid was found in each frame: `camera-view` with `pictures: false`); =2: asking for
+ *  the pictures themselves, as the scorekeeper's page does (each frame is then shrunk into a picture). 0 (the
+ *  default): no page watches the cameras. */
+const CAMERA_PAGES = setting('HALL_CAMERA_PAGES', 0, 0);
 const PHASE_MS = setting('HALL_SECONDS', 40, 1) * 1000;
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /**
@@ -257,6 +262,28 @@ async function phase(
     });
   };
   let stopping = false;
+  /** The camera pages (HALL_CAMERA_PAGES): grids or pictures received. */
+  let pictures = 0;
+  const pages: { ws: WebSocket | undefined }[] = [];
+  const openPage = (g: Game, k: number, page: { ws: WebSocket | undefined }) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${pick(k).port}/ws?game=${g.id}`);
+    page.ws = ws;
+    ws.on('open', () =>
+      ws.send(JSON.stringify({ type: 'camera-view', data: { token: g.token, pictures: CAMERA_PAGES > 1 } })),
+    );
+    ws.on('message', (data) => {
+      if ((JSON.parse(String(data)) as ServerMessage).type === 'thumbnail') pictures++;
+    });
+    ws.on('error', () => {});
+    // The instance went away: the page connects to one that is still there.
+    ws.on('close', () => !stopping && setTimeout(() => openPage(g, k + 1, page), 200));
+  };
+  if (CAMERA_PAGES)
+    games.forEach((g, k) => {
+      const page = { ws: undefined };
+      pages.push(page);
+      openPage(g, k, page);
+    });
   for (let k = 0; k < VIEWERS; k++) {
     const game = games[k % GAMES]!;
     const v: Viewer = { game, ws: undefined, at: pick(k), version: 0, reconnects: 0, fullAfterReconnect: 0 };
@@ -421,6 +448,7 @@ async function phase(
   const pgCpu = treeCpuSeconds(postgres?.pid()) - serversAtStart[0]!;
   const redisCpu = treeCpuSeconds(redis?.pid) - serversAtStart[1]!;
   for (const g of games) for (const v of g.viewers) v.ws?.close();
+  for (const page of pages) page.ws?.close();
 
   // The database says what was recorded: each frame answered `committed` is one play event, exactly.
   const client = new pg.Client({ connectionString: url });
@@ -447,6 +475,9 @@ async function phase(
       `  frames read: ${frames} (${(frames / seconds).toFixed(1)} a second; ${held} held and confirmed by the scorekeeper; ${failed} not committed: the instance killed mid-request)` +
       (STREAM_MS > 0
         ? `; between turns, ${streamed} frames sent (${(streamed / seconds).toFixed(1)} a second, ${skipped} skipped for a newer one, ${unanswered} unanswered); ${waitingOut} End turns answered "waiting" (a hand in view: the next clear frame ends the turn)`
+        : '') +
+      (CAMERA_PAGES
+        ? `; ${GAMES} camera pages open, asking for ${CAMERA_PAGES > 1 ? 'the pictures' : 'the grid only'}: ${pictures} reached them`
         : ''),
   );
   console.log(

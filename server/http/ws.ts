@@ -89,11 +89,14 @@ export function attachWebSocket(
     const unsubscribe = session.subscribe(sendSnapshot);
     /** Camera pictures go only to a connection that asked with the scorekeeper's token. */
     let unthumb = () => {};
-    const watchCameras = () => {
+    const watchCameras = (pictures: boolean) => {
       unthumb();
-      unthumb = session.onThumbnail((thumb) => {
-        if (ws.bufferedAmount < limits.viewerBufferBytes / 4) send({ type: 'thumbnail', data: thumb });
-      });
+      unthumb = session.onThumbnail(
+        (thumb) => {
+          if (ws.bufferedAmount < limits.viewerBufferBytes / 4) send({ type: 'thumbnail', data: thumb });
+        },
+        { pictures },
+      );
     };
     const beat = setInterval(() => {
       const now = Date.now();
@@ -140,7 +143,7 @@ export function attachWebSocket(
       if (message.type === 'resync') return sendSnapshot(session.snapshot());
       try {
         await service.authorize(session.id, message.data.token);
-        if (message.type === 'camera-view') return watchCameras();
+        if (message.type === 'camera-view') return watchCameras(message.data.pictures !== false);
         await service.admitFrame(session.id);
         await service.submitFrame(
           session.id,

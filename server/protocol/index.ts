@@ -205,7 +205,9 @@ export type ServerMessage =
       readonly type: 'thumbnail';
       readonly seq: number;
       readonly data: {
-        readonly jpeg: string;
+        /** The picture, base64; absent for a connection that asked for the grid only (`camera-view` with
+         *  `pictures: false`: the camera page, which shows its own live view). */
+        readonly jpeg?: string;
         readonly width: number;
         readonly height: number;
         readonly corners: readonly (readonly [number, number])[] | null;

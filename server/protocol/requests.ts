@@ -256,8 +256,9 @@ export const sourceRequestSchema = z.object(
 
 /**
  * What a browser may send over the WebSocket: a resync request; a request for the camera pictures (thumbnails),
- * with the scorekeeper's token, since a camera over the table may see more than the board; or a camera frame
- * (base64 JPEG) with the token.
+ * with the scorekeeper's token, since a camera over the table may see more than the board (`pictures: false`: only
+ * where the grid was found in each frame, for a page that shows its own live view); or a camera frame (base64
+ * JPEG) with the token.
  */
 export const clientMessageSchema = z.discriminatedUnion(
   'type',
@@ -265,7 +266,13 @@ export const clientMessageSchema = z.discriminatedUnion(
     z.object({ type: z.literal('resync') }),
     z.object({
       type: z.literal('camera-view'),
-      data: z.object({ token: z.string() }, { error: 'camera-view needs data.token' }),
+      data: z.object(
+        {
+          token: z.string({ error: 'camera-view needs data.token' }),
+          pictures: z.boolean({ error: 'camera-view: data.pictures is true or false' }).optional(),
+        },
+        { error: 'camera-view needs data.token' },
+      ),
     }),
     z.object({
       type: z.literal('frame'),

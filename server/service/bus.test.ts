@@ -140,7 +140,7 @@ describe('the bus between instances', () => {
       const stop = (await b.get(id)).onThumbnail((t) => seen.push(t));
       for (let k = 0; k < 20 && seen.length === 0; k++) await frameAt(id);
       await until(() => seen.length > 0);
-      expect(seen[0]!.jpeg.length).toBeGreaterThan(1000);
+      expect(seen[0]!.jpeg!.length).toBeGreaterThan(1000);
       expect(seen[0]!.corners).toEqual((await a.get(id)).gridOf(photo));
       expect(seen[0]!.width).toBeGreaterThan(0);
       expect(Object.keys(seen[0]!).sort()).toEqual(['corners', 'height', 'jpeg', 'width']);
@@ -149,6 +149,7 @@ describe('the bus between instances', () => {
       const raw = new Redis(redis.url);
       for (const thumb of [
         { jpeg: '<script>', width: 10, height: 10, corners: null },
+        { jpeg: 7, width: 10, height: 10, corners: null },
         { jpeg: '', width: 10, height: 10, corners: null },
         { jpeg: 'AAAA', width: -1, height: 10, corners: null },
         { jpeg: 'AAAA', width: 10, height: 10, corners: [[1, 2]] },
@@ -178,6 +179,47 @@ describe('the bus between instances', () => {
       await frameAt(id);
       await frameAt(id);
       expect((await settled()).length).toBe(before);
+      // The camera page watches on B, asking for the grid only: A's frames reach it as their grids, and A makes no
+      // picture (none goes over the channel)…
+      const grids: Thumbnail[] = [];
+      const stopGrids = (await b.get(id)).onThumbnail((t) => grids.push(t), { pictures: false });
+      for (let k = 0; k < 20 && grids.length === 0; k++) await frameAt(id);
+      await until(() => grids.length > 0);
+      expect(grids.at(-1)).toEqual({
+        width: seen[0]!.width,
+        height: seen[0]!.height,
+        corners: (await a.get(id)).gridOf(photo),
+      });
+      // What A sent over the channel (the malformed messages above were another's).
+      const wired = async () =>
+        (await settled()).flatMap((m) => {
+          const message = (() => {
+            try {
+              return JSON.parse(m) as { from?: string; thumb?: Thumbnail };
+            } catch {
+              return {};
+            }
+          })();
+          return message.from === busA.instance ? [message.thumb] : [];
+        });
+      expect((await wired()).at(-1)).toEqual(grids.at(-1));
+      // …until the scorekeeper's page watches on B too: then A makes the pictures again (once it has asked again:
+      // till then the new page gets the grids A sends), and the camera page still gets the grid alone.
+      const pictures: Thumbnail[] = [];
+      const stopPictures = (await b.get(id)).onThumbnail((t) => pictures.push(t));
+      const pictured = () => pictures.at(-1)?.jpeg !== undefined;
+      for (let k = 0; k < 20 && !pictured(); k++) await frameAt(id);
+      await until(pictured);
+      expect(pictures.at(-1)!.jpeg!.length).toBeGreaterThan(1000);
+      expect((await wired()).at(-1)!.jpeg).toBe(pictures.at(-1)!.jpeg);
+      expect(grids.at(-1)).not.toHaveProperty('jpeg');
+      // The scorekeeper's page goes: once A has asked again, grids only.
+      stopPictures();
+      await new Promise((r) => setTimeout(r, 1100));
+      await frameAt(id);
+      await frameAt(id);
+      expect((await wired()).at(-1)).not.toHaveProperty('jpeg');
+      stopGrids();
     } finally {
       wire.disconnect();
       a.stopAll();

@@ -6,12 +6,13 @@
  *
  * The camera pictures go over a channel of their own, and only for games whose cameras a page watches on another
  * instance: each instance notes in Redis, game by game, until when a page of its own watches (renewed while it
- * does), and an instance that read a frame sends its picture only when another's note has not run out.
+ * does), and whether one of them shows the pictures or all want only the grid (the camera page); an instance that
+ * read a frame sends its picture (or only its grid) only when another's note has not run out.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Thumbnail } from './frames.ts';
-import type { PictureShare } from './live.ts';
+import type { PictureShare, Watching } from './live.ts';
 import { isSquares } from './validate.ts';
 
 /** What a message says of the game besides that it changed: the squares of its board-disturbed notice now. */
@@ -40,8 +41,10 @@ export interface GameBus {
 
 const CHANNEL = 'tilecam:games';
 const PICTURES = 'tilecam:pictures';
-/** Per game, each instance whose pages watch its cameras, and until when (Redis's clock, in ms). */
+/** Per game, each instance whose pages watch its cameras, and until when (Redis's clock, in ms); and in a key of its
+ *  own, those with a page that shows the pictures. */
 const watchKey = (id: string) => `tilecam:watching:${id}`;
+const picturesKey = (id: string) => `tilecam:watching-pictures:${id}`;
 /** An instance renews its notes this often; a note runs out after WATCH_MS (a crashed instance's too). */
 const WATCH_RENEW_MS = 5000;
 const WATCH_MS = 20_000;
@@ -53,12 +56,15 @@ for _, key in ipairs(KEYS) do
   redis.call('pexpire', key, ARGV[2])
 end
 return 1`;
-/** 1 when an instance other than ARGV[1] has a note on KEYS[1] that has not run out by Redis's clock. */
+/** 2 when an instance other than ARGV[1] has a note on KEYS[2] (pictures) that has not run out by Redis's clock, else
+ *  1 when one has on KEYS[1] (the grid or the pictures), else 0. */
 const WATCHED = `local t = redis.call('time')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local notes = redis.call('hgetall', KEYS[1])
-for i = 1, #notes, 2 do
-  if notes[i] ~= ARGV[1] and tonumber(notes[i + 1]) > now then return 1 end
+for k = 2, 1, -1 do
+  local notes = redis.call('hgetall', KEYS[k])
+  for i = 1, #notes, 2 do
+    if notes[i] ~= ARGV[1] and tonumber(notes[i + 1]) > now then return k end
+  end
 end
 return 0`;
 /** The longest picture taken from the channel, in base64 characters (about 290 kB of JPEG; a thumbnail is 320 px,
@@ -66,13 +72,19 @@ return 0`;
 const MAX_PICTURE_CHARS = 400_000;
 
 /**
- * A camera picture as an instance sends it, checked (base64 data of the length allowed, the sizes, four corners or
- * none, a seat) and rebuilt from those fields only; undefined for anything else.
+ * A camera picture as an instance sends it, checked (base64 data of the length allowed, or none for a grid alone,
+ * the sizes, four corners or none, a seat) and rebuilt from those fields only; undefined for anything else.
  */
 export function thumbnailOf(x: unknown): Thumbnail | undefined {
   if (!isThumbnail(x)) return undefined;
   const { jpeg, width, height, corners, camera } = x;
-  return { jpeg, width, height, corners, ...(camera === undefined ? {} : { camera }) };
+  return {
+    ...(jpeg === undefined ? {} : { jpeg }),
+    width,
+    height,
+    corners,
+    ...(camera === undefined ? {} : { camera }),
+  };
 }
 
 function isThumbnail(x: unknown): x is Thumbnail {
@@ -82,10 +94,11 @@ function isThumbnail(x: unknown): x is Thumbnail {
   const point = (p: unknown) =>
     Array.isArray(p) && p.length === 2 && p.every((v) => typeof v === 'number' && Number.isFinite(v));
   return (
-    typeof t.jpeg === 'string' &&
-    t.jpeg.length > 0 &&
-    t.jpeg.length <= MAX_PICTURE_CHARS &&
-    /^[A-Za-z0-9+/]*={0,2}$/.test(t.jpeg) &&
+    (t.jpeg === undefined ||
+      (typeof t.jpeg === 'string' &&
+        t.jpeg.length > 0 &&
+        t.jpeg.length <= MAX_PICTURE_CHARS &&
+        /^[A-Za-z0-9+/]*={0,2}$/.test(t.jpeg))) &&
     side(t.width) &&
     side(t.height) &&
     (t.corners === null || (Array.isArray(t.corners) && t.corners.length === 4 && t.corners.every(point))) &&
@@ -101,8 +114,8 @@ export class RedisBus implements GameBus {
   readonly redis: Redis;
   private readonly listeners = new Set<(id: string, note: BusNote) => void>();
   private readonly pictureListeners = new Set<(id: string, thumb: Thumbnail) => void>();
-  /** The games whose cameras a page here watches, and the timer that renews their notes. */
-  private readonly watched = new Set<string>();
+  /** The games whose cameras a page here watches, what of them, and the timer that renews their notes. */
+  private readonly watched = new Map<string, 'pictures' | 'grid'>();
   private readonly renewal: NodeJS.Timeout;
 
   private readonly reconnected = new Set<() => void>();
@@ -141,7 +154,7 @@ export class RedisBus implements GameBus {
       const note: BusNote = isSquares(message.disturbed) ? { disturbed: message.disturbed } : {};
       for (const listener of this.listeners) listener(message.game, note);
     });
-    this.renewal = setInterval(() => void this.note([...this.watched]), WATCH_RENEW_MS);
+    this.renewal = setInterval(() => void this.note([...this.watched.keys()]), WATCH_RENEW_MS);
     this.renewal.unref();
   }
 
@@ -175,7 +188,10 @@ export class RedisBus implements GameBus {
 
   pictures(id: string): PictureShare {
     return {
-      watched: async () => (await this.redis.eval(WATCHED, 1, watchKey(id), this.instance)) === 1,
+      watched: async (): Promise<Watching> => {
+        const found = await this.redis.eval(WATCHED, 2, watchKey(id), picturesKey(id), this.instance);
+        return found === 2 ? 'pictures' : found === 1 ? 'grid' : false;
+      },
       send: (thumb) => {
         // A picture is not kept waiting for Redis to come back: the next frame brings a newer one.
         if (this.pub.status !== 'ready') return;
@@ -186,11 +202,18 @@ export class RedisBus implements GameBus {
           );
       },
       watching: (here) => {
+        const before = this.watched.get(id);
         if (here) {
-          this.watched.add(id);
+          this.watched.set(id, here);
           void this.note([id]);
+          // No page here shows the pictures any more: the others stop making them at once.
+          if (before === 'pictures' && here === 'grid')
+            this.redis.hdel(picturesKey(id), this.instance).catch(() => {});
         } else if (this.watched.delete(id)) {
-          this.redis.hdel(watchKey(id), this.instance).catch(() => {});
+          const batch = this.redis.multi();
+          batch.hdel(watchKey(id), this.instance);
+          batch.hdel(picturesKey(id), this.instance);
+          batch.exec().catch(() => {});
         }
       },
     };
@@ -207,11 +230,15 @@ export class RedisBus implements GameBus {
     this.pictureListeners.add(listener);
   }
 
-  /** Notes in Redis that pages here watch the cameras of `games`, for WATCH_MS from now. */
+  /** Notes in Redis that pages here watch the cameras of `games` (and, for those where one shows them, the
+   *  pictures), for WATCH_MS from now. */
   private async note(games: readonly string[]): Promise<void> {
-    if (games.length === 0) return;
+    const keys = games.flatMap((id) =>
+      this.watched.get(id) === 'pictures' ? [watchKey(id), picturesKey(id)] : [watchKey(id)],
+    );
+    if (keys.length === 0) return;
     await this.redis
-      .eval(NOTE, games.length, ...games.map(watchKey), this.instance, WATCH_MS)
+      .eval(NOTE, keys.length, ...keys, this.instance, WATCH_MS)
       .catch((err: unknown) => console.error(`Redis: noting the pages watching: ${(err as Error).message}`));
   }
 
@@ -224,7 +251,10 @@ export class RedisBus implements GameBus {
     // The pages here no longer watch: the others stop sending at once rather than when the notes run out.
     if (this.watched.size > 0) {
       const batch = this.redis.multi();
-      for (const id of this.watched) batch.hdel(watchKey(id), this.instance);
+      for (const id of this.watched.keys()) {
+        batch.hdel(watchKey(id), this.instance);
+        batch.hdel(picturesKey(id), this.instance);
+      }
       await batch.exec().catch(() => {});
       this.watched.clear();
     }

@@ -55,8 +55,9 @@ export interface Session {
    */
   subscribe(listener: (snapshot: Snapshot) => void): () => void;
 
-  /** Calls `listener` with each camera frame, small, and the grid found in it (for pages with the token). */
-  onThumbnail(listener: (thumb: Thumbnail) => void): () => void;
+  /** Calls `listener` with each camera frame, small, and the grid found in it (for pages with the token); with
+   *  `pictures: false`, only the grid (no picture is made for such a page: live.ts `Watching`). */
+  onThumbnail(listener: (thumb: Thumbnail) => void, options?: { pictures?: boolean }): () => void;
 
   /** Shares the camera pictures with the other instances of the service (live.ts `PictureShare`). */
   sharePictures(share: PictureShare): void;

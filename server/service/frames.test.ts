@@ -58,6 +58,35 @@ describe('readFrame', () => {
     expect(() => new FrameIntake('en', 1).last(0)).toThrow(/no frame has arrived from the camera yet/);
   });
 
+  it('makes the picture only for a page that shows it: a page that asked for the grid gets the grid alone', async () => {
+    failure.code = 'no-board';
+    const photo = readFileSync(new URL('../../fixtures/demo_game/0.jpg', import.meta.url));
+    const intake = new FrameIntake('en', 1);
+    const grid = vi.fn();
+    const stopGrid = intake.onThumbnail(grid, { pictures: false });
+    await intake.read(photo, 0).catch(() => {});
+    // Only the grid is watched: no picture is made, and the frame's size comes from its header.
+    expect(grid).toHaveBeenCalledTimes(1);
+    expect(grid.mock.calls[0]![0]).toEqual({ width: 1000, height: 1000, corners: null });
+    // A page that shows the pictures as well: it gets the picture, the camera page still the grid alone.
+    const pictures = vi.fn();
+    const stopPictures = intake.onThumbnail(pictures);
+    await intake.read(photo, 0).catch(() => {});
+    expect(grid.mock.calls[1]![0]).toEqual({ width: 1000, height: 1000, corners: null });
+    const shown = pictures.mock.calls[0]![0] as { jpeg: string };
+    expect(Buffer.from(shown.jpeg, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    expect(shown).toMatchObject({ width: 1000, height: 1000, corners: null });
+    // A picture from another instance: the grid of it to the camera page.
+    intake.showPicture({ jpeg: 'AAAA', width: 10, height: 10, corners: null });
+    expect(grid.mock.calls[2]![0]).toEqual({ width: 10, height: 10, corners: null });
+    expect(pictures.mock.calls[1]![0]).toEqual({ jpeg: 'AAAA', width: 10, height: 10, corners: null });
+    stopPictures();
+    stopGrid();
+    await intake.read(photo, 0).catch(() => {});
+    expect(grid).toHaveBeenCalledTimes(3);
+    expect(pictures).toHaveBeenCalledTimes(2);
+  });
+
   it('answers an unreadable picture as bad-image', async () => {
     failure.code = 'corrupt-image';
     const err = await readFrame(new Uint8Array(4), 'en', undefined).catch((e: unknown) => e);

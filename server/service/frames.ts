@@ -143,19 +143,28 @@ export async function readFrame(
   return { reading, board: read.board };
 }
 
-/** A small JPEG of the frame (EXIF orientation applied) and the grid found in it, in the frame's own pixels. */
-export async function makeThumbnail(bytes: Uint8Array, corners: Corners | null): Promise<Thumbnail> {
+/**
+ * A small JPEG of the frame (EXIF orientation applied) and the grid found in it, in the frame's own pixels; with
+ * `picture` false, only the grid and the frame's size (its header read, the picture not made: about 9 ms less a
+ * frame here, as much as reading a steady frame).
+ */
+export async function makeThumbnail(
+  bytes: Uint8Array,
+  corners: Corners | null,
+  picture = true,
+): Promise<Thumbnail> {
   const image = sharp(bytes).rotate();
   const meta = await image.metadata();
-  const jpeg = (await image.resize(320, 320, { fit: 'inside' }).jpeg({ quality: 60 }).toBuffer()).toString(
-    'base64',
-  );
   // EXIF orientation 5–8 swaps the sides.
   const swap = (meta.orientation ?? 1) >= 5;
-  return {
-    jpeg,
+  const grid = {
     width: (swap ? meta.height : meta.width) ?? 0,
     height: (swap ? meta.width : meta.height) ?? 0,
     corners: corners ? corners.map(([x, y]) => [x, y] as [number, number]) : null,
   };
+  if (!picture) return grid;
+  const jpeg = (await image.resize(320, 320, { fit: 'inside' }).jpeg({ quality: 60 }).toBuffer()).toString(
+    'base64',
+  );
+  return { jpeg, ...grid };
 }

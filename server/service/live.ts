@@ -53,12 +53,25 @@ export class Viewers<S> {
  * frames to one instance, the scorekeeper's page listens on another).
  */
 export interface PictureShare {
-  /** Whether a page on another instance watches this game's cameras. */
-  watched(): Promise<boolean>;
-  /** Sends a picture taken here to them. */
+  /** What pages on other instances watch of this game's cameras: the pictures, only the grid, or nothing. */
+  watched(): Promise<Watching>;
+  /** Sends a picture taken here (or only its grid: no `jpeg`) to them. */
   send(thumb: Thumbnail): void;
-  /** Tells the others whether a page here watches (called when that changes). */
-  watching(here: boolean): void;
+  /** Tells the others what the pages here watch (called when that changes). */
+  watching(here: Watching): void;
+}
+
+/**
+ * What pages watch of a game's cameras: their pictures (the scorekeeper's page shows them), only where the grid was
+ * found in each frame (the camera page draws it over its own live view: `camera-view` with `pictures: false`), or
+ * nothing. A picture costs as much as reading a steady frame (the JPEG decoded again, shrunk and encoded: about
+ * 9 ms here); a grid, the photo's header.
+ */
+export type Watching = 'pictures' | 'grid' | false;
+
+/** The more of two: pictures over grid over nothing. */
+function most(a: Watching, b: Watching): Watching {
+  return a === 'pictures' || b === 'pictures' ? 'pictures' : a || b;
 }
 
 /**
@@ -84,11 +97,14 @@ export class FrameIntake {
   private readonly cameras = new Map<number, Camera>();
   /** What each frame read showed (the grid, the unsure squares' readings), for a reading held from it. */
   private readonly looks = new WeakMap<Uint8Array, Look>();
-  private readonly thumbnailListeners = new Set<(thumb: Thumbnail) => void>();
+  /** Who watches the cameras here, each with whether it shows the pictures or only the grid. */
+  private readonly thumbnailListeners = new Map<(thumb: Thumbnail) => void, 'pictures' | 'grid'>();
+  /** What the pages here watch, as last told to the other instances. */
+  private here: Watching = false;
   private readonly turnFrames = new TurnFrames();
   private share: PictureShare | undefined;
-  /** Whether the cameras are watched elsewhere, as last asked, when, and the question in flight. */
-  private away: { watched: boolean; at: number; asking?: Promise<void> } = { watched: false, at: 0 };
+  /** What is watched of the cameras elsewhere, as last asked, when, and the question in flight. */
+  private away: { watched: Watching; at: number; asking?: Promise<void> } = { watched: false, at: 0 };
 
   constructor(
     private readonly lang: 'en' | 'de',
@@ -100,25 +116,53 @@ export class FrameIntake {
     return this.thumbnailListeners.size;
   }
 
-  onThumbnail(listener: (thumb: Thumbnail) => void): () => void {
-    this.thumbnailListeners.add(listener);
-    if (this.thumbnailListeners.size === 1) this.share?.watching(true);
+  /**
+   * Calls `listener` with each frame's picture and grid; with `pictures: false`, only with the grid (no `jpeg`): a
+   * frame watched so only is not shrunk into a picture at all.
+   */
+  onThumbnail(
+    listener: (thumb: Thumbnail) => void,
+    { pictures = true }: { pictures?: boolean } = {},
+  ): () => void {
+    this.thumbnailListeners.set(listener, pictures ? 'pictures' : 'grid');
+    this.tellWatching();
     return () => {
-      if (this.thumbnailListeners.delete(listener) && this.thumbnailListeners.size === 0)
-        this.share?.watching(false);
+      if (this.thumbnailListeners.delete(listener)) this.tellWatching();
     };
+  }
+
+  /** What the pages here watch of the cameras. */
+  private watchingHere(): Watching {
+    let watching: Watching = false;
+    for (const kind of this.thumbnailListeners.values()) watching = most(watching, kind);
+    return watching;
+  }
+
+  /** Tells the other instances what the pages here watch, when that changed. */
+  private tellWatching(): void {
+    const here = this.watchingHere();
+    if (here === this.here) return;
+    this.here = here;
+    this.share?.watching(here);
   }
 
   /** Shares the camera pictures with the other instances: the frames read here go to pages watching there. */
   sharePictures(share: PictureShare): void {
     this.share = share;
-    if (this.thumbnailListeners.size > 0) share.watching(true);
+    if (this.here) share.watching(this.here);
   }
 
   /** Shows a picture taken on another instance to whoever watches the cameras here (one of this game's seats). */
   showPicture(thumb: Thumbnail): void {
     if ((thumb.camera ?? 0) >= this.seats) return;
-    for (const listener of this.thumbnailListeners) listener(thumb);
+    this.deliver(thumb);
+  }
+
+  /** A frame's picture to each listener: the grid alone to those that watch only it, the picture to the others
+   *  (a picture sent without one, when another instance knew of no page here that shows it, goes as a grid). */
+  private deliver(thumb: Thumbnail): void {
+    const { jpeg: _, ...grid } = thumb;
+    for (const [listener, kind] of this.thumbnailListeners) listener(kind === 'pictures' ? thumb : grid);
   }
 
   /**
@@ -216,26 +260,30 @@ export class FrameIntake {
 
   private async thumbnail(bytes: Uint8Array, corners: Corners | null, seat: number): Promise<void> {
     const away = this.watchedElsewhere();
-    if (this.thumbnailListeners.size === 0 && !away) return;
-    const thumb = await makeThumbnail(bytes, corners);
+    const watched = most(this.watchingHere(), away);
+    if (!watched) return;
+    const thumb = await makeThumbnail(bytes, corners, watched === 'pictures');
     const data = this.seats > 1 ? { ...thumb, camera: seat } : thumb;
-    for (const listener of this.thumbnailListeners) listener(data);
-    if (away) this.share?.send(data);
+    this.deliver(data);
+    if (away === 'grid' && data.jpeg !== undefined) {
+      const { jpeg: _, ...grid } = data;
+      this.share?.send(grid);
+    } else if (away) this.share?.send(data);
   }
 
   /**
-   * Whether a page on another instance watches the cameras, as last asked. The frame does not wait for Redis: the
-   * answer is asked again in the background when it is older than WATCHED_MS (one question at a time; no while Redis
-   * is away), so a page that has just opened elsewhere gets the frames from the next one on.
+   * What pages on other instances watch of the cameras, as last asked. The frame does not wait for Redis: the answer
+   * is asked again in the background when it is older than WATCHED_MS (one question at a time; no while Redis is
+   * away), so a page that has just opened elsewhere gets the frames from the next one on.
    */
-  private watchedElsewhere(): boolean {
+  private watchedElsewhere(): Watching {
     const share = this.share;
     if (!share) return false;
     const now = Date.now();
     if (now - this.away.at >= WATCHED_MS && !this.away.asking) {
       this.away.asking = share
         .watched()
-        .catch(() => false)
+        .catch((): Watching => false)
         .then((watched) => {
           this.away = { watched, at: Date.now() };
         });

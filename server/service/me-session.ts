@@ -212,8 +212,8 @@ export class MeSession implements Session {
     return this.viewers.subscribe(listener);
   }
 
-  onThumbnail(listener: (thumb: Thumbnail) => void): () => void {
-    return this.intake.onThumbnail(listener);
+  onThumbnail(listener: (thumb: Thumbnail) => void, options?: { pictures?: boolean }): () => void {
+    return this.intake.onThumbnail(listener, options);
   }
 
   sharePictures(share: PictureShare): void {

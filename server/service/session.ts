@@ -240,8 +240,8 @@ export class GameSession implements Session {
     return writeGcg(gcgFromGame(this.state));
   }
 
-  onThumbnail(listener: (thumb: Thumbnail) => void): () => void {
-    return this.intake.onThumbnail(listener);
+  onThumbnail(listener: (thumb: Thumbnail) => void, options?: { pictures?: boolean }): () => void {
+    return this.intake.onThumbnail(listener, options);
   }
 
   sharePictures(share: PictureShare): void {
