@@ -119,6 +119,40 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
     await closeWatched(page);
   }, 60_000);
 
+  it('sends a board that stays the same only every 5 s, not every second, and End turn at once', async () => {
+    const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    // The frames the server is handed for this game, and when.
+    const frames: { at: number; endTurn: boolean }[] = [];
+    const submit = server.service.submitFrame.bind(server.service);
+    server.service.submitFrame = (game, bytes, endTurn, options) => {
+      if (game === id) frames.push({ at: performance.now(), endTurn });
+      return submit(game, bytes, endTurn, options);
+    };
+    try {
+      const page = await watchedPage(browser, 390, 844);
+      await page.goto(`${base}/camera.html?game=${id}#token=${token}`);
+      await page.waitForSelector('#cam-board[data-state=ok]', { timeout: 20_000 });
+      // The fake camera shows the same board all along: after the first frame and the three that follow it, one
+      // every 5 s.
+      await page.waitForTimeout(4000);
+      const from = performance.now();
+      await page.waitForTimeout(11_000);
+      const between = frames.filter((f) => f.at >= from && !f.endTurn);
+      expect(between.length).toBeGreaterThanOrEqual(2);
+      expect(between.length).toBeLessThanOrEqual(3);
+      for (const [k, f] of between.entries())
+        if (k > 0) expect(f.at - between[k - 1]!.at).toBeGreaterThan(4500);
+      // End turn goes at once, whatever the picture.
+      const pressed = performance.now();
+      await page.click('#end-turn');
+      await expect.poll(() => frames.some((f) => f.endTurn && f.at >= pressed)).toBe(true);
+      expect(frames.find((f) => f.endTurn)!.at - pressed).toBeLessThan(1000);
+      await closeWatched(page);
+    } finally {
+      server.service.submitFrame = submit;
+    }
+  }, 60_000);
+
   it('says, lastingly, that a camera needs https or localhost when the browser gives none, and takes a photo instead', async () => {
     const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     const page = await watchedPage(browser, 390, 844);

@@ -1,13 +1,15 @@
 /**
  * The camera page (`/camera.html?game=ID#token=…`): picks a camera with getUserMedia (browsers allow it on
- * localhost or over https), sends a frame a second to the server over the WebSocket, and a frame marked as the end
- * of the turn when the player presses the button or the space bar. A status bar says what the camera and the game
+ * localhost or over https), looks at it every second and sends the frame to the server over the WebSocket when the
+ * picture changed, in the few seconds after a change, and every 5 s besides (frame-gate.ts), and a frame marked as
+ * the end of the turn when the player presses the button or the space bar. A status bar says what the camera and the game
  * say (board found, squares in doubt, whose turn, the last move); End turn stays in view. Without a camera the page
  * says why, for as long as it is so, and takes photos instead (each one ends the turn). In a Scrabble Me game each
  * seat has its camera: `&seat=N` (1-based) says which seat this one is at.
  */
 import type { GameSnapshot, MeSnapshot, Snapshot } from '../server/protocol/index.ts';
 import { connect } from './connection.ts';
+import { FrameGate, GLANCE_HEIGHT, GLANCE_WIDTH, greyOf } from './frame-gate.ts';
 import { meStatus } from './me.ts';
 
 const query = new URLSearchParams(location.search);
@@ -23,6 +25,13 @@ const result = byId('result');
 const endTurn = byId<HTMLButtonElement>('end-turn');
 const photo = byId<HTMLInputElement>('photo');
 const canvas = document.createElement('canvas');
+/** The small grey picture each frame is glanced at through, and what decides whether it is sent. */
+const glance = Object.assign(document.createElement('canvas'), {
+  width: GLANCE_WIDTH,
+  height: GLANCE_HEIGHT,
+});
+const glanceContext = glance.getContext('2d', { willReadFrequently: true })!;
+const gate = new FrameGate();
 
 /** The game's version as last seen, sent with an End turn. */
 let version: number | undefined;
@@ -214,6 +223,8 @@ async function start(deviceId?: string): Promise<void> {
   });
   video.srcObject = stream;
   cameraOn = true;
+  // Another camera: its first frame is sent whatever the last one showed.
+  gate.reset();
   byId('no-camera').hidden = true;
   byId('view').hidden = false;
   byId('cam-pick').hidden = false;
@@ -243,8 +254,12 @@ function sendPicture(source: CanvasImageSource, width: number, height: number, e
   sendJpeg(canvas.toDataURL('image/jpeg', 0.85).split(',')[1]!, end);
 }
 
+/** Sends the camera's frame: always with End turn, else when the gate says so (frame-gate.ts). */
 function sendFrame(end: boolean): void {
   if (!video.videoWidth) return;
+  glanceContext.drawImage(video, 0, 0, GLANCE_WIDTH, GLANCE_HEIGHT);
+  const grey = greyOf(glanceContext.getImageData(0, 0, GLANCE_WIDTH, GLANCE_HEIGHT).data);
+  if (!gate.next(grey, performance.now(), end)) return;
   sendPicture(video, video.videoWidth, video.videoHeight, end);
   if (end) say('End turn sent: the server reads the board…', 'sent');
 }

@@ -14,8 +14,9 @@
  * Load: GAMES boards, each a simulated camera sending a frame with End turn (and the version it ends) every FRAME_MS,
  * a held reading confirmed by the scorekeeper, the moves taken back after the last photo and played again (see
  * cameraPhotos), VIEWERS WebSocket viewers spread over the games and over the instances; with HALL_STREAM_MS, each
- * camera also sends that often a frame without End turn (the board as it stands), as the camera page does every
- * second between turns. Printed per phase: frames
+ * camera also looks that often at the board as it stands and sends it without End turn when the camera page's gate
+ * lets it (web/frame-gate.ts; HALL_STREAM_GATE=0: every time), as the camera page does between turns; with
+ * HALL_CAMERA_PAGES, a camera page per game watches the frames' grids (or pictures). Printed per phase: frames
  * read per second, frame posted → every viewer of its game updated (p50/p99/max; each camera's first round apart) and
  * → the camera's answer, committed or held (the decision as the camera sees it),
  * moves lost or recorded twice (from the database), viewers reconnected, each process's CPU time (PostgreSQL's and
@@ -28,6 +29,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import WebSocket from 'ws';
+import { FrameGate } from '../../web/frame-gate.ts';
 import {
   type RunningPostgres,
   type RunningRedis,
@@ -54,6 +56,11 @@ const FRAME_MS = setting('HALL_FRAME_MS', 2000, 1);
 /** HALL_STREAM_MS: each camera also sends, this often, a frame that only feeds the views (the board as it stands),
  *  as the camera page does every second between turns; 0 (the default): End turns only. */
 const STREAM_MS = setting('HALL_STREAM_MS', 0, 0);
+/** With HALL_STREAM_MS, the camera page's gate (web/frame-gate.ts): a frame goes when the board changed (here: a
+ *  new photo since the last one sent), for the 3 ticks after a change or an End turn, and every 5 s; the bench's
+ *  cameras show no hands, so a board changes only when a move is played. HALL_STREAM_GATE=0: every tick, as the
+ *  page sent before session 19. */
+const STREAM_GATE = setting('HALL_STREAM_GATE', 1, 0) > 0;
 /** HALL_CAMERA_PAGES=1: each game's camera page is open too, as on the phone over each board (a WebSocket with the
  *  game's key asking where the grid was found in each frame: `camera-view` with `pictures: false`); =2: asking for
  *  the pictures themselves, as the scorekeeper's page does (each frame is then shrunk into a picture). 0 (the
@@ -185,6 +192,9 @@ interface Game {
   photos: Buffer<ArrayBuffer>[];
   source: string;
   step: number;
+  /** Its camera page's gate, and the photo it last sent. */
+  gate: FrameGate;
+  sent: Buffer | undefined;
 }
 
 interface Viewer {
@@ -215,7 +225,18 @@ async function phase(
       body: JSON.stringify({ players: ['Ann', 'Ben'], event, lang }),
     });
     const { id, token } = (await res.json()) as { id: string; token: string };
-    games.push({ id, token, version: 0, viewers: [], committed: 0, step: 0, photos, source });
+    games.push({
+      id,
+      token,
+      version: 0,
+      viewers: [],
+      committed: 0,
+      step: 0,
+      photos,
+      source,
+      gate: new FrameGate(),
+      sent: undefined,
+    });
   }
   const latencies: number[] = [];
   /** The same updates by the frame they follow: the first after the moves were taken back (the board then differs
@@ -341,6 +362,9 @@ async function phase(
           kind: g.step === 0 ? 'first' : 'other',
         };
         waiting.set(g.id, wait);
+        // End turn goes through the camera page's gate too: it is sent, and the page sends the ticks after it.
+        g.gate.decide(false, performance.now(), true);
+        g.sent = g.photos[g.step];
         try {
           // As the camera page does, the End turn says which version of the game it ends: sent again after its
           // instance went away, it is refused as stale if the first one was recorded.
@@ -396,22 +420,31 @@ async function phase(
     }
   };
   let streamed = 0;
+  let gated = 0;
   let skipped = 0;
   let unanswered = 0;
-  /** The camera page's frames between turns (HALL_STREAM_MS): the board as it stands, no End turn, sent every
-   *  STREAM_MS whether the last was answered or not (a newer one replaces one still waiting: `skipped`). */
+  /** The camera page's frames between turns (HALL_STREAM_MS): the board as it stands, no End turn, looked at every
+   *  STREAM_MS and sent when the page's gate lets it (STREAM_GATE), whether the last was answered or not (a newer
+   *  one replaces one still waiting: `skipped`). */
   const stream = async (g: Game, i: number) => {
     await pause((i * STREAM_MS) / GAMES);
     const answers: Promise<void>[] = [];
     while (performance.now() - start < PHASE_MS) {
       const t0 = performance.now();
+      // The board as it stands: the tiles of the next move are down before End turn is pressed.
+      const photo = g.photos[Math.min(g.step, g.photos.length - 1)]!;
+      if (STREAM_GATE && !g.gate.decide(photo !== g.sent, t0)) {
+        gated++;
+        await pause(Math.max(0, STREAM_MS - (performance.now() - t0)));
+        continue;
+      }
+      g.sent = photo;
       streamed++;
       answers.push(
         fetch(`${pick(i).base}/api/games/${g.id}/frames`, {
           method: 'POST',
           headers: { authorization: `Bearer ${g.token}`, 'content-type': 'image/jpeg' },
-          // The board as it stands: the tiles of the next move are down before End turn is pressed.
-          body: g.photos[Math.min(g.step, g.photos.length - 1)]!,
+          body: photo,
         })
           .then((res) => res.json() as Promise<{ status?: string }>)
           .then((result) => {
@@ -474,7 +507,7 @@ async function phase(
     `  this bench's own event loop delay (what its viewers' and cameras' times include of it): p50 ${late(loopDelay.percentile(50))}, p99 ${late(loopDelay.percentile(99))}, max ${late(loopDelay.max)}\n` +
       `  frames read: ${frames} (${(frames / seconds).toFixed(1)} a second; ${held} held and confirmed by the scorekeeper; ${failed} not committed: the instance killed mid-request)` +
       (STREAM_MS > 0
-        ? `; between turns, ${streamed} frames sent (${(streamed / seconds).toFixed(1)} a second, ${skipped} skipped for a newer one, ${unanswered} unanswered); ${waitingOut} End turns answered "waiting" (a hand in view: the next clear frame ends the turn)`
+        ? `; between turns, ${streamed} frames sent (${(streamed / seconds).toFixed(1)} a second, ${skipped} skipped for a newer one, ${unanswered} unanswered${STREAM_GATE ? `; ${gated} kept back by the page's gate` : ', every tick: no gate'}); ${waitingOut} End turns answered "waiting" (a hand in view: the next clear frame ends the turn)`
         : '') +
       (CAMERA_PAGES
         ? `; ${GAMES} camera pages open, asking for ${CAMERA_PAGES > 1 ? 'the pictures' : 'the grid only'}: ${pictures} reached them`

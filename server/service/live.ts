@@ -76,8 +76,9 @@ function most(a: Watching, b: Watching): Watching {
 
 /**
  * How old a camera's last frame may be for End turn pressed on the scorekeeper's page to read it: the camera page
- * sends one a second, so an older one means the camera stopped (a phone's screen locked, the page closed), and the
- * board it shows may be moves behind (read, it would be recorded as a pass).
+ * sends one at least every 5 s (and at once when the picture changes), so an older one means the camera stopped (a
+ * phone's screen locked, the page closed), and the board it shows may be moves behind (read, it would be recorded
+ * as a pass).
  */
 export const LAST_FRAME_MS = 20_000;
 

@@ -53,8 +53,10 @@ export type { MeAction } from '../protocol/index.ts';
 
 /** How long an End turn waits out a hand over a board for a clear frame (as the classic game). */
 const HAND_WAIT_MS = 4000;
-/** A camera that sent a frame this recently is streaming: it will send more. */
-const STREAM_GAP_MS = 3000;
+/** A camera that sent a frame this recently is streaming: it will send more. The camera page sends one at least
+ *  every 5 s (web/frame-gate.ts: a board that has not changed for a few seconds is sent that often, not every
+ *  second), and its timer may run late. */
+const STREAM_GAP_MS = 8000;
 /** How a frame or an action ended; `board`: the board the frame showed. */
 export type MeFrameResult = FrameResult;
 

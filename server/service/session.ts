@@ -60,8 +60,10 @@ export interface CaptureTiming {
 
 /** How long an End turn waits out a hand over the board for a clear frame. */
 const HAND_WAIT_MS = 4000;
-/** A camera that sent a frame this recently is streaming: it will send more. */
-const STREAM_GAP_MS = 3000;
+/** A camera that sent a frame this recently is streaming: it will send more. The camera page sends one at least
+ *  every 5 s (web/frame-gate.ts: a board that has not changed for a few seconds is sent that often, not every
+ *  second), and its timer may run late. */
+const STREAM_GAP_MS = 8000;
 
 /** Held readings of a game on one board are all board 0's. */
 const BOARD = 0;

@@ -1,0 +1,81 @@
+/**
+ * Which of the camera's frames the camera page sends between turns. A board between two moves looks the same
+ * second after second: sending it every second costs the phone its battery and the hall's Wi-Fi its air (a
+ * 1280-px JPEG a second, 150–300 kB, per board), and the server a decode per frame. So each second the page glances
+ * at the camera through a small grey picture (GLANCE_WIDTH × GLANCE_HEIGHT) and sends the frame when:
+ * - it looks changed from the last frame sent (a hand, a tile, the camera moved, the light): at least
+ *   CHANGED_PIXELS of the small picture's pixels moved by LEVELS grey levels or more;
+ * - or it is one of the SETTLE frames after a change, or after End turn: automatic capture wants a board that has
+ *   stayed the same for a few frames (3 by default), a hand's wait wants the frame after the hand has gone, and the
+ *   board-disturbed notice wants two frames running;
+ * - or HEARTBEAT_MS have passed since the last one sent: the server keeps knowing the camera is there (it counts a
+ *   camera that sent a frame in the last 8 s as streaming, and refuses End turn from the scorekeeper's page on a
+ *   frame 20 s old).
+ * End turn always sends. Pure: the page draws the small picture; this decides.
+ */
+
+/** The small grey picture the page compares frames by. */
+export const GLANCE_WIDTH = 128;
+export const GLANCE_HEIGHT = 96;
+/** A pixel of the small picture has changed when its grey moved by at least this much (of 255): a camera's noise,
+ *  averaged over the 10 × 10 pixels of a 1280-px frame each of them stands for, moves it by 1–3. */
+export const LEVELS = 20;
+/** A frame has changed when at least this many pixels of the small picture have (a tile is some 30–50 of them). */
+export const CHANGED_PIXELS = 12;
+/** Frames sent after a change, one a second, whether they changed or not. */
+export const SETTLE = 3;
+/** A frame is sent at least this often. */
+export const HEARTBEAT_MS = 5000;
+
+/** The grey levels of an RGBA picture (a canvas's ImageData), one byte a pixel. */
+export function greyOf(rgba: ArrayLike<number>): Uint8Array {
+  const grey = new Uint8Array(Math.floor(rgba.length / 4));
+  for (let i = 0, p = 0; i < grey.length; i++, p += 4)
+    grey[i] = (77 * rgba[p]! + 150 * rgba[p + 1]! + 29 * rgba[p + 2]!) >> 8;
+  return grey;
+}
+
+/** How many pixels of two small grey pictures of the same size differ by at least LEVELS. */
+export function changedPixels(a: Uint8Array, b: Uint8Array): number {
+  let changed = 0;
+  for (let i = 0; i < a.length; i++) if (Math.abs(a[i]! - b[i]!) >= LEVELS) changed++;
+  return changed;
+}
+
+export class FrameGate {
+  /** The small picture of the last frame sent, when, and the frames still to send after a change. */
+  private last: Uint8Array | undefined;
+  private lastSent = Number.NEGATIVE_INFINITY;
+  private settle = 0;
+
+  /**
+   * Whether to send the frame whose small grey picture is `glance`, taken at `now` (ms); `endTurn`: it ends the
+   * turn, and is sent. A frame said to be sent becomes the one later frames are compared with.
+   */
+  next(glance: Uint8Array, now: number, endTurn = false): boolean {
+    const changed =
+      this.last === undefined ||
+      this.last.length !== glance.length ||
+      changedPixels(this.last, glance) >= CHANGED_PIXELS;
+    if (!this.decide(changed, now, endTurn)) return false;
+    this.last = glance;
+    return true;
+  }
+
+  /** The same, for a caller that knows whether the picture changed since the last frame sent (the hall bench's
+   *  simulated cameras, which send photos, not pixels). */
+  decide(changed: boolean, now: number, endTurn = false): boolean {
+    if (!(endTurn || changed || this.settle > 0 || now - this.lastSent >= HEARTBEAT_MS)) return false;
+    if (changed || endTurn) this.settle = SETTLE;
+    else if (this.settle > 0) this.settle--;
+    this.lastSent = now;
+    return true;
+  }
+
+  /** Forgets the frames sent: the next one is sent (another camera was chosen). */
+  reset(): void {
+    this.last = undefined;
+    this.settle = 0;
+    this.lastSent = Number.NEGATIVE_INFINITY;
+  }
+}
