@@ -85,7 +85,8 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
     const page = await watchedPage(browser, 390, 844);
     await page.goto(`${base}/camera.html?game=${id}#token=${token}`);
     await page.waitForSelector('#status.live');
-    // The page sends a frame a second; the server answers where it found the grid.
+    // The page sends its first frame at once (and more while the picture changes); the server answers where it
+    // found the grid.
     await page.waitForSelector('#cam-board[data-state=ok]', { timeout: 20_000 });
     let m = await look(page);
     expect(m.items).toEqual({
@@ -132,9 +133,9 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
       const page = await watchedPage(browser, 390, 844);
       await page.goto(`${base}/camera.html?game=${id}#token=${token}`);
       await page.waitForSelector('#cam-board[data-state=ok]', { timeout: 20_000 });
-      // The fake camera shows the same board all along: after the first frame and the three that follow it, one
+      // The fake camera shows the same board all along: after the first frame and the five that follow it, one
       // every 5 s.
-      await page.waitForTimeout(4000);
+      await page.waitForTimeout(6000);
       const from = performance.now();
       await page.waitForTimeout(11_000);
       const between = frames.filter((f) => f.at >= from && !f.endTurn);

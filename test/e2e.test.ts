@@ -175,7 +175,7 @@ describe.skipIf(!chromiumPresent)('the camera page in a browser', () => {
     const page = await ctx.browser.newPage();
     await page.goto(`${ctx.base}/camera.html?game=${id}#token=${token}`);
     await page.waitForSelector('#status.live');
-    // The page sends a frame a second; the server answers with the grid it found, which the page draws.
+    // The page sends its first frame at once; the server answers with the grid it found, which the page draws.
     await page.waitForFunction(
       () => {
         const c = document.getElementById('grid') as HTMLCanvasElement;

@@ -257,6 +257,9 @@ function sendPicture(source: CanvasImageSource, width: number, height: number, e
 /** Sends the camera's frame: always with End turn, else when the gate says so (frame-gate.ts). */
 function sendFrame(end: boolean): void {
   if (!video.videoWidth) return;
+  // Smoothed: each pixel of the glance close to the mean of the camera's pixels under it (less noise, and a tile's
+  // change not missed between the samples).
+  glanceContext.imageSmoothingQuality = 'high';
   glanceContext.drawImage(video, 0, 0, GLANCE_WIDTH, GLANCE_HEIGHT);
   const grey = greyOf(glanceContext.getImageData(0, 0, GLANCE_WIDTH, GLANCE_HEIGHT).data);
   if (!gate.next(grey, performance.now(), end)) return;
@@ -289,6 +292,9 @@ const link = !game
       game,
       showSnapshot,
       (state) => {
+        // Connected again: frames sent meanwhile may have been lost (a send only goes out on an open connection),
+        // so the next one goes whatever it shows.
+        if (state === 'live' && status.className !== 'live') gate.reset();
         status.textContent = state;
         status.className = state;
       },

@@ -36,6 +36,12 @@ function sentAt(gate: FrameGate, glances: Uint8Array[], from = 0): number[] {
 }
 
 describe('the camera page’s frame gate', () => {
+  /** The seconds a still board is sent at from second 0: then, the settling frames, then one every 5 s. */
+  const stillAt = (seconds: number) =>
+    Array.from({ length: seconds }, (_, s) => s).filter(
+      (s) => s <= SETTLE || (s - SETTLE) % (HEARTBEAT_MS / 1000) === 0,
+    );
+
   it('sends a still board once, then the settling frames, then a heartbeat every 5 s', () => {
     const gate = new FrameGate();
     const still = board();
@@ -43,61 +49,72 @@ describe('the camera page’s frame gate', () => {
       gate,
       Array.from({ length: 60 }, () => still),
     );
-    expect(sent.slice(0, 1 + SETTLE)).toEqual([0, 1, 2, 3]);
-    const beats = sent.slice(1 + SETTLE);
-    expect(beats.length).toBeGreaterThan(0);
-    for (const [k, s] of beats.entries()) expect(s - (k === 0 ? 3 : beats[k - 1]!)).toBe(HEARTBEAT_MS / 1000);
-    // A minute of a still board: 15 frames instead of 60.
-    expect(sent.length).toBe(15);
+    expect(sent).toEqual(stillAt(60));
+    expect(sent.slice(0, 7)).toEqual([0, 1, 2, 3, 4, 5, 10]);
+    // A minute of a still board: 16 frames instead of 60.
+    expect(sent.length).toBe(16);
   });
 
   it('does not take the camera’s noise for a change', () => {
     const gate = new FrameGate();
     const still = board();
     let seed = 7;
+    // Every pixel off by up to just under half of LEVELS, either way, anew each second: two frames then differ by
+    // less than LEVELS.
+    const half = Math.floor((LEVELS - 1) / 2);
     const noisy = () =>
       still.map((v) => {
         seed = (seed * 1103515245 + 12345) % 2 ** 31;
-        return v + ((seed >> 16) % 7) - 3;
+        return v + ((seed >> 16) % (2 * half + 1)) - half;
       });
-    const sent = sentAt(gate, [still, ...Array.from({ length: 9 }, noisy)]);
-    // The first and its settling frames, then nothing until the heartbeat at 8 s (5 s after the last sent).
-    expect(sent).toEqual([0, 1, 2, 3, 8]);
+    expect(sentAt(gate, [still, ...Array.from({ length: 15 }, noisy)])).toEqual(stillAt(16));
   });
 
   it('sends a tile put down at once, and the settling frames after it', () => {
     const gate = new FrameGate();
     const still = board();
     const tile = withTile(still, 40, 40, 6);
-    const glances = [still, still, still, still, still, still, tile, tile, tile, tile, tile, tile];
-    expect(sentAt(gate, glances)).toEqual([0, 1, 2, 3, 6, 7, 8, 9]);
+    const glances = [...Array.from({ length: 13 }, () => still), ...Array.from({ length: 7 }, () => tile)];
+    expect(sentAt(gate, glances)).toEqual([0, 1, 2, 3, 4, 5, 10, 13, 14, 15, 16, 17, 18]);
   });
 
-  it('leaves a change of fewer pixels than a tile’s, or of a few levels, to the heartbeat', () => {
-    const small = withTile(board(), 40, 40, Math.floor(Math.sqrt(CHANGED_PIXELS - 1)));
-    const faint = withTile(board(), 40, 40, 8, LEVELS - 1);
-    for (const change of [small, faint]) {
-      const gate = new FrameGate();
-      expect(sentAt(gate, [board(), board(), board(), board(), change, change])).toEqual([0, 1, 2, 3]);
-    }
+  it('takes CHANGED_PIXELS pixels moved by LEVELS for a change, and no fewer of either', () => {
+    /** `count` pixels of the board, spread over it, moved by `by`. */
+    const moved = (count: number, by: number) => {
+      const out = board();
+      for (let k = 0; k < count; k++) out[k * 997]! += by;
+      return out;
+    };
+    const at = (change: Uint8Array) =>
+      sentAt(new FrameGate(), [...Array.from({ length: 8 }, () => board()), change, change]);
+    expect(at(moved(CHANGED_PIXELS, LEVELS))).toEqual([0, 1, 2, 3, 4, 5, 8, 9]);
+    expect(at(moved(CHANGED_PIXELS - 1, LEVELS))).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(at(moved(CHANGED_PIXELS, LEVELS - 1))).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
   it('compares with the last frame sent: light that drifts a little each second is sent once it adds up', () => {
     const gate = new FrameGate();
     const glances = Array.from({ length: 12 }, (_, s) => board().map((v) => v + 4 * s));
-    // Settled at 3 (the frame then shows 12 levels more than the first); 4 levels a second reach LEVELS at 8.
-    expect(sentAt(gate, glances)).toEqual([0, 1, 2, 3, 8, 9, 10, 11]);
+    // Settled at 5 (the frame then shows 20 levels more than the first); 4 levels a second reach LEVELS at 9.
+    expect(sentAt(gate, glances)).toEqual([0, 1, 2, 3, 4, 5, 9, 10, 11]);
   });
 
   it('always sends End turn, and the settling frames after it; another camera starts afresh', () => {
     const gate = new FrameGate();
     const still = board();
     for (let s = 0; s < 10; s++) gate.next(still, s * 1000);
-    expect(gate.next(still, 10_000)).toBe(false);
-    expect(gate.next(still, 10_500, true)).toBe(true);
-    expect([11, 12, 13, 14].map((s) => gate.next(still, s * 1000))).toEqual([true, true, true, false]);
+    expect(gate.next(still, 9_500)).toBe(false);
+    expect(gate.next(still, 9_800, true)).toBe(true);
+    expect([11, 12, 13, 14, 15, 16].map((s) => gate.next(still, s * 1000))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
     gate.reset();
-    expect(gate.next(still, 14_200)).toBe(true);
+    expect(gate.next(still, 16_200)).toBe(true);
   });
 
   it('greys a canvas’s RGBA pixels', () => {

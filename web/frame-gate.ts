@@ -1,29 +1,35 @@
 /**
  * Which of the camera's frames the camera page sends between turns. A board between two moves looks the same
  * second after second: sending it every second costs the phone its battery and the hall's Wi-Fi its air (a
- * 1280-px JPEG a second, 150–300 kB, per board), and the server a decode per frame. So each second the page glances
- * at the camera through a small grey picture (GLANCE_WIDTH × GLANCE_HEIGHT) and sends the frame when:
+ * 1280-px JPEG a second, 150–300 kB, per board), and the server a decode and a job per frame. So each second the
+ * page glances at the camera through a small grey picture (GLANCE_WIDTH × GLANCE_HEIGHT) and sends the frame when:
  * - it looks changed from the last frame sent (a hand, a tile, the camera moved, the light): at least
  *   CHANGED_PIXELS of the small picture's pixels moved by LEVELS grey levels or more;
  * - or it is one of the SETTLE frames after a change, or after End turn: automatic capture wants a board that has
- *   stayed the same for a few frames (3 by default), a hand's wait wants the frame after the hand has gone, and the
- *   board-disturbed notice wants two frames running;
+ *   stayed the same for a few frames (3 by default; two more in case one is read otherwise, or replaced in a busy
+ *   server's queue by the next), a hand's wait wants the frame after the hand has gone, and the board-disturbed
+ *   notice wants two frames running;
  * - or HEARTBEAT_MS have passed since the last one sent: the server keeps knowing the camera is there (it counts a
- *   camera that sent a frame in the last 8 s as streaming, and refuses End turn from the scorekeeper's page on a
+ *   camera that sent a frame in the last 10 s as streaming, and refuses End turn from the scorekeeper's page on a
  *   frame 20 s old).
- * End turn always sends. Pure: the page draws the small picture; this decides.
+ * End turn always sends. Pure: the page draws the small picture (smoothed, so each of its pixels is close to the
+ * mean of the camera's pixels under it); this decides.
  */
 
 /** The small grey picture the page compares frames by. */
-export const GLANCE_WIDTH = 128;
-export const GLANCE_HEIGHT = 96;
-/** A pixel of the small picture has changed when its grey moved by at least this much (of 255): a camera's noise,
- *  averaged over the 10 × 10 pixels of a 1280-px frame each of them stands for, moves it by 1–3. */
-export const LEVELS = 20;
-/** A frame has changed when at least this many pixels of the small picture have (a tile is some 30–50 of them). */
+export const GLANCE_WIDTH = 256;
+export const GLANCE_HEIGHT = 192;
+/** A pixel of the small picture has changed when its grey moved by at least this much (of 255). */
+export const LEVELS = 16;
+/**
+ * A frame has changed when at least this many pixels of the small picture have. A tile put down on an empty square
+ * (20 tiles of a real photo each copied onto an empty square, the frame 1280×720, shrunk as by a smoothed draw) moved
+ * 58–90 pixels with the board 680 px wide in the frame, 30–51 at 500 px and 20–34 at 400 px; at 128×96 and 20
+ * levels, a tile of the board at 400 px moved fewer than 12 pixels 18 times in 20.
+ */
 export const CHANGED_PIXELS = 12;
 /** Frames sent after a change, one a second, whether they changed or not. */
-export const SETTLE = 3;
+export const SETTLE = 5;
 /** A frame is sent at least this often. */
 export const HEARTBEAT_MS = 5000;
 

@@ -53,11 +53,12 @@ const GAMES = setting('HALL_GAMES', 32, 1);
 const VIEWERS = setting('HALL_VIEWERS', 1000, 0);
 /** How often each camera sends a frame (HALL_FRAME_MS: shorter to send more than can be read, for capacity). */
 const FRAME_MS = setting('HALL_FRAME_MS', 2000, 1);
-/** HALL_STREAM_MS: each camera also sends, this often, a frame that only feeds the views (the board as it stands),
- *  as the camera page does every second between turns; 0 (the default): End turns only. */
+/** HALL_STREAM_MS: each camera also looks, this often, at the board as it stands and sends it as a frame that only
+ *  feeds the views when the camera page's gate lets it (below), as the page does every second between turns; 0 (the
+ *  default): End turns only. */
 const STREAM_MS = setting('HALL_STREAM_MS', 0, 0);
 /** With HALL_STREAM_MS, the camera page's gate (web/frame-gate.ts): a frame goes when the board changed (here: a
- *  new photo since the last one sent), for the 3 ticks after a change or an End turn, and every 5 s; the bench's
+ *  new photo since the last one sent), for the 5 ticks after a change or an End turn, and every 5 s; the bench's
  *  cameras show no hands, so a board changes only when a move is played. HALL_STREAM_GATE=0: every tick, as the
  *  page sent before session 19. */
 const STREAM_GATE = setting('HALL_STREAM_GATE', 1, 0) > 0;

@@ -90,13 +90,17 @@ export function attachWebSocket(
     /** Camera pictures go only to a connection that asked with the scorekeeper's token. */
     let unthumb = () => {};
     const watchCameras = (pictures: boolean) => {
-      unthumb();
+      // Closed while the token was being checked: nobody to show them to (a listener now would never be removed).
+      if (ws.readyState !== ws.OPEN) return;
+      // The new way of watching first, then the old one stops: the cameras are never shown as unwatched between.
+      const before = unthumb;
       unthumb = session.onThumbnail(
         (thumb) => {
           if (ws.bufferedAmount < limits.viewerBufferBytes / 4) send({ type: 'thumbnail', data: thumb });
         },
         { pictures },
       );
+      before();
     };
     const beat = setInterval(() => {
       const now = Date.now();

@@ -3,6 +3,7 @@
  * own; and the camera picture of a frame with no board still goes out, without a grid.
  */
 import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { describe, expect, it, vi } from 'vitest';
 import { type Camera, VisionError, type VisionErrorCode } from '../../vision/index.ts';
 import { ServiceError } from './errors.ts';
@@ -62,16 +63,21 @@ describe('readFrame', () => {
     failure.code = 'no-board';
     const photo = readFileSync(new URL('../../fixtures/demo_game/0.jpg', import.meta.url));
     const intake = new FrameIntake('en', 1);
+    // A picture is shrunk from the frame: sharp's resize is how it is made.
+    const shrunk = vi.spyOn(sharp.prototype, 'resize');
     const grid = vi.fn();
     const stopGrid = intake.onThumbnail(grid, { pictures: false });
     await intake.read(photo, 0).catch(() => {});
     // Only the grid is watched: no picture is made, and the frame's size comes from its header.
     expect(grid).toHaveBeenCalledTimes(1);
     expect(grid.mock.calls[0]![0]).toEqual({ width: 1000, height: 1000, corners: null });
+    expect(shrunk).not.toHaveBeenCalled();
     // A page that shows the pictures as well: it gets the picture, the camera page still the grid alone.
     const pictures = vi.fn();
     const stopPictures = intake.onThumbnail(pictures);
     await intake.read(photo, 0).catch(() => {});
+    expect(shrunk).toHaveBeenCalledTimes(1);
+    shrunk.mockRestore();
     expect(grid.mock.calls[1]![0]).toEqual({ width: 1000, height: 1000, corners: null });
     const shown = pictures.mock.calls[0]![0] as { jpeg: string };
     expect(Buffer.from(shown.jpeg, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
@@ -80,10 +86,15 @@ describe('readFrame', () => {
     intake.showPicture({ jpeg: 'AAAA', width: 10, height: 10, corners: null });
     expect(grid.mock.calls[2]![0]).toEqual({ width: 10, height: 10, corners: null });
     expect(pictures.mock.calls[1]![0]).toEqual({ jpeg: 'AAAA', width: 10, height: 10, corners: null });
+    // A grid alone from another instance (it did not know yet of the page here that shows pictures): to the camera
+    // page only.
+    intake.showPicture({ width: 10, height: 10, corners: null });
+    expect(grid).toHaveBeenCalledTimes(4);
+    expect(pictures).toHaveBeenCalledTimes(2);
     stopPictures();
     stopGrid();
     await intake.read(photo, 0).catch(() => {});
-    expect(grid).toHaveBeenCalledTimes(3);
+    expect(grid).toHaveBeenCalledTimes(4);
     expect(pictures).toHaveBeenCalledTimes(2);
   });
 

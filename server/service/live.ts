@@ -160,10 +160,13 @@ export class FrameIntake {
   }
 
   /** A frame's picture to each listener: the grid alone to those that watch only it, the picture to the others
-   *  (a picture sent without one, when another instance knew of no page here that shows it, goes as a grid). */
+   *  (a grid without its picture, made before such a page here was known, goes only to those that watch grids). */
   private deliver(thumb: Thumbnail): void {
     const { jpeg: _, ...grid } = thumb;
-    for (const [listener, kind] of this.thumbnailListeners) listener(kind === 'pictures' ? thumb : grid);
+    for (const [listener, kind] of this.thumbnailListeners) {
+      if (kind === 'grid') listener(grid);
+      else if (thumb.jpeg !== undefined) listener(thumb);
+    }
   }
 
   /**

@@ -55,8 +55,8 @@ export type { MeAction } from '../protocol/index.ts';
 const HAND_WAIT_MS = 4000;
 /** A camera that sent a frame this recently is streaming: it will send more. The camera page sends one at least
  *  every 5 s (web/frame-gate.ts: a board that has not changed for a few seconds is sent that often, not every
- *  second), and its timer may run late. */
-const STREAM_GAP_MS = 8000;
+ *  second), on a timer of its own that may run late (a tick a second: 5–6 s apart), over a network that may be slow. */
+const STREAM_GAP_MS = 10_000;
 /** How a frame or an action ended; `board`: the board the frame showed. */
 export type MeFrameResult = FrameResult;
 
