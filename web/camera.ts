@@ -2,10 +2,10 @@
  * The camera page (`/camera.html?game=ID#token=…`): picks a camera with getUserMedia (browsers allow it on
  * localhost or over https), looks at it every second and sends the frame to the server over the WebSocket when the
  * picture changed, in the few seconds after a change, and every 5 s besides (frame-gate.ts), and a frame marked as
- * the end of the turn when the player presses the button or the space bar. A status bar says what the camera and the game
- * say (board found, squares in doubt, whose turn, the last move); End turn stays in view. Without a camera the page
- * says why, for as long as it is so, and takes photos instead (each one ends the turn). In a Scrabble Me game each
- * seat has its camera: `&seat=N` (1-based) says which seat this one is at.
+ * the end of the turn when the player presses the button or the space bar. A status bar says what the camera and
+ * the game say (board found, squares in doubt, whose turn, the last move); End turn stays in view. Without a camera
+ * the page says why, for as long as it is so, and takes photos instead (each one ends the turn). In a Scrabble Me
+ * game each seat has its camera: `&seat=N` (1-based) says which seat this one is at.
  */
 import type { GameSnapshot, MeSnapshot, Snapshot } from '../server/protocol/index.ts';
 import { connect } from './connection.ts';
