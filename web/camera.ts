@@ -239,32 +239,37 @@ async function start(deviceId?: string): Promise<void> {
   );
 }
 
-function sendJpeg(jpeg: string, end: boolean): void {
+/** Sends a JPEG; false when the connection to the server is down (nothing sent). */
+function sendJpeg(jpeg: string, end: boolean): boolean {
   // An End turn says which version of the game it ends, so a doubled press records one turn.
   const turn = end ? { endTurn: true, ...(version === undefined ? {} : { version }) } : {};
-  link.send({ type: 'frame', data: { token, jpeg, camera: seat, ...turn } });
+  return link.send({ type: 'frame', data: { token, jpeg, camera: seat, ...turn } });
 }
 
-/** Draws a picture at most 1280 px a side and sends it as a JPEG. */
-function sendPicture(source: CanvasImageSource, width: number, height: number, end: boolean): void {
+/** Draws a picture at most 1280 px a side and sends it as a JPEG; false when it could not be sent. */
+function sendPicture(source: CanvasImageSource, width: number, height: number, end: boolean): boolean {
   const scale = Math.min(1, 1280 / Math.max(width, height));
   canvas.width = Math.round(width * scale);
   canvas.height = Math.round(height * scale);
   canvas.getContext('2d')!.drawImage(source, 0, 0, canvas.width, canvas.height);
-  sendJpeg(canvas.toDataURL('image/jpeg', 0.85).split(',')[1]!, end);
+  return sendJpeg(canvas.toDataURL('image/jpeg', 0.85).split(',')[1]!, end);
 }
+
+const NOT_SENT =
+  'Not connected to the server: End turn was not sent. Press it again once the status says live.';
 
 /** Sends the camera's frame: always with End turn, else when the gate says so (frame-gate.ts). */
 function sendFrame(end: boolean): void {
   if (!video.videoWidth) return;
   // Smoothed: each pixel of the glance close to the mean of the camera's pixels under it (less noise, and a tile's
-  // change not missed between the samples).
+  // change not missed between the samples). A browser that ignores the hint (Firefox) samples more coarsely: its
+  // noise makes the gate send more often, never less.
   glanceContext.imageSmoothingQuality = 'high';
   glanceContext.drawImage(video, 0, 0, GLANCE_WIDTH, GLANCE_HEIGHT);
   const grey = greyOf(glanceContext.getImageData(0, 0, GLANCE_WIDTH, GLANCE_HEIGHT).data);
   if (!gate.next(grey, performance.now(), end)) return;
-  sendPicture(video, video.videoWidth, video.videoHeight, end);
-  if (end) say('End turn sent: the server reads the board…', 'sent');
+  const sent = sendPicture(video, video.videoWidth, video.videoHeight, end);
+  if (end) say(sent ? 'End turn sent: the server reads the board…' : NOT_SENT, sent ? 'sent' : 'error');
 }
 
 function pressEndTurn(): void {
@@ -278,16 +283,17 @@ photo.onchange = async () => {
   if (!file) return;
   try {
     const bitmap = await createImageBitmap(file);
-    sendPicture(bitmap, bitmap.width, bitmap.height, true);
+    const sent = sendPicture(bitmap, bitmap.width, bitmap.height, true);
     bitmap.close();
-    say('Photo sent: it ends the turn; the server reads the board…', 'sent');
+    if (sent) say('Photo sent: it ends the turn; the server reads the board…', 'sent');
+    else say(NOT_SENT, 'error');
   } catch {
     say('That file is not a picture this browser can read: take the photo again.', 'error');
   }
 };
 
 const link = !game
-  ? { send: () => {} }
+  ? { send: () => false }
   : connect(
       game,
       showSnapshot,

@@ -16,7 +16,7 @@ export function connect(
   /** With the token, whether the pictures themselves are shown, or only where the grid was found in each frame (a
    *  page with a live view of its own: no picture is made for it). */
   pictures = true,
-): { send(data: ClientMessage): void; close(): void } {
+): { send(data: ClientMessage): boolean; close(): void } {
   let ws: WebSocket | undefined;
   let seq = 0;
   let lastHeard = 0;
@@ -53,7 +53,12 @@ export function connect(
     if (lastHeard && Date.now() - lastHeard > 15000) onState('stale');
   }, 2000);
   return {
-    send: (data) => ws?.readyState === WebSocket.OPEN && ws.send(JSON.stringify(data)),
+    /** Sends `data` if the connection is open; false (nothing sent) while it is not. */
+    send: (data) => {
+      if (ws?.readyState !== WebSocket.OPEN) return false;
+      ws.send(JSON.stringify(data));
+      return true;
+    },
     close: () => {
       closed = true;
       clearInterval(watch);

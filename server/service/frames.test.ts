@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { type Camera, VisionError, type VisionErrorCode } from '../../vision/index.ts';
 import { ServiceError } from './errors.ts';
 
@@ -65,6 +65,7 @@ describe('readFrame', () => {
     const intake = new FrameIntake('en', 1);
     // A picture is shrunk from the frame: sharp's resize is how it is made.
     const shrunk = vi.spyOn(sharp.prototype, 'resize');
+    onTestFinished(() => shrunk.mockRestore());
     const grid = vi.fn();
     const stopGrid = intake.onThumbnail(grid, { pictures: false });
     await intake.read(photo, 0).catch(() => {});
@@ -77,7 +78,6 @@ describe('readFrame', () => {
     const stopPictures = intake.onThumbnail(pictures);
     await intake.read(photo, 0).catch(() => {});
     expect(shrunk).toHaveBeenCalledTimes(1);
-    shrunk.mockRestore();
     expect(grid.mock.calls[1]![0]).toEqual({ width: 1000, height: 1000, corners: null });
     const shown = pictures.mock.calls[0]![0] as { jpeg: string };
     expect(Buffer.from(shown.jpeg, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
