@@ -246,8 +246,10 @@ function sendJpeg(jpeg: string, end: boolean): boolean {
   return link.send({ type: 'frame', data: { token, jpeg, camera: seat, ...turn } });
 }
 
-/** Draws a picture at most 1280 px a side and sends it as a JPEG; false when it could not be sent. */
+/** Draws a picture at most 1280 px a side and sends it as a JPEG; false when it could not be sent (no JPEG is made
+ *  while the connection is down). */
 function sendPicture(source: CanvasImageSource, width: number, height: number, end: boolean): boolean {
+  if (!link.open) return false;
   const scale = Math.min(1, 1280 / Math.max(width, height));
   canvas.width = Math.round(width * scale);
   canvas.height = Math.round(height * scale);
@@ -269,6 +271,8 @@ function sendFrame(end: boolean): void {
   const grey = greyOf(glanceContext.getImageData(0, 0, GLANCE_WIDTH, GLANCE_HEIGHT).data);
   if (!gate.next(grey, performance.now(), end)) return;
   const sent = sendPicture(video, video.videoWidth, video.videoHeight, end);
+  // Not sent (no connection): the gate forgets it, so the next frame goes whatever it shows.
+  if (!sent) gate.reset();
   if (end) say(sent ? 'End turn sent: the server reads the board…' : NOT_SENT, sent ? 'sent' : 'error');
 }
 
@@ -293,13 +297,13 @@ photo.onchange = async () => {
 };
 
 const link = !game
-  ? { send: () => false }
+  ? { send: () => false, open: false }
   : connect(
       game,
       showSnapshot,
       (state) => {
-        // Connected again: frames sent meanwhile may have been lost (a send only goes out on an open connection),
-        // so the next one goes whatever it shows.
+        // Connected again, perhaps to another instance (the last one stopped) that has no frame of this camera yet:
+        // the next one goes whatever it shows.
         if (state === 'live' && status.className !== 'live') gate.reset();
         status.textContent = state;
         status.className = state;

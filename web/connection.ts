@@ -16,7 +16,7 @@ export function connect(
   /** With the token, whether the pictures themselves are shown, or only where the grid was found in each frame (a
    *  page with a live view of its own: no picture is made for it). */
   pictures = true,
-): { send(data: ClientMessage): boolean; close(): void } {
+): { send(data: ClientMessage): boolean; readonly open: boolean; close(): void } {
   let ws: WebSocket | undefined;
   let seq = 0;
   let lastHeard = 0;
@@ -58,6 +58,10 @@ export function connect(
       if (ws?.readyState !== WebSocket.OPEN) return false;
       ws.send(JSON.stringify(data));
       return true;
+    },
+    /** Whether the connection is open now (what is sent goes out). */
+    get open() {
+      return ws?.readyState === WebSocket.OPEN;
     },
     close: () => {
       closed = true;

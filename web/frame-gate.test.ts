@@ -92,6 +92,16 @@ describe('the camera page’s frame gate', () => {
     expect(at(moved(CHANGED_PIXELS, LEVELS - 1))).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
+  it('takes for a change the fewest pixels a tile put down was seen to move (20, by 16 levels or more)', () => {
+    // 20 tiles of a real board photo, each copied onto an empty square, the board 400 px wide in a 1280×720 frame:
+    // the fewest glance pixels one moved by LEVELS was 20 (docs/measurements.md, session 19).
+    const tile = board();
+    for (let k = 0; k < 20; k++) tile[k * 997]! += 16;
+    expect(sentAt(new FrameGate(), [...Array.from({ length: 8 }, () => board()), tile])).toEqual([
+      0, 1, 2, 3, 4, 5, 8,
+    ]);
+  });
+
   it('compares with the last frame sent: light that drifts a little each second is sent once it adds up', () => {
     const gate = new FrameGate();
     const glances = Array.from({ length: 12 }, (_, s) => board().map((v) => v + 4 * s));

@@ -285,7 +285,7 @@ async function phase(
   };
   let stopping = false;
   /** The camera pages (HALL_CAMERA_PAGES): grids or pictures received. */
-  let pictures = 0;
+  let shown = 0;
   const pages: { ws: WebSocket | undefined }[] = [];
   const openPage = (g: Game, k: number, page: { ws: WebSocket | undefined }) => {
     const ws = new WebSocket(`ws://127.0.0.1:${pick(k).port}/ws?game=${g.id}`);
@@ -294,7 +294,7 @@ async function phase(
       ws.send(JSON.stringify({ type: 'camera-view', data: { token: g.token, pictures: CAMERA_PAGES > 1 } })),
     );
     ws.on('message', (data) => {
-      if ((JSON.parse(String(data)) as ServerMessage).type === 'thumbnail') pictures++;
+      if ((JSON.parse(String(data)) as ServerMessage).type === 'thumbnail') shown++;
     });
     ws.on('error', () => {});
     // The instance went away: the page connects to one that is still there.
@@ -511,7 +511,7 @@ async function phase(
         ? `; between turns, ${streamed} frames sent (${(streamed / seconds).toFixed(1)} a second, ${skipped} skipped for a newer one, ${unanswered} unanswered${STREAM_GATE ? `; ${gated} kept back by the page's gate` : ', every tick: no gate'}); ${waitingOut} End turns answered "waiting" (a hand in view: the next clear frame ends the turn)`
         : '') +
       (CAMERA_PAGES
-        ? `; ${GAMES} camera pages open, asking for ${CAMERA_PAGES > 1 ? 'the pictures' : 'the grid only'}: ${pictures} reached them`
+        ? `; ${GAMES} camera pages open, asking for ${CAMERA_PAGES > 1 ? 'the pictures' : 'the grid only'}: ${shown} reached them`
         : ''),
   );
   console.log(

@@ -69,6 +69,11 @@ export interface PictureShare {
  */
 export type Watching = 'pictures' | 'grid' | false;
 
+/** A camera picture without the picture: the grid and the frame's size. */
+function gridOf({ jpeg: _, ...grid }: Thumbnail): Thumbnail {
+  return grid;
+}
+
 /** The more of two: pictures over grid over nothing. */
 function most(a: Watching, b: Watching): Watching {
   return a === 'pictures' || b === 'pictures' ? 'pictures' : a || b;
@@ -162,7 +167,7 @@ export class FrameIntake {
   /** A frame's picture to each listener: the grid alone to those that watch only it, the picture to the others
    *  (a grid without its picture, made before such a page here was known, goes only to those that watch grids). */
   private deliver(thumb: Thumbnail): void {
-    const { jpeg: _, ...grid } = thumb;
+    const grid = gridOf(thumb);
     for (const [listener, kind] of this.thumbnailListeners) {
       if (kind === 'grid') listener(grid);
       else if (thumb.jpeg !== undefined) listener(thumb);
@@ -269,10 +274,7 @@ export class FrameIntake {
     const thumb = await makeThumbnail(bytes, corners, watched === 'pictures');
     const data = this.seats > 1 ? { ...thumb, camera: seat } : thumb;
     this.deliver(data);
-    if (away === 'grid' && data.jpeg !== undefined) {
-      const { jpeg: _, ...grid } = data;
-      this.share?.send(grid);
-    } else if (away) this.share?.send(data);
+    if (away) this.share?.send(away === 'grid' ? gridOf(data) : data);
   }
 
   /**
