@@ -23,9 +23,10 @@ export const GLANCE_HEIGHT = 192;
 export const LEVELS = 16;
 /**
  * A frame has changed when at least this many pixels of the small picture have. A tile put down on an empty square
- * (20 tiles of a real photo each copied onto an empty square, the frame 1280×720, shrunk with sharp as a smoothed draw
- * shrinks) moved at least 58 pixels (median 90) with the board 680 px wide in the frame, 30 (51) at 500 px and 20
- * (34) at 400 px; at 128×96 and 20 levels, a tile of the board at 400 px moved fewer than 12 pixels 18 times in 20.
+ * (tiles copied onto empty squares, the frame 1280×720, shrunk with sharp as a smoothed draw shrinks) moved at least
+ * 86 pixels with the board 680 px wide in the frame, 44 at 500 px and 29 at 400 px on two real German photos
+ * (scrabscrap-de game01 and game04, 20 tiles), and 58, 30 and 20 on a rendered one; at 128×96 and 20 levels, fewer
+ * than 12 pixels for 11 of those 20 real tiles at 400 px.
  */
 export const CHANGED_PIXELS = 12;
 /** Frames sent after a change, one a second, whether they changed or not. */
