@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot, ServerMessage } from '../server/protocol/index.ts';
@@ -372,6 +372,53 @@ describe('games over WebSocket', () => {
     if (data.pending) expect(data.pending.board[7]).toBe('...WINDY.......');
     else expect(data.players[0]!.score).toBe(32);
     client.ws.close();
+  });
+
+  it('leaves no camera watcher behind for a connection that closed while its token was checked', async () => {
+    const { id, token } = await newGame();
+    const session = await server.service.get(id);
+    const authorize = server.service.authorize.bind(server.service);
+    let release = () => {};
+    const checked = new Promise<void>((r) => {
+      release = r;
+    });
+    const spy = vi.spyOn(server.service, 'authorize').mockImplementation(async (game, given) => {
+      await checked;
+      return authorize(game, given);
+    });
+    try {
+      const page = connect(id);
+      await page.opened;
+      await page.next((m) => m.type === 'snapshot');
+      page.ws.send(JSON.stringify({ type: 'camera-view', data: { token } }));
+      await vi.waitFor(() => expect(spy).toHaveBeenCalled());
+      page.ws.close();
+      // The server has seen it close (its viewer is gone) before the token is found good.
+      await vi.waitFor(() => expect(session.watchers).toBe(0));
+      release();
+      await spy.mock.results[0]!.value;
+      await new Promise((r) => setTimeout(r, 50));
+      expect(session.watchers).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('never shows the cameras as unwatched while a page changes from pictures to the grid alone', async () => {
+    const { id, token } = await newGame();
+    const session = await server.service.get(id);
+    // What this instance tells the others of the hall its pages watch (here no other instance: recorded).
+    const told: unknown[] = [];
+    session.sharePictures({ watched: async () => false, send: () => {}, watching: (w) => told.push(w) });
+    const page = connect(id);
+    await page.opened;
+    await page.next((m) => m.type === 'snapshot');
+    page.ws.send(JSON.stringify({ type: 'camera-view', data: { token } }));
+    await vi.waitFor(() => expect(told).toEqual(['pictures']));
+    page.ws.send(JSON.stringify({ type: 'camera-view', data: { token, pictures: false } }));
+    await vi.waitFor(() => expect(told).toEqual(['pictures', 'grid']));
+    page.ws.close();
+    await vi.waitFor(() => expect(told).toEqual(['pictures', 'grid', false]));
   });
 
   it('refuses a connection to a game that does not exist', async () => {

@@ -154,6 +154,61 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
     }
   }, 60_000);
 
+  it('says End turn was not sent while the connection is down, sends nothing then, and sends again once back', async () => {
+    const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const frames: { at: number; endTurn: boolean }[] = [];
+    const submit = server.service.submitFrame.bind(server.service);
+    server.service.submitFrame = (game, bytes, endTurn, options) => {
+      if (game === id) frames.push({ at: performance.now(), endTurn });
+      return submit(game, bytes, endTurn, options);
+    };
+    try {
+      const page = await watchedPage(browser, 390, 844);
+      // The page's connections, and a switch that sends its next ones to an address the server refuses (as when
+      // the server is gone): the page keeps trying, once a second.
+      await page.addInitScript(() => {
+        const Native = window.WebSocket;
+        const w = window as unknown as { sockets: WebSocket[]; offline: boolean };
+        w.sockets = [];
+        w.offline = false;
+        window.WebSocket = class extends Native {
+          constructor(url: string | URL, protocols?: string | string[]) {
+            super(w.offline ? String(url).replace('/ws?', '/gone?') : url, protocols);
+            w.sockets.push(this);
+          }
+        };
+      });
+      await page.goto(`${base}/camera.html?game=${id}#token=${token}`);
+      await page.waitForSelector('#cam-board[data-state=ok]', { timeout: 20_000 });
+      await page.evaluate(() => {
+        const w = window as unknown as { sockets: WebSocket[]; offline: boolean };
+        w.offline = true;
+        for (const s of w.sockets) s.close();
+      });
+      await page.waitForSelector('#status.stale');
+      const down = performance.now();
+      // A heartbeat falls due while it is down (every 5 s): nothing goes, and End turn says it was not sent.
+      await page.waitForTimeout(5500);
+      await page.click('#end-turn');
+      expect(await page.textContent('#result')).toMatch(/not sent/);
+      expect(frames.filter((f) => f.at >= down)).toEqual([]);
+      await page.evaluate(() => {
+        (window as unknown as { offline: boolean }).offline = false;
+      });
+      await page.waitForSelector('#status.live', { timeout: 10_000 });
+      const back = performance.now();
+      // Connected again: frames go again (the End turn pressed while down keeps the next few going anyway, so this
+      // does not tell whether the page's gate was reset on reconnecting), and End turn goes again.
+      await expect.poll(() => frames.some((f) => f.at >= back), { timeout: 3000 }).toBe(true);
+      await page.click('#end-turn');
+      await expect.poll(() => frames.some((f) => f.endTurn && f.at >= back)).toBe(true);
+      expect(await page.textContent('#result')).toMatch(/End turn sent/);
+      await closeWatched(page);
+    } finally {
+      server.service.submitFrame = submit;
+    }
+  }, 60_000);
+
   it('says, lastingly, that a camera needs https or localhost when the browser gives none, and takes a photo instead', async () => {
     const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     const page = await watchedPage(browser, 390, 844);
