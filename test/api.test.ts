@@ -374,6 +374,9 @@ describe('games over WebSocket', () => {
     client.ws.close();
   });
 
+  /** How long a WebSocket test waits for the server to have acted on a message (a loaded machine is slow). */
+  const WAIT = { timeout: 5000 };
+
   it('leaves no camera watcher behind for a connection that closed while its token was checked', async () => {
     const { id, token } = await newGame();
     const session = await server.service.get(id);
@@ -391,15 +394,16 @@ describe('games over WebSocket', () => {
       await page.opened;
       await page.next((m) => m.type === 'snapshot');
       page.ws.send(JSON.stringify({ type: 'camera-view', data: { token } }));
-      await vi.waitFor(() => expect(spy).toHaveBeenCalled());
+      await vi.waitFor(() => expect(spy).toHaveBeenCalled(), WAIT);
       page.ws.close();
       // The server has seen it close (its viewer is gone) before the token is found good.
-      await vi.waitFor(() => expect(session.watchers).toBe(0));
+      await vi.waitFor(() => expect(session.watchers).toBe(0), WAIT);
       release();
-      await spy.mock.results[0]!.value;
+      await spy.mock.results.at(-1)!.value;
       await new Promise((r) => setTimeout(r, 50));
       expect(session.watchers).toBe(0);
     } finally {
+      release();
       spy.mockRestore();
     }
   });
@@ -414,11 +418,11 @@ describe('games over WebSocket', () => {
     await page.opened;
     await page.next((m) => m.type === 'snapshot');
     page.ws.send(JSON.stringify({ type: 'camera-view', data: { token } }));
-    await vi.waitFor(() => expect(told).toEqual(['pictures']));
+    await vi.waitFor(() => expect(told).toEqual(['pictures']), WAIT);
     page.ws.send(JSON.stringify({ type: 'camera-view', data: { token, pictures: false } }));
-    await vi.waitFor(() => expect(told).toEqual(['pictures', 'grid']));
+    await vi.waitFor(() => expect(told).toEqual(['pictures', 'grid']), WAIT);
     page.ws.close();
-    await vi.waitFor(() => expect(told).toEqual(['pictures', 'grid', false]));
+    await vi.waitFor(() => expect(told).toEqual(['pictures', 'grid', false]), WAIT);
   });
 
   it('refuses a connection to a game that does not exist', async () => {
