@@ -61,6 +61,17 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
   const snapshot = async (id: string) =>
     (await (await fetch(`${base}/api/games/${id}`)).json()) as GameSnapshot;
 
+  /** The frames the server is handed for game `id` from now on, and when; `restore` stops recording. */
+  const recordFrames = (id: string) => {
+    const frames: { at: number; endTurn: boolean }[] = [];
+    const submit = server.service.submitFrame.bind(server.service);
+    server.service.submitFrame = (game, bytes, endTurn, options) => {
+      if (game === id) frames.push({ at: performance.now(), endTurn });
+      return submit(game, bytes, endTurn, options);
+    };
+    return { frames, restore: () => void (server.service.submitFrame = submit) };
+  };
+
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tilecam-camera-'));
     server = await startServer({ port: 0, host: '127.0.0.1', db: join(dir, 'games.db') });
@@ -122,13 +133,7 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
 
   it('sends a board that stays the same only every 5 s, not every second, and End turn at once', async () => {
     const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
-    // The frames the server is handed for this game, and when.
-    const frames: { at: number; endTurn: boolean }[] = [];
-    const submit = server.service.submitFrame.bind(server.service);
-    server.service.submitFrame = (game, bytes, endTurn, options) => {
-      if (game === id) frames.push({ at: performance.now(), endTurn });
-      return submit(game, bytes, endTurn, options);
-    };
+    const { frames, restore } = recordFrames(id);
     try {
       const page = await watchedPage(browser, 390, 844);
       await page.goto(`${base}/camera.html?game=${id}#token=${token}`);
@@ -150,19 +155,14 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
       expect(frames.find((f) => f.endTurn)!.at - pressed).toBeLessThan(1000);
       await closeWatched(page);
     } finally {
-      server.service.submitFrame = submit;
+      restore();
     }
   }, 60_000);
 
   it('says End turn was not sent while the connection is down, and sends again once back', async () => {
     const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     let page: Page | undefined;
-    const frames: { at: number; endTurn: boolean }[] = [];
-    const submit = server.service.submitFrame.bind(server.service);
-    server.service.submitFrame = (game, bytes, endTurn, options) => {
-      if (game === id) frames.push({ at: performance.now(), endTurn });
-      return submit(game, bytes, endTurn, options);
-    };
+    const { frames, restore } = recordFrames(id);
     try {
       page = await watchedPage(browser, 390, 844);
       // The page's connections, and a switch that sends its next ones to an address the server refuses (as when
@@ -211,7 +211,7 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
       page = undefined;
     } finally {
       await page?.close();
-      server.service.submitFrame = submit;
+      restore();
     }
   }, 60_000);
 
