@@ -69,7 +69,10 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
       if (game === id) frames.push({ at: performance.now(), endTurn });
       return submit(game, bytes, endTurn, options);
     };
-    return { frames, restore: () => void (server.service.submitFrame = submit) };
+    const restore = () => {
+      server.service.submitFrame = submit;
+    };
+    return { frames, restore };
   };
 
   beforeAll(async () => {
