@@ -304,7 +304,7 @@ const link = !game
       (state) => {
         // Connected again, perhaps to another instance (the last one stopped) that has no frame of this camera yet:
         // the next one goes whatever it shows.
-        if (state === 'live' && status.className !== 'live') gate.reset();
+        gate.connection(state === 'live');
         status.textContent = state;
         status.className = state;
       },

@@ -127,6 +127,23 @@ describe('the camera page’s frame gate', () => {
     expect(gate.next(still, 16_200)).toBe(true);
   });
 
+  it('sends the next frame once connected again, whatever it shows; messages on a live connection change nothing', () => {
+    const gate = new FrameGate();
+    const still = board();
+    gate.connection(true);
+    for (let s = 0; s <= 5; s++) expect(gate.next(still, s * 1000)).toBe(true);
+    // Every message says the connection is live: the gate goes on as it was (the next heartbeat at 10 s).
+    gate.connection(true);
+    expect(gate.next(still, 6000)).toBe(false);
+    // Down, then up again within the 5 s of a still board (no frame was due, none failed to go): the next is sent.
+    gate.connection(false);
+    expect(gate.next(still, 7000)).toBe(false);
+    gate.connection(true);
+    expect(gate.next(still, 8000)).toBe(true);
+    // And then the settling frames, as after any frame sent afresh (a new server's automatic capture wants a few).
+    expect(gate.next(still, 9000)).toBe(true);
+  });
+
   it('greys a canvas’s RGBA pixels', () => {
     expect([...greyOf([255, 255, 255, 255, 0, 0, 0, 255, 255, 0, 0, 255, 0, 255, 0, 0])]).toEqual([
       255, 0, 76, 149,

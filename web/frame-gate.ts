@@ -54,6 +54,7 @@ export class FrameGate {
   private last: Uint8Array | undefined;
   private lastSent = Number.NEGATIVE_INFINITY;
   private settle = 0;
+  private live = false;
 
   /**
    * Whether to send the frame whose small grey picture is `glance`, taken at `now` (ms); `endTurn`: it ends the
@@ -79,7 +80,17 @@ export class FrameGate {
     return true;
   }
 
-  /** Forgets the frames sent: the next one is sent (another camera was chosen). */
+  /**
+   * The page's connection to the server is live, or not. Once it is live again (perhaps to another server of a hall,
+   * which has no frame of this camera yet), the next frame is sent whatever it shows. Told on every message as well:
+   * only the change from not live counts.
+   */
+  connection(live: boolean): void {
+    if (live && !this.live) this.reset();
+    this.live = live;
+  }
+
+  /** Forgets the frames sent: the next one is sent (another camera was chosen, or the server may have none). */
   reset(): void {
     this.last = undefined;
     this.settle = 0;
