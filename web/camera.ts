@@ -263,6 +263,12 @@ const NOT_SENT =
 /** Sends the camera's frame: always with End turn, else when the gate says so (frame-gate.ts). */
 function sendFrame(end: boolean): void {
   if (!video.videoWidth) return;
+  // No connection: nothing to glance at or send (once connected again the gate sends the next frame, whatever it
+  // shows: FrameGate.connection).
+  if (!link.open) {
+    if (end) say(NOT_SENT, 'error');
+    return;
+  }
   // Smoothed: each pixel of the glance close to the mean of the camera's pixels under it (less noise, and a tile's
   // change not missed between the samples). A browser that ignores the hint (Firefox) samples more coarsely: its
   // noise makes the gate send more often, never less.
@@ -271,7 +277,7 @@ function sendFrame(end: boolean): void {
   const grey = greyOf(glanceContext.getImageData(0, 0, GLANCE_WIDTH, GLANCE_HEIGHT).data);
   if (!gate.next(grey, performance.now(), end)) return;
   const sent = sendPicture(video, video.videoWidth, video.videoHeight, end);
-  // Not sent (no connection): the gate forgets it, so the next frame goes whatever it shows.
+  // Not sent (the connection closed just now): the gate forgets it, so the next frame goes whatever it shows.
   if (!sent) gate.reset();
   if (end) say(sent ? 'End turn sent: the server reads the board…' : NOT_SENT, sent ? 'sent' : 'error');
 }
