@@ -186,6 +186,7 @@ export function readCells(
   // probabilities, which are all there.
   const some = previous && !keep ? undefined : only;
   const keys = ['.', '?', ...letters];
+  const letterIndex = Int32Array.from(letters, (l) => byTurn.get(`${l}${turns}`) ?? -1);
   const empty = model.classes.indexOf('.');
   const blank = model.classes.indexOf('?');
   const hand = model.classes.indexOf('#');
@@ -220,20 +221,18 @@ export function readCells(
       scoreRows.push([]);
       continue;
     }
-    const p = (index: number | undefined) => (index === undefined || index < 0 ? 0 : probs[i * k + index]!);
-    const raw: [string, number][] = [
-      ['.', p(empty)],
-      ['?', p(blank)],
-      ...letters.map((l): [string, number] => {
-        return [l, p(byTurn.get(`${l}${turns}`))];
-      }),
-    ];
-    scoreRows.push(raw.map(([, v]) => v));
+    const p = (index: number) => (index < 0 ? 0 : probs[i * k + index]!);
+    // The model's score of each reading of `keys`: empty, blank, then each letter facing the board's way.
+    const raw = new Array<number>(keys.length);
+    raw[0] = p(empty);
+    raw[1] = p(blank);
+    for (let j = 0; j < letterIndex.length; j++) raw[j + 2] = p(letterIndex[j]!);
+    scoreRows.push(raw);
     const weights =
-      look && look.memory.turns === turns && raw[0]![1] < PLAINLY_EMPTY
+      look && look.memory.turns === turns && raw[0]! < PLAINLY_EMPTY
         ? look.memory.weigh(look.features.subarray(i * look.size, (i + 1) * look.size), keys)
         : undefined;
-    const weighed: [string, number][] | undefined = weights && raw.map(([t, v], j) => [t, v * weights[j]!]);
+    const weighed = weights && raw.map((v, j) => v * weights[j]!);
     // The game's examples count only where they change which reading leads: where they agree with the model, the
     // model's own shares stand (the examples are seen through the same model: agreeing, they add no certainty).
     // And they may only lead to a reading most of the nearest examples vote for: a reading with no example yet (its
@@ -247,33 +246,36 @@ export function readCells(
     let bestLetter = -1;
     let total = p(hand);
     let rawTotal = p(hand);
-    for (const [j, s] of scores.entries()) {
-      total += s[1];
-      rawTotal += raw[j]![1];
-      if (s[1] > scores[best]![1]) best = j;
-      if (j >= 2 && s[1] > (bestLetter < 0 ? 0 : scores[bestLetter]![1])) bestLetter = j;
+    for (let j = 0; j < scores.length; j++) {
+      total += scores[j]!;
+      rawTotal += raw[j]!;
+      if (scores[j]! > scores[best]!) best = j;
+      if (j >= 2 && scores[j]! > (bestLetter < 0 ? 0 : scores[bestLetter]!)) bestLetter = j;
     }
     const share = (v: number) => (total > 0 ? v / total : 0);
     const rawShare = (v: number) => (rawTotal > 0 ? v / rawTotal : 0);
-    chars.push(scores[best]![0]);
+    chars.push(keys[best]!);
     // A reading the examples chose against the model stays in doubt: never surer than the model alone is of it.
-    confidence.push(Math.min(share(scores[best]![1]), rawShare(raw[best]![1])));
+    confidence.push(Math.min(share(scores[best]!), rawShare(raw[best]!)));
     // Empty or blank is the board's colours' to settle (surface.ts), from the model's own shares.
     pair.push(rawShare(p(empty) + p(blank)));
-    letter.push(bestLetter < 0 ? '?' : scores[bestLetter]![0]);
-    letterShare.push(bestLetter < 0 ? 0 : share(scores[bestLetter]![1]));
+    letter.push(bestLetter < 0 ? '?' : keys[bestLetter]!);
+    letterShare.push(bestLetter < 0 ? 0 : share(scores[bestLetter]!));
     blankShare.push(rawShare(p(blank)));
-    // Each reading's share, never above the model's own for it where the examples changed the lead: the game's
-    // context weighs these shares by thresholds measured on the model's.
-    const rawOf = flipped ? new Map(raw) : undefined;
+    // The likeliest readings, a hand over the square last among them (`keys.length`): each reading's share, never
+    // above the model's own for it where the examples changed the lead (the game's context weighs these shares by
+    // thresholds measured on the model's). Picked as a stable sort by falling score would order them, ties in
+    // `keys` order.
+    const top = likeliest(scores, p(hand));
     options.push(
-      [...scores, ['#', p(hand)] as [string, number]]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, OPTIONS)
-        .map(([tile, v]) => ({
-          tile,
-          p: rawOf ? Math.min(share(v), rawShare(rawOf.get(tile) ?? p(hand))) : share(v),
-        })),
+      top.map((j) => {
+        const v = j < keys.length ? scores[j]! : p(hand);
+        const r = j < keys.length ? raw[j]! : p(hand);
+        return {
+          tile: j < keys.length ? keys[j]! : '#',
+          p: flipped ? Math.min(share(v), rawShare(r)) : share(v),
+        };
+      }),
     );
   }
   return {
@@ -294,10 +296,33 @@ export function readCells(
 }
 
 /** The index of the first highest score. */
-function leader(scores: readonly (readonly [string, number])[]): number {
+function leader(scores: readonly number[]): number {
   let best = 0;
-  for (let j = 1; j < scores.length; j++) if (scores[j]![1] > scores[best]![1]) best = j;
+  for (let j = 1; j < scores.length; j++) if (scores[j]! > scores[best]!) best = j;
   return best;
+}
+
+/**
+ * The indices of the `OPTIONS` highest of `scores` followed by `last` (index `scores.length`), highest first, ties in
+ * index order: the first `OPTIONS` of a stable sort by falling score, without sorting the rest.
+ */
+export function likeliest(scores: readonly number[], last: number): number[] {
+  const top: number[] = [];
+  const at: number[] = [];
+  for (let j = 0; j <= scores.length; j++) {
+    const v = j < scores.length ? scores[j]! : last;
+    // After every kept score at least as high (ties keep their order).
+    let q = top.length;
+    while (q > 0 && at[q - 1]! < v) q--;
+    if (q >= OPTIONS) continue;
+    top.splice(q, 0, j);
+    at.splice(q, 0, v);
+    if (top.length > OPTIONS) {
+      top.pop();
+      at.pop();
+    }
+  }
+  return top;
 }
 
 /** Turns a row-major 15×15 grid seen rotated `turns` quarter turns clockwise back upright. */
