@@ -37,16 +37,17 @@ export function warpMat(
   const inverse = track(new cv.Mat());
   cv.invert(H, inverse);
   const out = track(new cv.Mat(height, width, channels === 1 ? cv.CV_8UC1 : cv.CV_8UC3));
-  // Views of OpenCV's memory are taken only now: allocating a Mat may move it.
+  // Views of OpenCV's memory are taken only now (allocating a Mat may move it), and drawn into at once: nothing
+  // allocates in OpenCV's memory while they are used.
   const toSource = Float64Array.from(inverse.data64F as Float64Array);
-  const drawn = resample(
+  resample(
     { width: src.cols, height: src.rows, data: src.data },
     channels,
     toSource,
     width,
     height,
+    out.data as Uint8Array,
   );
-  (out.data as Uint8Array).set(drawn);
   return out;
 }
 

@@ -115,9 +115,16 @@ describe('resample', () => {
     });
   });
 
-  it('refuses a source smaller than it says', () => {
-    expect(() =>
-      resample({ width: 10, height: 10, data: new Uint8Array(50) }, 1, [1, 0, 0, 0, 1, 0, 0, 0, 1], 5, 5),
-    ).toThrow(RangeError);
+  it('refuses a source smaller than it says, and an output too small for what it is to hold', () => {
+    const identity = [1, 0, 0, 0, 1, 0, 0, 0, 1];
+    expect(() => resample({ width: 10, height: 10, data: new Uint8Array(50) }, 1, identity, 5, 5)).toThrow(
+      RangeError,
+    );
+    const src = { width: 10, height: 10, data: new Uint8Array(300).map((_, i) => i) };
+    expect(() => resample(src, 3, identity, 5, 5, new Uint8Array(74))).toThrow(RangeError);
+    // Drawn into the array given: the same pixels as into a new one.
+    const into = new Uint8Array(75);
+    expect(resample(src, 3, identity, 5, 5, into)).toBe(into);
+    expect([...into]).toEqual([...resample(src, 3, identity, 5, 5)]);
   });
 });

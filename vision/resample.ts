@@ -218,16 +218,22 @@ export function checkSource(src: Raster, channels: 1 | 3): Raster {
   return { width, height, data: plain(data) };
 }
 
-/** The whole `width`×`height` output drawn from `src` (see resampleSpan). */
+/** The whole `width`×`height` output drawn from `src` (see resampleSpan): into `into` when given (at least that many
+ *  pixels, of `channels` each), else into a new array. */
 export function resample(
   src: Raster,
   channels: 1 | 3,
   toSource: ArrayLike<number>,
   width: number,
   height: number,
+  into?: Uint8Array,
 ): Uint8Array {
   const from = checkSource(src, channels);
-  const out = new Uint8Array(width * height * channels);
+  if (into && into.length < width * height * channels)
+    throw new RangeError(
+      `resample: ${into.length} bytes for a ${width}×${height} output of ${channels} channels`,
+    );
+  const out = into ? plain(into) : new Uint8Array(width * height * channels);
   const block = blockWidth(width, height);
   for (let y = 0; y < height; y++) resampleSpan(from, channels, toSource, out, width, y, 0, width, block);
   return out;
