@@ -161,14 +161,6 @@ export function smooth(v: Float64Array): Float64Array {
   return out;
 }
 
-function sample(v: Float64Array, x: number): number {
-  const i = Math.floor(x);
-  const f = x - i;
-  const a = v[Math.max(0, Math.min(v.length - 1, i))]!;
-  const b = v[Math.max(0, Math.min(v.length - 1, i + 1))]!;
-  return a + (b - a) * f;
-}
-
 /**
  * The 16 equally spaced lines that stand out most from the cell middles between them: the period ranges from the
  * full width (the outline is the grid) to 15/22 of it (a wide border or a side panel), the offset anywhere that keeps the grid in.
@@ -183,11 +175,27 @@ function bestComb(profile: Float64Array): { period: number; offset: number; scor
   for (const x of v) mean += x;
   mean /= n;
   if (mean <= 0) return undefined;
+  // The profile with its last value once more beyond its end: a line sampled at the very end reads it (weighed 0)
+  // without a bounds test. Every sample lies within the profile (see the loops below).
+  const padded = new Float64Array(n + 1);
+  padded.set(v);
+  padded[n] = v[n - 1]!;
   const score = (period: number, offset: number) => {
+    // The lines' and the middles' sums, each in its own order, run side by side.
     let lines = 0;
     let middles = 0;
-    for (let k = 0; k <= 15; k++) lines += sample(v, offset + k * period);
-    for (let k = 0; k < 15; k++) middles += sample(v, offset + (k + 0.5) * period);
+    for (let k = 0; k <= 15; k++) {
+      const x = offset + k * period;
+      const i = Math.floor(x);
+      const a = padded[i]!;
+      lines += a + (padded[i + 1]! - a) * (x - i);
+      if (k < 15) {
+        const y = offset + (k + 0.5) * period;
+        const j = Math.floor(y);
+        const b = padded[j]!;
+        middles += b + (padded[j + 1]! - b) * (y - j);
+      }
+    }
     return (lines / 16 - middles / 15) / mean;
   };
   let best: { period: number; offset: number; score: number } | undefined;

@@ -39,14 +39,11 @@ export function refineGrid(
     const lineAt = margin + k * cell;
     const from = margin + Math.round((b * 15 * cell) / bands);
     const to = margin + Math.round(((b + 1) * 15 * cell) / bands);
-    const profile = new Float64Array(2 * search + 1);
-    for (let d = -search; d <= search; d++) {
-      let s = 0;
-      for (let t = from; t < to; t++) {
-        s += vertical ? Math.abs(dx[t * size + lineAt + d]!) : Math.abs(dy[(lineAt + d) * size + t]!);
-      }
-      profile[d + search] = s;
-    }
+    // Each offset's sum along the band: in a function of its own (bandSums) this takes half the time the loop took
+    // here, which read dx, dy and size from the closure and chose between them at every value.
+    const profile = vertical
+      ? bandSums(dx, lineAt - search, 1, from * size, size, to - from, 2 * search + 1)
+      : bandSums(dy, (lineAt - search) * size, size, from, 1, to - from, 2 * search + 1);
     const sm = smooth(profile);
     let bestD = 0;
     let bestV = -1;
@@ -113,6 +110,28 @@ export function refineGrid(
   const Hinv = track(new cv.Mat());
   cv.invert(H, Hinv);
   return { grid: moved.map((p) => apply(Hinv, p)), support, ...(partial ? { partial } : {}) };
+}
+
+/**
+ * Sums of absolute values along `count` lines of `length` values each: line j's first value at `start + j·across +
+ * from`, its next ones `along` apart. Each sum in order along its line.
+ */
+function bandSums(
+  data: Float32Array,
+  start: number,
+  across: number,
+  from: number,
+  along: number,
+  length: number,
+  count: number,
+): Float64Array {
+  const out = new Float64Array(count);
+  for (let j = 0; j < count; j++) {
+    let s = 0;
+    for (let t = 0, o = start + j * across + from; t < length; t++, o += along) s += Math.abs(data[o]!);
+    out[j] = s;
+  }
+  return out;
 }
 
 /** How many cells off the premium-layout check looks for the grid, each way. */
