@@ -24,43 +24,64 @@ export async function decodeImage(input: Uint8Array, maxSide = DECODE_SIDE): Pro
   if (input.byteLength > MAX_BYTES) {
     throw new VisionError('image-too-large', `the image is over ${MAX_BYTES / 1024 / 1024} MB`);
   }
-  let meta: Metadata;
+  let decoded: { data: Buffer; info: { width: number; height: number; channels: number } };
   try {
-    meta = await sharp(input, { limitInputPixels: false }).metadata();
-  } catch {
-    throw new VisionError('not-an-image', 'this is not an image tilecam can read (JPEG, PNG or WebP)');
-  }
-  const pixels = (meta.width ?? 0) * (meta.height ?? 0);
-  if (pixels > MAX_PIXELS) {
-    throw new VisionError(
-      'image-too-large',
-      `the image is ${meta.width}×${meta.height}: over ${MAX_PIXELS / 1e6} megapixels`,
-    );
-  }
-  // The photo as seen once its EXIF orientation is applied (orientations 5 to 8 swap the sides).
-  const turned = (meta.orientation ?? 1) >= 5;
-  const [seenWidth, seenHeight] = turned
-    ? [meta.height ?? 0, meta.width ?? 0]
-    : [meta.width ?? 0, meta.height ?? 0];
-  try {
-    const { data, info } = await sharp(input, { failOn: 'truncated', limitInputPixels: MAX_PIXELS })
+    decoded = await sharp(input, { failOn: 'truncated', limitInputPixels: MAX_PIXELS })
       .rotate()
       .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
       .removeAlpha()
       .toColourspace('srgb')
       .raw()
       .toBuffer({ resolveWithObject: true });
-    if (info.channels !== 3) throw new Error(`unexpected ${info.channels} channels`);
-    return {
-      width: info.width,
-      height: info.height,
-      data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
-      scaleX: seenWidth > 0 ? info.width / seenWidth : 1,
-      scaleY: seenHeight > 0 ? info.height / seenHeight : 1,
-    };
   } catch (err) {
-    throw new VisionError('corrupt-image', `the image could not be decoded: ${(err as Error).message}`);
+    throw await whyNot(input, err as Error);
   }
+  const { data, info } = decoded;
+  if (info.channels !== 3)
+    throw new VisionError(
+      'corrupt-image',
+      `the image could not be decoded: unexpected ${info.channels} channels`,
+    );
+  // The photo was shrunk while it was decoded only if a side reached maxSide: only then is its own size needed (its
+  // header read again; a frame of a camera is read without it, a third of a millisecond a frame).
+  let [scaleX, scaleY] = [1, 1];
+  if (Math.max(info.width, info.height) >= maxSide) {
+    const meta = await sharp(input, { limitInputPixels: false }).metadata();
+    // The photo as seen once its EXIF orientation is applied (orientations 5 to 8 swap the sides).
+    const turned = (meta.orientation ?? 1) >= 5;
+    const [seenWidth, seenHeight] = turned
+      ? [meta.height ?? 0, meta.width ?? 0]
+      : [meta.width ?? 0, meta.height ?? 0];
+    scaleX = seenWidth > 0 ? info.width / seenWidth : 1;
+    scaleY = seenHeight > 0 ? info.height / seenHeight : 1;
+  }
+  return {
+    width: info.width,
+    height: info.height,
+    data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    scaleX,
+    scaleY,
+  };
+}
+
+/**
+ * Why `input` could not be decoded, as its header tells: it is no image sharp reads, it holds more than MAX_PIXELS
+ * (refused from the header, before any pixel is decoded), or it is damaged (`err`, the decoder's own words).
+ */
+async function whyNot(input: Uint8Array, err: Error): Promise<VisionError> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(input, { limitInputPixels: false }).metadata();
+  } catch {
+    return new VisionError('not-an-image', 'this is not an image tilecam can read (JPEG, PNG or WebP)');
+  }
+  if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_PIXELS) {
+    return new VisionError(
+      'image-too-large',
+      `the image is ${meta.width}×${meta.height}: over ${MAX_PIXELS / 1e6} megapixels`,
+    );
+  }
+  return new VisionError('corrupt-image', `the image could not be decoded: ${err.message}`);
 }
 
 /** The image scaled down (never up) so that its longer side is at most `longSide`, with libvips' resampling. */
