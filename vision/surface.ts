@@ -213,13 +213,25 @@ function countMedian(counts: Uint16Array, at: number, n: number): number {
 }
 
 function medianLab(colours: readonly Lab[]): Lab {
-  const values = new Float64Array(colours.length);
-  const channel = (k: number) => {
-    for (let j = 0; j < colours.length; j++) values[j] = colours[j]![k]!;
-    return values.sort()[values.length >> 1]!;
-  };
-  return [channel(0), channel(1), channel(2)];
+  return [medianOf(colours, 0), medianOf(colours, 1), medianOf(colours, 2)];
 }
+
+/** The median (upper, of an even count) of the colours' channel `k`: a few values, sorted by insertion. */
+function medianOf(colours: readonly Lab[], k: number): number {
+  if (colours.length === 0) return Number.NaN;
+  const values = MEDIAN_BUFFER.length >= colours.length ? MEDIAN_BUFFER : new Float64Array(colours.length);
+  for (let j = 0; j < colours.length; j++) {
+    const v = colours[j]![k]!;
+    let at = j;
+    while (at > 0 && values[at - 1]! > v) {
+      values[at] = values[at - 1]!;
+      at--;
+    }
+    values[at] = v;
+  }
+  return values[colours.length >> 1]!;
+}
+const MEDIAN_BUFFER = new Float64Array(NEIGHBOURS);
 
 function distance(a: Lab, b: Lab): number {
   return Math.hypot(LIGHTNESS_WEIGHT * (a[0] - b[0]), a[1] - b[1], a[2] - b[2]);
