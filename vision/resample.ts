@@ -94,41 +94,25 @@ export function resampleSpan(
       // A pixel in from each edge, in 32nds: rounding cannot take a point between the two ends past the edge.
       const [lo, hx, hy] = [STEPS, (lastX - 1) * STEPS, (lastY - 1) * STEPS];
       if (xa >= lo && xb >= lo && ya >= lo && yb >= lo && xa < hx && xb < hx && ya < hy && yb < hy) {
-        if (channels === 1) {
-          for (; x < end; x++) {
-            const k = x - start;
-            const w = STEPS / (W0 + m6 * k);
-            const X = ((X0 + m0 * k) * w + ROUND - ROUND) | 0;
-            const Y = ((Y0 + m3 * k) * w + ROUND - ROUND) | 0;
-            const ax = X & 31;
-            const ay = Y & 31;
-            const bx = STEPS - ax;
-            const by = STEPS - ay;
-            const p = (Y >> 5) * row + (X >> 5);
+        for (; x < end; x++) {
+          const k = x - start;
+          const w = STEPS / (W0 + m6 * k);
+          const X = ((X0 + m0 * k) * w + ROUND - ROUND) | 0;
+          const Y = ((Y0 + m3 * k) * w + ROUND - ROUND) | 0;
+          const ax = X & 31;
+          const ay = Y & 31;
+          const bx = STEPS - ax;
+          const by = STEPS - ay;
+          const w00 = bx * by;
+          const w01 = ax * by;
+          const w10 = bx * ay;
+          const w11 = ax * ay;
+          const p = (Y >> 5) * row + (X >> 5) * channels;
+          const q = p + row;
+          if (channels === 1) {
             out[o++] =
-              (data[p]! * bx * by +
-                data[p + 1]! * ax * by +
-                data[p + row]! * bx * ay +
-                data[p + row + 1]! * ax * ay +
-                512) >>
-              10;
-          }
-        } else {
-          for (; x < end; x++) {
-            const k = x - start;
-            const w = STEPS / (W0 + m6 * k);
-            const X = ((X0 + m0 * k) * w + ROUND - ROUND) | 0;
-            const Y = ((Y0 + m3 * k) * w + ROUND - ROUND) | 0;
-            const ax = X & 31;
-            const ay = Y & 31;
-            const bx = STEPS - ax;
-            const by = STEPS - ay;
-            const w00 = bx * by;
-            const w01 = ax * by;
-            const w10 = bx * ay;
-            const w11 = ax * ay;
-            const p = (Y >> 5) * row + (X >> 5) * 3;
-            const q = p + row;
+              (data[p]! * w00 + data[p + 1]! * w01 + data[q]! * w10 + data[q + 1]! * w11 + 512) >> 10;
+          } else {
             out[o] = (data[p]! * w00 + data[p + 3]! * w01 + data[q]! * w10 + data[q + 3]! * w11 + 512) >> 10;
             out[o + 1] =
               (data[p + 1]! * w00 + data[p + 4]! * w01 + data[q + 1]! * w10 + data[q + 4]! * w11 + 512) >> 10;
