@@ -13,6 +13,8 @@ export const MAX_PIXELS = 40_000_000;
  */
 export const DECODE_SIDE = 2000;
 
+const NOT_AN_IMAGE = 'this is not an image tilecam can read (JPEG, PNG or WebP)';
+
 /** A decoded photo, and its pixels per pixel of the original photo on each axis (1 unless it was shrunk). */
 export interface DecodedImage extends RgbImage {
   readonly scaleX: number;
@@ -43,10 +45,16 @@ export async function decodeImage(input: Uint8Array, maxSide = DECODE_SIDE): Pro
       `the image could not be decoded: unexpected ${info.channels} channels`,
     );
   // The photo was shrunk while it was decoded only if a side reached maxSide: only then is its own size needed (its
-  // header read again; a frame of a camera is read without it, a third of a millisecond a frame).
+  // header read again; a frame of a camera is read without it, a third of a millisecond a frame). A header sharp
+  // decodes but will not describe is refused as it was when the header was read first.
   let [scaleX, scaleY] = [1, 1];
   if (Math.max(info.width, info.height) >= maxSide) {
-    const meta = await sharp(input, { limitInputPixels: false }).metadata();
+    let meta: Metadata;
+    try {
+      meta = await sharp(input, { limitInputPixels: false }).metadata();
+    } catch {
+      throw new VisionError('not-an-image', NOT_AN_IMAGE);
+    }
     // The photo as seen once its EXIF orientation is applied (orientations 5 to 8 swap the sides).
     const turned = (meta.orientation ?? 1) >= 5;
     const [seenWidth, seenHeight] = turned
@@ -73,7 +81,7 @@ async function whyNot(input: Uint8Array, err: Error): Promise<VisionError> {
   try {
     meta = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
-    return new VisionError('not-an-image', 'this is not an image tilecam can read (JPEG, PNG or WebP)');
+    return new VisionError('not-an-image', NOT_AN_IMAGE);
   }
   if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_PIXELS) {
     return new VisionError(

@@ -216,6 +216,9 @@ function medianLab(colours: readonly Lab[]): Lab {
   return [medianOf(colours, 0), medianOf(colours, 1), medianOf(colours, 2)];
 }
 
+/** medianOf's values, reused (it runs to its end before another call can). */
+const MEDIAN_BUFFER = new Float64Array(NEIGHBOURS);
+
 /** The median (upper, of an even count) of the colours' channel `k`: a few values, sorted by insertion. */
 function medianOf(colours: readonly Lab[], k: number): number {
   if (colours.length === 0) return Number.NaN;
@@ -231,7 +234,6 @@ function medianOf(colours: readonly Lab[], k: number): number {
   }
   return values[colours.length >> 1]!;
 }
-const MEDIAN_BUFFER = new Float64Array(NEIGHBOURS);
 
 function distance(a: Lab, b: Lab): number {
   return Math.hypot(LIGHTNESS_WEIGHT * (a[0] - b[0]), a[1] - b[1], a[2] - b[2]);
