@@ -176,9 +176,9 @@ function bestComb(profile: Float64Array): { period: number; offset: number; scor
   mean /= n;
   if (mean <= 0) return undefined;
   // The profile with its last value once more beyond its end: a line sampled at the very end reads it (weighed 0)
-  // without a bounds test. Every sample lies within the profile: the loops below keep the comb inside it, from
-  // offsets of 0 up and periods above 0 (the shortest tried, 0.94·n/22 − 0.25, is for any profile of 6 values or
-  // more; the search's have SIDE).
+  // without a bounds test. Every sample lies within the profile: the loops below keep the comb inside it, with
+  // offsets from 0 and periods above 0 (the shortest tried, 0.94·n/22 − 0.25, is above 0 for a profile of 6 values
+  // or more; the search's have SIDE).
   const padded = new Float64Array(n + 1);
   padded.set(v);
   padded[n] = v[n - 1]!;
