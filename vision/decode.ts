@@ -13,8 +13,6 @@ export const MAX_PIXELS = 40_000_000;
  */
 export const DECODE_SIDE = 2000;
 
-const NOT_AN_IMAGE = 'this is not an image tilecam can read (JPEG, PNG or WebP)';
-
 /** A decoded photo, and its pixels per pixel of the original photo on each axis (1 unless it was shrunk). */
 export interface DecodedImage extends RgbImage {
   readonly scaleX: number;
@@ -45,16 +43,10 @@ export async function decodeImage(input: Uint8Array, maxSide = DECODE_SIDE): Pro
       `the image could not be decoded: unexpected ${info.channels} channels`,
     );
   // The photo was shrunk while it was decoded only if a side reached maxSide: only then is its own size needed (its
-  // header read again; a frame of a camera is read without it, a third of a millisecond a frame). A header sharp
-  // decodes but will not describe is refused as it was when the header was read first.
+  // header read again; a frame of a camera is read without it, a third of a millisecond a frame).
   let [scaleX, scaleY] = [1, 1];
   if (Math.max(info.width, info.height) >= maxSide) {
-    let meta: Metadata;
-    try {
-      meta = await sharp(input, { limitInputPixels: false }).metadata();
-    } catch {
-      throw new VisionError('not-an-image', NOT_AN_IMAGE);
-    }
+    const meta = await header(input);
     // The photo as seen once its EXIF orientation is applied (orientations 5 to 8 swap the sides).
     const turned = (meta.orientation ?? 1) >= 5;
     const [seenWidth, seenHeight] = turned
@@ -79,9 +71,9 @@ export async function decodeImage(input: Uint8Array, maxSide = DECODE_SIDE): Pro
 async function whyNot(input: Uint8Array, err: Error): Promise<VisionError> {
   let meta: Metadata;
   try {
-    meta = await sharp(input, { limitInputPixels: false }).metadata();
-  } catch {
-    return new VisionError('not-an-image', NOT_AN_IMAGE);
+    meta = await header(input);
+  } catch (notAnImage) {
+    return notAnImage as VisionError;
   }
   if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_PIXELS) {
     return new VisionError(
@@ -90,6 +82,16 @@ async function whyNot(input: Uint8Array, err: Error): Promise<VisionError> {
     );
   }
   return new VisionError('corrupt-image', `the image could not be decoded: ${err.message}`);
+}
+
+/** What the photo's header says of it (sizes, orientation); a VisionError (`not-an-image`) when sharp cannot say:
+ *  a photo it decodes but will not describe is refused so too, as when the header was read first. */
+async function header(input: Uint8Array): Promise<Metadata> {
+  try {
+    return await sharp(input, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new VisionError('not-an-image', 'this is not an image tilecam can read (JPEG, PNG or WebP)');
+  }
 }
 
 /** The image scaled down (never up) so that its longer side is at most `longSide`, with libvips' resampling. */
