@@ -193,6 +193,12 @@ describe('tilecam eval', () => {
     const models = mkdtempSync(join(tmpdir(), 'tilecam-models-'));
     copyFileSync(join(root, 'models/cells.onnx'), join(models, 'copy.onnx'));
     copyFileSync(join(root, 'models/cells.json'), join(models, 'copy.json'));
+    // Its metadata names the quick copy that reads first (models/cells.int8.onnx): without it beside, no reading.
+    const alone = await tilecam('eval', dir, '--model', join(models, 'copy.onnx'));
+    expect(alone.code).toBe(1);
+    expect(alone.stderr).toMatch(/metadata beside .*cells\.int8\.onnx/);
+    for (const ext of ['onnx', 'json'])
+      copyFileSync(join(root, `models/cells.int8.${ext}`), join(models, `cells.int8.${ext}`));
     const r = await tilecam('eval', dir, '--json', '--model', join(models, 'copy.onnx'));
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ images: 1, detected: 1, cellErrors: 0 });

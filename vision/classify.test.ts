@@ -1,6 +1,17 @@
-/** The readings kept per square: the likeliest few, picked as a stable sort by falling score would order them. */
-import { describe, expect, it } from 'vitest';
-import { likeliest } from './classify.ts';
+/**
+ * The readings kept per square: the likeliest few, picked as a stable sort by falling score would order them; and the
+ * quick copy of the model that reads every cell first.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as ort from 'onnxruntime-node';
+import { afterAll, describe, expect, it } from 'vitest';
+import { classifyCells, likeliest, loadModel } from './classify.ts';
+import { readFrame } from './recognize.ts';
+import { VisionError } from './types.ts';
+import { cellCrops } from './warp.ts';
 
 describe('likeliest', () => {
   it('gives the first four of a stable sort by falling score, the last score (a hand) included', () => {
@@ -26,5 +37,114 @@ describe('likeliest', () => {
       expect(likeliest(scores, last)).toEqual(expected);
     }
     expect(ties).toBeGreaterThan(100);
+  });
+});
+
+describe('the quick copy reads first, the model the cells it is unsure of', () => {
+  const root = fileURLToPath(new URL('../', import.meta.url));
+  const session = (path: string) =>
+    ort.InferenceSession.create(path, { intraOpNumThreads: 1, graphOptimizationLevel: 'all' });
+  const shares = async (s: ort.InferenceSession, cells: Float32Array) => {
+    const out = await s.run({ cells: new ort.Tensor('float32', cells, [cells.length / 3072, 3, 32, 32]) });
+    const logits = out.logits!.data as Float32Array;
+    const probs = await classifyCells({ ...(await loadModel()), quick: undefined, session: s }, cells);
+    return { logits, probs: probs.probs, features: out.features!.data as Float32Array };
+  };
+
+  it('takes the copy where its likeliest share reaches trustAbove, and the model elsewhere', async () => {
+    const model = await loadModel();
+    expect(model.quick).toBeDefined();
+    const trust = model.quick!.trustAbove;
+    // A real board's 225 cells, and eight of noise that neither model can be sure of.
+    const state = await readFrame(readFileSync(join(root, 'fixtures/photos/blank_tiles.jpg')));
+    const board = cellCrops(state.warped, model.size, model.margin);
+    let seed = 5;
+    const noise = Float32Array.from({ length: 8 * 3072 }, () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    });
+    const cells = new Float32Array(board.length + noise.length);
+    cells.set(board);
+    cells.set(noise, board.length);
+    const n = cells.length / 3072;
+    const k = model.classes.length;
+    const f = model.features;
+    const quick = await shares(await session(join(root, 'models/cells.int8.onnx')), cells);
+    const full = await shares(await session(join(root, 'models/cells.onnx')), cells);
+    const got = await classifyCells(model, cells);
+    let trusted = 0;
+    for (let i = 0; i < n; i++) {
+      const row = (v: Float32Array, m = k) => Array.from(v.subarray(i * m, (i + 1) * m));
+      const sure = Math.max(...row(quick.probs)) >= trust;
+      if (sure) trusted++;
+      const want = sure ? quick : full;
+      const close = (a: number[], b: number[]) => a.every((v, j) => Math.abs(v - b[j]!) < 1e-5);
+      expect(close(row(got.probs), row(want.probs)), `cell ${i}'s shares`).toBe(true);
+      expect(close(row(got.features!, f), row(want.features, f)), `cell ${i}'s features`).toBe(true);
+    }
+    // Both paths were taken, and the two models differ on the cells compared.
+    expect(trusted).toBeGreaterThan(150);
+    expect(trusted).toBeLessThan(n);
+    expect(quick.probs.some((v, j) => Math.abs(v - full.probs[j]!) > 1e-3)).toBe(true);
+  });
+
+  describe('the metadata naming the copy', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-quick-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const floatMeta = JSON.parse(readFileSync(join(root, 'models/cells.json'), 'utf8'));
+    const quickMeta = JSON.parse(readFileSync(join(root, 'models/cells.int8.json'), 'utf8'));
+    /** A model directory of its own: the committed float model and copy, with metadata changed by `edit`. */
+    const setUp = (name: string, edit: (float: typeof floatMeta, quick: typeof quickMeta) => void) => {
+      const at = join(dir, name);
+      mkdirSync(at);
+      const float = structuredClone(floatMeta);
+      const copy = structuredClone(quickMeta);
+      float.quick = { file: 'q.onnx', trustAbove: 0.8 };
+      edit(float, copy);
+      copyFileSync(join(root, 'models/cells.onnx'), join(at, 'm.onnx'));
+      copyFileSync(join(root, 'models/cells.int8.onnx'), join(at, 'q.onnx'));
+      writeFileSync(join(at, 'm.json'), JSON.stringify(float));
+      writeFileSync(join(at, 'q.json'), JSON.stringify(copy));
+      return join(at, 'm.onnx');
+    };
+    const refusal = async (path: string) => {
+      const err = await loadModel(path).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(VisionError);
+      expect((err as VisionError).code).toBe('no-model');
+      return (err as VisionError).message;
+    };
+
+    it('loads a copy made from the very model', async () => {
+      const model = await loadModel(setUp('good', () => {}));
+      expect(model.quick?.trustAbove).toBe(0.8);
+    });
+    it('refuses a copy made from another model', async () => {
+      const path = setUp('other', (_, q) => {
+        q.quantisation.fromSha256 = '0'.repeat(64);
+      });
+      expect(await refusal(path)).toMatch(/was not made from/);
+    });
+    it('refuses a share out of (0, 1] and a file elsewhere', async () => {
+      for (const [name, quick] of [
+        ['high', { file: 'q.onnx', trustAbove: 1.5 }],
+        ['zero', { file: 'q.onnx', trustAbove: 0 }],
+        ['text', { file: 'q.onnx', trustAbove: '0.8' }],
+        ['away', { file: '../good/q.onnx', trustAbove: 0.8 }],
+      ] as const) {
+        const path = setUp(name, (m) => {
+          m.quick = quick;
+        });
+        expect(await refusal(path)).toMatch(/names its quick copy badly/);
+      }
+    });
+    it('refuses a copy that is not there', async () => {
+      const path = setUp('missing', (m) => {
+        m.quick.file = 'gone.onnx';
+      });
+      expect(await refusal(path)).toMatch(/metadata beside .*gone\.onnx/);
+    });
   });
 });

@@ -2,8 +2,15 @@
  * The cell classifier: an ONNX model (models/cells.onnx, described by models/cells.json) run on all 225 cells in
  * one batch with onnxruntime-node on one thread. The model reads each tile's letter and its quarter turns; the
  * board's rotation is the turn most tiles agree on, and every cell is then read in that orientation.
+ *
+ * Where the metadata names a quick copy of the model (`quick`: models/cells.int8.onnx, made from this model by
+ * `npm run quantize`), every cell is read by the copy first, and the cells it is not sure of (its likeliest class
+ * under `trustAbove`) by the model itself: the copy reads 225 cells in half the time, and where it is sure it picks
+ * the model's class.
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import type { TileMemory } from './adapt.ts';
@@ -18,12 +25,23 @@ export interface CellModel {
   readonly margin: number;
   /** Length of the model's penultimate features per cell (its `features` output), 0 when it has none. */
   readonly features: number;
+  /** The quick copy that reads every cell first, and the share of its likeliest class it is trusted at. */
+  readonly quick?: { readonly session: ort.InferenceSession; readonly trustAbove: number };
 }
 
 interface Metadata {
   classes: string[];
   input: { shape: [string, number, number, number]; cropMargin: number };
+  quick?: { file?: unknown; trustAbove?: unknown };
+  quantisation?: { fromSha256?: unknown };
 }
+
+const SESSION_OPTIONS: ort.InferenceSession.SessionOptions = {
+  intraOpNumThreads: 1,
+  interOpNumThreads: 1,
+  executionMode: 'sequential',
+  graphOptimizationLevel: 'all',
+};
 
 const models = new Map<string, Promise<CellModel>>();
 
@@ -39,29 +57,12 @@ export function loadModel(path = DEFAULT_MODEL): Promise<CellModel> {
 }
 
 async function open(path: string): Promise<CellModel> {
-  let meta: Metadata;
-  try {
-    meta = JSON.parse(await readFile(path.replace(/\.onnx$/, '.json'), 'utf8')) as Metadata;
-  } catch (err) {
-    throw new VisionError(
-      'no-model',
-      `cannot read the model's metadata beside ${path}: ${(err as Error).message}`,
-    );
-  }
+  const meta = await metadata(path);
   if (!Array.isArray(meta.classes) || meta.classes[0] !== '.' || !meta.input?.shape) {
     throw new VisionError('no-model', `the metadata beside ${path} does not describe a cell classifier`);
   }
-  let session: ort.InferenceSession;
-  try {
-    session = await ort.InferenceSession.create(path, {
-      intraOpNumThreads: 1,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
-    });
-  } catch (err) {
-    throw new VisionError('no-model', `cannot load the model ${path}: ${(err as Error).message}`);
-  }
+  const bytes = await modelBytes(path);
+  const session = await createSession(path, bytes);
   const out = session.outputMetadata.find((o) => o.name === 'features');
   const features = out?.isTensor ? Number(out.shape[1]) : 0;
   return {
@@ -70,7 +71,65 @@ async function open(path: string): Promise<CellModel> {
     size: meta.input.shape[2],
     margin: meta.input.cropMargin,
     features: Number.isInteger(features) && features > 0 ? features : 0,
+    ...(meta.quick === undefined ? {} : { quick: await openQuick(path, bytes, meta) }),
   };
+}
+
+/**
+ * The quick copy named by the model's metadata. It must have been made from this very model (its metadata gives the
+ * model's SHA-256): a copy of an earlier model would read cells by other weights than the ones it stands in for.
+ */
+async function openQuick(path: string, bytes: Uint8Array, meta: Metadata): Promise<CellModel['quick']> {
+  const { file, trustAbove } = meta.quick!;
+  if (
+    typeof file !== 'string' ||
+    file.includes('/') ||
+    typeof trustAbove !== 'number' ||
+    !(trustAbove > 0 && trustAbove <= 1)
+  )
+    throw new VisionError(
+      'no-model',
+      `the metadata beside ${path} names its quick copy badly: want { "file": a file name beside it, "trustAbove": a share in (0, 1] }`,
+    );
+  const quickPath = join(dirname(path), file);
+  const quickMeta = await metadata(quickPath);
+  const quickBytes = await modelBytes(quickPath);
+  const sha = createHash('sha256').update(bytes).digest('hex');
+  if (quickMeta.quantisation?.fromSha256 !== sha)
+    throw new VisionError(
+      'no-model',
+      `${quickPath} was not made from ${path} (another SHA-256): run \`npm run quantize\` again, or take "quick" out of its metadata`,
+    );
+  if (JSON.stringify(quickMeta.classes) !== JSON.stringify(meta.classes))
+    throw new VisionError('no-model', `${quickPath} reads other classes than ${path}`);
+  return { session: await createSession(quickPath, quickBytes), trustAbove };
+}
+
+async function metadata(path: string): Promise<Metadata> {
+  try {
+    return JSON.parse(await readFile(path.replace(/\.onnx$/, '.json'), 'utf8')) as Metadata;
+  } catch (err) {
+    throw new VisionError(
+      'no-model',
+      `cannot read the model's metadata beside ${path}: ${(err as Error).message}`,
+    );
+  }
+}
+
+async function modelBytes(path: string): Promise<Uint8Array> {
+  try {
+    return await readFile(path);
+  } catch (err) {
+    throw new VisionError('no-model', `cannot load the model ${path}: ${(err as Error).message}`);
+  }
+}
+
+async function createSession(path: string, bytes: Uint8Array): Promise<ort.InferenceSession> {
+  try {
+    return await ort.InferenceSession.create(bytes, SESSION_OPTIONS);
+  } catch (err) {
+    throw new VisionError('no-model', `cannot load the model ${path}: ${(err as Error).message}`);
+  }
 }
 
 /**
@@ -80,15 +139,53 @@ async function open(path: string): Promise<CellModel> {
 export async function classifyCells(
   model: CellModel,
   cells: Float32Array,
+  /** Every cell by the model itself, not by its quick copy first. */
+  exact = false,
 ): Promise<{ probs: Float32Array; features: Float32Array | undefined }> {
-  const n = cells.length / (3 * model.size * model.size);
-  const input = new ort.Tensor('float32', cells, [n, 3, model.size, model.size]);
-  const output = await model.session.run({ cells: input });
-  const logits = output.logits!.data as Float32Array;
-  const features = model.features > 0 ? (output.features?.data as Float32Array | undefined) : undefined;
+  const per = 3 * model.size * model.size;
+  const n = cells.length / per;
   const k = model.classes.length;
-  const probs = new Float32Array(logits.length);
+  const run = async (session: ort.InferenceSession, data: Float32Array, count: number) => {
+    const output = await session.run({
+      cells: new ort.Tensor('float32', data, [count, 3, model.size, model.size]),
+    });
+    return {
+      logits: output.logits!.data as Float32Array,
+      features: model.features > 0 ? (output.features?.data as Float32Array | undefined) : undefined,
+    };
+  };
+  const quick = exact ? undefined : model.quick;
+  const first = await run(quick?.session ?? model.session, cells, n);
+  const probs = new Float32Array(n * k);
+  softmax(first.logits, probs, k);
+  if (!quick) return { probs, features: first.features };
+  // The cells the quick copy is not sure of are read again by the model itself.
+  const doubtful: number[] = [];
   for (let i = 0; i < n; i++) {
+    let top = 0;
+    for (let j = 0; j < k; j++) top = Math.max(top, probs[i * k + j]!);
+    if (top < quick.trustAbove) doubtful.push(i);
+  }
+  if (doubtful.length === 0) return { probs, features: first.features };
+  const again = new Float32Array(doubtful.length * per);
+  doubtful.forEach((cell, j) => {
+    again.set(cells.subarray(cell * per, (cell + 1) * per), j * per);
+  });
+  const second = await run(model.session, again, doubtful.length);
+  const sure = new Float32Array(doubtful.length * k);
+  softmax(second.logits, sure, k);
+  const f = model.features;
+  doubtful.forEach((cell, j) => {
+    probs.set(sure.subarray(j * k, (j + 1) * k), cell * k);
+    if (first.features && second.features)
+      first.features.set(second.features.subarray(j * f, (j + 1) * f), cell * f);
+  });
+  return { probs, features: first.features };
+}
+
+/** Each row of `k` logits as class shares. */
+function softmax(logits: Float32Array, probs: Float32Array, k: number): void {
+  for (let i = 0; i < logits.length / k; i++) {
     let max = -Infinity;
     for (let j = 0; j < k; j++) max = Math.max(max, logits[i * k + j]!);
     let sum = 0;
@@ -99,7 +196,6 @@ export async function classifyCells(
     }
     for (let j = 0; j < k; j++) probs[i * k + j]! /= sum;
   }
-  return { probs, features };
 }
 
 /** The game's examples of its tile set, and every cell's features to compare with them (adapt.ts). */

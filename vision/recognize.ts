@@ -68,7 +68,8 @@ export async function prepareVision(model?: string): Promise<void> {
 }
 
 export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {}): Promise<BoardReading> {
-  return (await readFrame(bytes, options)).reading;
+  // The reading alone leaves: its features are kept by no one, so the model's quick copy may read first.
+  return (await readFrame(bytes, options, undefined, undefined, true)).reading;
 }
 
 /**
@@ -106,6 +107,12 @@ export async function readFrame(
   /** The photo already decoded, when the work on the frame began, and when it was decoded (and compared); and the
    *  grid's corners in its pixels, when they have been found already (`locateGrid`). */
   frame?: { photo: DecodedImage; since: number; decoded: number; corners?: Corners },
+  /**
+   * Read by the model's quick copy first where it has one (`classifyCells`), unless the game's examples weigh the
+   * reading. Only for a reading whose features no one keeps: the copy's features are not the model's, and the
+   * game's examples (adapt.ts) are compared by the model's own.
+   */
+  quick = false,
 ): Promise<FrameState> {
   const t0 = frame?.since ?? performance.now();
   const model = loadModel(options.model);
@@ -114,6 +121,7 @@ export async function readFrame(
   const corners = reuse?.state.corners ?? frame?.corners ?? (await locate(photo, options));
   const t2 = performance.now();
   const cells = await model;
+  const exact = !(quick && cells.quick && !options.memory);
   // A frame where some squares changed: only they are drawn again on the last frame's straightened board.
   const warped = reuse
     ? patchBoard(reuse.state.warped, photo, corners, reuse.cells, 0.35)
@@ -126,30 +134,48 @@ export async function readFrame(
     probs = reuse.state.probs.slice();
     features = reuse.state.features?.slice();
     const only = reuse.cells.map((cell) => ({ cell, dx: 0, dy: 0 }));
-    const fresh = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin, only));
+    const fresh = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin, only), exact);
     const k = cells.classes.length;
     const f = cells.features;
     reuse.cells.forEach((cell, j) => {
       probs.set(fresh.probs.subarray(j * k, (j + 1) * k), cell * k);
       if (features && fresh.features) features.set(fresh.features.subarray(j * f, (j + 1) * f), cell * f);
     });
-    await secondLook(cells, warped, probs, allowed, new Set(reuse.cells));
+    await secondLook(cells, warped, probs, allowed, new Set(reuse.cells), exact);
   } else {
-    const read = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin));
+    const read = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin), exact);
     probs = read.probs;
     features = read.features;
-    await secondLook(cells, warped, probs, allowed);
+    await secondLook(cells, warped, probs, allowed, undefined, exact);
   }
   const look =
     options.memory && features ? { memory: options.memory, features, size: cells.features } : undefined;
-  const seen =
+  const readAll = () =>
     reuse && !reuse.rethink
       ? readCells(cells, probs, allowed, look, new Set(reuse.cells), reuse.state.seen)
       : readCells(cells, probs, allowed, look);
+  let seen = readAll();
   // The blank-or-empty check compares colours across the board: all of them this frame's (the light and a camera's
   // white balance change from frame to frame), taken from the photo itself.
   const colours = photoColours(photo, gridHomography(corners));
-  const colourSettled = settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen);
+  let colourSettled = settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen);
+  if (!exact) {
+    // Where the colours overrule the model (a square it read empty is a tile: a blank, or a letter it saw too
+    // faintly), the reading rests on the smallest shares, where the quick copy and the model differ most: those
+    // squares are read again by the model itself, second look included, and the board read again.
+    const overruled = colourSettled.chars.flatMap((c, i) => (c !== seen.chars[i] ? [i] : []));
+    if (overruled.length > 0) {
+      const only = overruled.map((cell) => ({ cell, dx: 0, dy: 0 }));
+      const again = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin, only), true);
+      const k = cells.classes.length;
+      overruled.forEach((cell, j) => {
+        probs.set(again.probs.subarray(j * k, (j + 1) * k), cell * k);
+      });
+      await secondLook(cells, warped, probs, allowed, new Set(overruled), true);
+      seen = readAll();
+      colourSettled = settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen);
+    }
+  }
   const settled = options.blanks === undefined ? colourSettled : fewerBlanks(colourSettled, options.blanks);
   const t3 = performance.now();
   await options.inspect?.(photo, corners, warped);
@@ -294,7 +320,9 @@ async function secondLook(
   probs: Float32Array,
   allowed: ReadonlySet<string> | undefined,
   /** Only these cells (the others were looked at again when they were read). */
-  only?: ReadonlySet<number>,
+  only: ReadonlySet<number> | undefined,
+  /** By the model itself, not by its quick copy first (`classifyCells`). */
+  exact: boolean,
 ) {
   const k = model.classes.length;
   const first = readCells(model, probs, allowed, undefined, only);
@@ -303,7 +331,7 @@ async function secondLook(
   );
   if (doubtful.length === 0) return;
   const crops = doubtful.flatMap((cell) => SHIFTS.map(([dx, dy]) => ({ cell, dx, dy })));
-  const more = (await classifyCells(model, cellCrops(board, model.size, model.margin, crops))).probs;
+  const more = (await classifyCells(model, cellCrops(board, model.size, model.margin, crops), exact)).probs;
   doubtful.forEach((cell, d) => {
     for (let j = 0; j < k; j++) {
       let sum = probs[cell * k + j]!;

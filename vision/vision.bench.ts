@@ -80,7 +80,15 @@ console.log(
 );
 // Inside classify, on the 1000×1000 photos (decoded as they are, so the corners found are the decoded pixels'):
 // straightening the board, cutting the 225 crops, and the model's one batch.
-const parts = { warp: [] as number[], crops: [] as number[], inference: [] as number[] };
+// With a quick copy of the model (models/cells.json's `quick`), the inference is the copy's batch and the model's
+// for the cells the copy is unsure of; the model alone is timed beside it.
+const alone = { ...model, quick: undefined };
+const parts = {
+  warp: [] as number[],
+  crops: [] as number[],
+  inference: [] as number[],
+  alone: [] as number[],
+};
 const decoded = await Promise.all(photos.map((p) => decodeImage(p)));
 for (let i = 0; i < rounds; i++) {
   for (const [j, image] of decoded.entries()) {
@@ -91,14 +99,17 @@ for (let i = 0; i < rounds; i++) {
     const t2 = performance.now();
     await classifyCells(model, crops);
     const t3 = performance.now();
+    await classifyCells(alone, crops);
     parts.warp.push(t1 - t0);
     parts.crops.push(t2 - t1);
     parts.inference.push(t3 - t2);
+    parts.alone.push(performance.now() - t3);
   }
 }
 console.log(
   `median ms inside classify: warp ${median(parts.warp).toFixed(1)}, 225 crops ${median(parts.crops).toFixed(1)}, ` +
-    `inference ${median(parts.inference).toFixed(1)} (one thread)`,
+    `inference ${median(parts.inference).toFixed(1)} (one thread` +
+    (model.quick ? `; the quick copy first: the model alone ${median(parts.alone).toFixed(1)})` : ')'),
 );
 
 // The real photos: a mounted camera over a German game, one photo per move.

@@ -8,4 +8,7 @@ bash "$here/setup.sh"
 /usr/bin/python3 "$here/quantize.py" "$@"
 source "$here/out-path.sh"
 out="$(out_path "$here/../cells.int8.onnx" "$@")"
-cd "$here/../.." && npx biome format --write "${out%.onnx}.json" >/dev/null
+files=("${out%.onnx}.json")
+# Written beside the default model, the copy is named in that model's metadata too (quantize.py).
+[ "$(cd "$(dirname "$out")" && pwd)" = "$(cd "$here/.." && pwd)" ] && files+=("$here/../cells.json")
+cd "$here/../.." && npx biome format --write "${files[@]}" >/dev/null
