@@ -136,10 +136,15 @@ function lineProfiles(cv: CV, img: Mat, track: (m: Mat) => Mat): { vx: Float64Ar
   const dx = gx.data32F as Float32Array;
   const dy = gy.data32F as Float32Array;
   for (let y = 0; y < m; y++) {
+    // The row's sum in a local (the same additions in the same order): a store to vy[y] for every pixel kept the
+    // loop from keeping it in a register.
+    const row = y * n;
+    let across = 0;
     for (let x = 0; x < n; x++) {
-      vx[x]! += Math.abs(dx[y * n + x]!);
-      vy[y]! += Math.abs(dy[y * n + x]!);
+      vx[x]! += Math.abs(dx[row + x]!);
+      across += Math.abs(dy[row + x]!);
     }
+    vy[y] = across;
   }
   return { vx: smooth(vx), vy: smooth(vy) };
 }
