@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { classifyCells, likeliest, loadModel } from './classify.ts';
-import { readFrame } from './recognize.ts';
+import { readFrame, recognize } from './recognize.ts';
 import { VisionError } from './types.ts';
 import { cellCrops } from './warp.ts';
 
@@ -99,7 +99,7 @@ describe('the quick copy reads first, the model the cells it is unsure of', () =
       mkdirSync(at);
       const float = structuredClone(floatMeta);
       const copy = structuredClone(quickMeta);
-      float.quick = { file: 'q.onnx', trustAbove: 0.8 };
+      float.quick = { ...floatMeta.quick, file: 'q.onnx' };
       edit(float, copy);
       copyFileSync(join(root, 'models/cells.onnx'), join(at, 'm.onnx'));
       copyFileSync(join(root, 'models/cells.int8.onnx'), join(at, 'q.onnx'));
@@ -119,7 +119,7 @@ describe('the quick copy reads first, the model the cells it is unsure of', () =
 
     it('loads a copy made from the very model', async () => {
       const model = await loadModel(setUp('good', () => {}));
-      expect(model.quick?.trustAbove).toBe(0.8);
+      expect(model.quick?.trustAbove).toBe(floatMeta.quick.trustAbove);
     });
     it('refuses a copy made from another model', async () => {
       const path = setUp('other', (_, q) => {
@@ -129,10 +129,10 @@ describe('the quick copy reads first, the model the cells it is unsure of', () =
     });
     it('refuses a share out of (0, 1] and a file elsewhere', async () => {
       for (const [name, quick] of [
-        ['high', { file: 'q.onnx', trustAbove: 1.5 }],
-        ['zero', { file: 'q.onnx', trustAbove: 0 }],
-        ['text', { file: 'q.onnx', trustAbove: '0.8' }],
-        ['away', { file: '../good/q.onnx', trustAbove: 0.8 }],
+        ['high', { ...floatMeta.quick, file: 'q.onnx', trustAbove: 1.5 }],
+        ['zero', { ...floatMeta.quick, file: 'q.onnx', trustAbove: 0 }],
+        ['text', { ...floatMeta.quick, file: 'q.onnx', trustAbove: '0.8' }],
+        ['away', { ...floatMeta.quick, file: '../good/q.onnx' }],
       ] as const) {
         const path = setUp(name, (m) => {
           m.quick = quick;
@@ -140,11 +140,110 @@ describe('the quick copy reads first, the model the cells it is unsure of', () =
         expect(await refusal(path)).toMatch(/names its quick copy badly/);
       }
     });
+    it('refuses "quick": null, a name with a backslash, and a copy without its SHA-256', async () => {
+      for (const [name, quick] of [
+        ['null', null],
+        ['backslash', { file: '..\\good\\q.onnx', sha256: 'x', trustAbove: 0.8 }],
+        ['unhashed', { file: 'q.onnx', trustAbove: 0.8 }],
+      ] as const) {
+        const path = setUp(name, (m) => {
+          m.quick = quick;
+        });
+        expect(await refusal(path)).toMatch(/names its quick copy badly/);
+      }
+    });
+    it('refuses another file than the one whose SHA-256 the metadata gives', async () => {
+      const path = setUp('swapped', (m) => {
+        m.quick.sha256 = '0'.repeat(64);
+      });
+      expect(await refusal(path)).toMatch(/is not the quick copy .* names/);
+    });
+    it('refuses a copy that reads other classes', async () => {
+      const path = setUp('classes', (_, q) => {
+        q.classes = [...q.classes].reverse();
+      });
+      expect(await refusal(path)).toMatch(/reads other classes/);
+    });
+    it('refuses a copy whose metadata is there but not its model, saying what to do', async () => {
+      const path = setUp('nofile', () => {});
+      rmSync(join(dir, 'nofile', 'q.onnx'));
+      expect(await refusal(path)).toMatch(/q\.onnx.*the quick copy of .*npm run quantize/);
+    });
     it('refuses a copy that is not there', async () => {
       const path = setUp('missing', (m) => {
         m.quick.file = 'gone.onnx';
       });
       expect(await refusal(path)).toMatch(/metadata beside .*gone\.onnx/);
     });
+  });
+});
+
+describe('which readings the quick copy makes', () => {
+  const root = fileURLToPath(new URL('../', import.meta.url));
+  const alone = async () => ({ ...(await loadModel()), quick: undefined });
+
+  it("keeps the model's own features in a frame's state (a camera's, which the game's examples compare)", async () => {
+    const model = await loadModel();
+    const state = await readFrame(readFileSync(join(root, 'fixtures/photos/blank_tiles.jpg')));
+    const crops = cellCrops(state.warped, model.size, model.margin);
+    const own = (await classifyCells(await alone(), crops)).features!;
+    const copy = (await classifyCells({ ...model, session: model.quick!.session, quick: undefined }, crops))
+      .features!;
+    const f = model.features;
+    let apart = 0;
+    for (let i = 0; i < 225; i++) {
+      const row = (v: Float32Array) => Array.from(v.subarray(i * f, (i + 1) * f));
+      const got = row(state.features!);
+      expect(
+        got.every((v, j) => Math.abs(v - row(own)[j]!) < 1e-5),
+        `cell ${i}`,
+      ).toBe(true);
+      if (got.some((v, j) => Math.abs(v - row(copy)[j]!) > 1e-3)) apart++;
+    }
+    // The copy's features differ: a state read by it would not pass.
+    expect(apart).toBeGreaterThan(100);
+  });
+
+  it('reads a square the colours overrule by the model itself: the quick reading of it is the model’s', async () => {
+    // me_game/2-2: square 112 the model reads empty, and the colours call a blank tile. The copy gives it 0.75: to
+    // have the copy's reading of it stand but for the overruling, the copy is trusted from 0.5 here.
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-overrule-'));
+    try {
+      const meta = JSON.parse(readFileSync(join(root, 'models/cells.json'), 'utf8'));
+      meta.quick.trustAbove = 0.5;
+      for (const file of ['cells.onnx', 'cells.int8.onnx', 'cells.int8.json'])
+        copyFileSync(join(root, 'models', file), join(dir, file));
+      writeFileSync(join(dir, 'cells.json'), JSON.stringify(meta));
+      const options = { model: join(dir, 'cells.onnx') };
+      const bytes = readFileSync(join(root, 'fixtures/me_game/2-2.jpg'));
+      const state = await readFrame(bytes, options);
+      const exact = state.reading;
+      const quickState = await readFrame(bytes, options, undefined, undefined, true);
+      const quick = await recognize(bytes, options);
+      expect(quick.board).toEqual(exact.board);
+      expect(quickState.reading.board).toEqual(exact.board);
+      expect(exact.rotation).toBe(0);
+      const overruled = state.seen.chars.flatMap((c, i) =>
+        c === '.' && exact.board[Math.floor(i / 15)]![i % 15] !== '.' ? [i] : [],
+      );
+      expect(overruled).toContain(112);
+      const model = await loadModel(options.model);
+      const crops = cellCrops(state.warped, model.size, model.margin);
+      const copy = (await classifyCells({ ...model, session: model.quick!.session, quick: undefined }, crops))
+        .probs;
+      const k = model.classes.length;
+      for (const i of overruled) {
+        const cellRow = (v: Float32Array) => Array.from(v.subarray(i * k, (i + 1) * k));
+        // Trusted, the copy's shares would be the reading's, and they are not the model's.
+        expect(Math.max(...cellRow(copy))).toBeGreaterThanOrEqual(0.5);
+        expect(cellRow(copy).some((v, j) => Math.abs(v - cellRow(state.probs)[j]!) > 1e-4)).toBe(true);
+        // The quick reading's shares of it are the model's.
+        expect(cellRow(quickState.probs).every((v, j) => Math.abs(v - cellRow(state.probs)[j]!) < 1e-6)).toBe(
+          true,
+        );
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -141,12 +141,12 @@ export async function readFrame(
       probs.set(fresh.probs.subarray(j * k, (j + 1) * k), cell * k);
       if (features && fresh.features) features.set(fresh.features.subarray(j * f, (j + 1) * f), cell * f);
     });
-    await secondLook(cells, warped, probs, allowed, new Set(reuse.cells), exact);
+    await secondLook(cells, warped, probs, allowed, new Set(reuse.cells), !exact);
   } else {
     const read = await classifyCells(cells, cellCrops(warped, cells.size, cells.margin), exact);
     probs = read.probs;
     features = read.features;
-    await secondLook(cells, warped, probs, allowed, undefined, exact);
+    await secondLook(cells, warped, probs, allowed, undefined, !exact);
   }
   const look =
     options.memory && features ? { memory: options.memory, features, size: cells.features } : undefined;
@@ -171,7 +171,7 @@ export async function readFrame(
       overruled.forEach((cell, j) => {
         probs.set(again.probs.subarray(j * k, (j + 1) * k), cell * k);
       });
-      await secondLook(cells, warped, probs, allowed, new Set(overruled), true);
+      await secondLook(cells, warped, probs, allowed, new Set(overruled), false);
       seen = readAll();
       colourSettled = settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen);
     }
@@ -312,7 +312,9 @@ const SHIFTS = [
 
 /**
  * A second look at the cells the first one doubts: each is read again from a few slightly shifted crops and the
- * readings are averaged, so a tile sitting off its square, or a glyph the crop cut oddly, gets a fairer chance.
+ * readings are averaged, so a tile sitting off its square, or a glyph the crop cut oddly, gets a fairer chance. By
+ * the model itself: where the first look was the quick copy's (`byCopy`), the cell's own crop is read again by the
+ * model too, so a doubtful cell ends as the model alone would have read it.
  */
 async function secondLook(
   model: CellModel,
@@ -321,8 +323,8 @@ async function secondLook(
   allowed: ReadonlySet<string> | undefined,
   /** Only these cells (the others were looked at again when they were read). */
   only: ReadonlySet<number> | undefined,
-  /** By the model itself, not by its quick copy first (`classifyCells`). */
-  exact: boolean,
+  /** Whether the cells' shares may be the quick copy's (`classifyCells`). */
+  byCopy: boolean,
 ) {
   const k = model.classes.length;
   const first = readCells(model, probs, allowed, undefined, only);
@@ -330,12 +332,15 @@ async function secondLook(
     p < DEFAULT_THRESHOLD && first.chars[i] !== '.' && (!only || only.has(i)) ? [i] : [],
   );
   if (doubtful.length === 0) return;
-  const crops = doubtful.flatMap((cell) => SHIFTS.map(([dx, dy]) => ({ cell, dx, dy })));
-  const more = (await classifyCells(model, cellCrops(board, model.size, model.margin, crops), exact)).probs;
+  const looks = byCopy ? [[0, 0] as const, ...SHIFTS] : SHIFTS;
+  const crops = doubtful.flatMap((cell) => looks.map(([dx, dy]) => ({ cell, dx, dy })));
+  const more = (await classifyCells(model, cellCrops(board, model.size, model.margin, crops), true)).probs;
   doubtful.forEach((cell, d) => {
+    let at = d * looks.length;
+    if (byCopy) probs.set(more.subarray(at * k, ++at * k), cell * k);
     for (let j = 0; j < k; j++) {
       let sum = probs[cell * k + j]!;
-      for (let s = 0; s < SHIFTS.length; s++) sum += more[(d * SHIFTS.length + s) * k + j]!;
+      for (let s = 0; s < SHIFTS.length; s++) sum += more[(at + s) * k + j]!;
       probs[cell * k + j] = sum / (SHIFTS.length + 1);
     }
   });

@@ -1,4 +1,4 @@
-# Sourced by train.sh and quantize.sh: `out_path DEFAULT ARGS…` prints the model path the Python step writes: the
+# Sourced by train.sh: `out_path DEFAULT ARGS…` prints the model path the Python step writes: the
 # value of its --out option among ARGS (`--out PATH` or `--out=PATH`), or DEFAULT.
 out_path() {
   local out="$1"

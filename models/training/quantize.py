@@ -1,17 +1,20 @@
-"""An int8 copy of the cell classifier, for measuring (the service reads models/cells.onnx, the float model):
+"""The quick copy of the cell classifier: int8, made from the float model, which reads a photo's cells first (the
+float model reads again the cells the copy is not sure of: vision/classify.ts):
 
-    npm run quantize [-- --samples 100000 --epochs 2 --lr 1e-4 --seed 11 --out models/cells.int8.onnx]
+    npm run quantize [-- --samples 100000 --epochs 2 --lr 1e-4 --seed 11 --model models/cells.onnx --out PATH]
 
 1. Quantisation-aware fine-tuning: the float model's weights learn, on synthetic cells only (render.py), to give the
-   float model's own outputs once their weights are int8 (per output channel) and the activations after each ReLU
-   uint8 (per tensor, scaled to the 99.999th percentile of 3,000 calibration cells). The float model is the teacher:
-   the loss is the divergence from its class shares.
-2. Export with QuantizeLinear/DequantizeLinear pairs (QDQ: the input exactly value/255, weights int8, biases int32,
-   activations uint8), which onnxruntime fuses into QLinearConv. The features output stays float.
+   float model's own outputs once the weights of every convolution but the first are int8 (per output channel) and
+   the activations after each of those ReLUs uint8 (per tensor, scaled to the 99.999th percentile of 3,000
+   calibration cells). The float model is the teacher: the loss is the divergence from its class shares.
+2. Export with QuantizeLinear/DequantizeLinear pairs (QDQ: weights int8, biases int32, activations uint8), which
+   onnxruntime fuses into QLinearConv. The first convolution, its pool and the features output stay float.
 
-Writes OUT and OUT's metadata (.json, the float model's with what was done; quantize.sh formats it). About 6 minutes on 2 CPU threads
-(rendering 4, fine-tuning 2). Measure it with `npx tilecam eval … --model models/cells.int8.onnx` (docs/measurements.md,
-session 14): it is not the model the service uses.
+Writes OUT (default: beside the model, NAME.int8.onnx) and OUT's metadata (.json: the float model's, with what was done
+and the float model's SHA-256). Written to the default OUT, the copy is also named in the float model's metadata
+(`quick`: the file, its SHA-256, the share it is trusted at), which makes it the copy the service reads with; written
+anywhere else it is only for measuring. Prints the JSON files it wrote, one a line (quantize.sh formats them). About 7
+minutes on 2 CPU threads (rendering 5, fine-tuning 2). Measured in docs/measurements.md, sessions 14 and 22.
 """
 import argparse
 import hashlib
@@ -33,20 +36,24 @@ PERCENTILE = 0.99999
 # one in onnxruntime (7.4 against 2.6 ms for 225 cells, one thread), while the four after it are two to four times faster.
 FLOAT_CONVS = {0}
 # The service reads a cell by the int8 copy where the copy's likeliest class has at least this share, and by the float
-# model otherwise (classify.ts): on 51,085 cells of the shared real photos no cell above it read another class.
+# model otherwise (classify.ts). Measured by a throwaway hook running both models in onnxruntime on the 51,085 cells of
+# a cold eval of scrabscrap-de and kwwangkw-en/warped: no cell at 0.6 or more read another class (docs/measurements.md,
+# session 22); the fine-tuning reports the same count on new synthetic cells, in the simulated quantisation.
 TRUST_ABOVE = 0.8
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", default=os.path.join(ROOT, "models", "cells.onnx"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "models", "cells.int8.onnx"))
+    ap.add_argument("--out", help="default: beside the model, NAME.int8.onnx")
     ap.add_argument("--samples", type=int, default=100_000)
     ap.add_argument("--epochs", type=int, default=2)
     ap.add_argument("--lr", type=float, default=1e-4)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
+    default_out = os.path.splitext(os.path.abspath(args.model))[0] + ".int8.onnx"
+    args.out = os.path.abspath(args.out or default_out)
     if args.samples < 4000 or args.epochs < 1 or not 0 < args.lr < 1:
         ap.error("--samples must be at least 4000, --epochs at least 1, --lr between 0 and 1")
 
@@ -161,13 +168,19 @@ def main():
         "sameClassAsFloat": round(agree, 4), "sameClassWithoutFineTuning": round(plain, 4),
         "trustedShare": round(trusted_share, 4), "trustedOtherClass": trusted_other,
     }
-    write_json(os.path.splitext(args.out)[0] + ".json", meta)
-    # Beside the float model, the copy becomes its quick reader (classify.ts); elsewhere it is only for measuring.
-    if os.path.dirname(os.path.abspath(args.out)) == os.path.dirname(os.path.abspath(args.model)):
+    written = [os.path.splitext(args.out)[0] + ".json"]
+    write_json(written[0], meta)
+    # Written to the default place, the copy becomes the float model's quick reader (classify.ts); elsewhere it is
+    # only for measuring (`tilecam eval --model OUT`).
+    if args.out == default_out:
         source = os.path.splitext(args.model)[0] + ".json"
         float_meta = json.load(open(source, encoding="utf-8"))
-        float_meta["quick"] = {"file": os.path.basename(args.out), "trustAbove": TRUST_ABOVE}
+        with open(args.out, "rb") as f:
+            copy_sha = hashlib.sha256(f.read()).hexdigest()
+        float_meta["quick"] = {"file": os.path.basename(args.out), "sha256": copy_sha, "trustAbove": TRUST_ABOVE}
         write_json(source, float_meta)
+        written.append(source)
+    print("\n".join(written))
     sys.stderr.write(f"wrote {args.out} in {time.time() - t0:,.0f}s\n")
 
 
@@ -178,8 +191,10 @@ def write_json(path, value):
 
 
 def export(onnx, numpy_helper, model, convs, gemm, weights, scales, path):
-    """The graph again with QDQ pairs: the input (exactly value/255), each convolution's weights (int8 per channel)
-    and bias (int32 at the input's scale times the weights'), each ReLU's output and the global pooling's (uint8)."""
+    """The graph again with QDQ pairs: each int8 convolution's weights (int8 per channel) and bias (int32 at the
+    input's scale times the weights'), each ReLU's output after an int8 convolution, the float convolution's pooled
+    output, and the global pooling's (uint8). The input is quantised too (exactly value/255) when the first
+    convolution is int8."""
     helper = onnx.helper
     graph = model.graph
     initializers = list(graph.initializer)
