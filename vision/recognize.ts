@@ -162,7 +162,8 @@ export async function readFrame(
   if (!exact) {
     // Where the colours overrule the model (a square it read empty is a tile: a blank, or a letter it saw too
     // faintly), the reading rests on the smallest shares, where the quick copy and the model differ most: those
-    // squares are read again by the model itself, second look included, and the board read again.
+    // squares are read again by the model itself, second look included, and the board read again (once: a square the
+    // colours overrule only in that second reading keeps the copy's shares).
     const overruled = colourSettled.chars.flatMap((c, i) => (c !== seen.chars[i] ? [i] : []));
     if (overruled.length > 0) {
       const only = overruled.map((cell) => ({ cell, dx: 0, dy: 0 }));
@@ -313,8 +314,9 @@ const SHIFTS = [
 /**
  * A second look at the cells the first one doubts: each is read again from a few slightly shifted crops and the
  * readings are averaged, so a tile sitting off its square, or a glyph the crop cut oddly, gets a fairer chance. By
- * the model itself: where the first look was the quick copy's (`byCopy`), the cell's own crop is read again by the
- * model too, so a doubtful cell ends as the model alone would have read it.
+ * the model itself: where the first look may be the quick copy's (`byCopy`), the cell's own crop is read again by the
+ * model too, so a cell doubtful by the first look's shares ends as the model alone would have read it. (A cell the
+ * copy is sure of where the model alone would doubt it gets no second look.)
  */
 async function secondLook(
   model: CellModel,

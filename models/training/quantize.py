@@ -173,7 +173,7 @@ def main():
     # Written to the default place, the copy becomes the float model's quick reader (classify.ts); elsewhere it is
     # only for measuring (`tilecam eval --model OUT`).
     if args.out == default_out:
-        source = os.path.splitext(args.model)[0] + ".json"
+        source = os.path.splitext(os.path.abspath(args.model))[0] + ".json"
         float_meta = json.load(open(source, encoding="utf-8"))
         with open(args.out, "rb") as f:
             copy_sha = hashlib.sha256(f.read()).hexdigest()

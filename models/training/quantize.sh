@@ -6,6 +6,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bash "$here/setup.sh"
 # quantize.py prints the JSON files it wrote (the copy's metadata, and the model's when the copy became its quick one).
-mapfile -t files < <(/usr/bin/python3 "$here/quantize.py" "$@")
-[ ${#files[@]} -gt 0 ] || { echo "quantize.py wrote nothing" >&2; exit 1; }
+# (Captured first: a failing quantize.py stops the script with its status.)
+written="$(/usr/bin/python3 "$here/quantize.py" "$@")"
+mapfile -t files <<<"$written"
+[ -n "$written" ] || { echo "quantize.py named no file it wrote" >&2; exit 1; }
 cd "$here/../.." && npx biome format --write "${files[@]}" >/dev/null
