@@ -211,6 +211,37 @@ describe('which readings the quick copy makes', () => {
     }
   });
 
+  it('gives a letter the copy leaves in doubt a second look by the model itself, its own crop too', async () => {
+    // demo_game/1: square 110 (an N) is a doubtful letter. Trusted from 0.3 here, the copy's first look of it would
+    // stand in the average but for the model's reading of its own crop.
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-second-'));
+    try {
+      const meta = JSON.parse(readFileSync(join(root, 'models/cells.json'), 'utf8'));
+      meta.quick.trustAbove = 0.3;
+      for (const file of ['cells.onnx', 'cells.int8.onnx', 'cells.int8.json'])
+        copyFileSync(join(root, 'models', file), join(dir, file));
+      writeFileSync(join(dir, 'cells.json'), JSON.stringify(meta));
+      const options = { model: join(dir, 'cells.onnx') };
+      const bytes = readFileSync(join(root, 'fixtures/demo_game/1.jpg'));
+      const exact = await readFrame(bytes, options);
+      const quick = await readFrame(bytes, options, undefined, undefined, true);
+      const model = await loadModel(options.model);
+      const crops = cellCrops(exact.warped, model.size, model.margin);
+      const copy = (await classifyCells({ ...model, session: model.quick!.session, quick: undefined }, crops))
+        .probs;
+      const k = model.classes.length;
+      const cell = 110;
+      const row = (v: Float32Array) => Array.from(v.subarray(cell * k, (cell + 1) * k));
+      expect(quick.seen.confidence[cell]).toBeLessThan(0.8);
+      expect(Math.max(...row(copy))).toBeGreaterThanOrEqual(0.3);
+      expect(row(copy).some((v, j) => Math.abs(v - row(exact.probs)[j]!) > 1e-4)).toBe(true);
+      expect(row(quick.probs).every((v, j) => Math.abs(v - row(exact.probs)[j]!) < 1e-6)).toBe(true);
+      expect(quick.reading.board).toEqual(exact.reading.board);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads a square the colours overrule by the model itself: the quick reading of it is the model’s', async () => {
     // me_game/2-2: square 112 the model reads empty, and the colours call a blank tile. The copy gives it 0.75: to
     // have the copy's reading of it stand but for the overruling, the copy is trusted from 0.5 here.
