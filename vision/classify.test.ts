@@ -181,6 +181,21 @@ describe('the quick copy reads first, the model the cells it is unsure of', () =
 
 describe('which readings the quick copy makes', () => {
   const root = fileURLToPath(new URL('../', import.meta.url));
+  const made: string[] = [];
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
+  /** The committed model and its copy in a folder of their own, the copy trusted from `trust`: the model's path. */
+  const trustedFrom = (trust: number) => {
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-trust-'));
+    made.push(dir);
+    const meta = JSON.parse(readFileSync(join(root, 'models/cells.json'), 'utf8'));
+    meta.quick.trustAbove = trust;
+    for (const file of ['cells.onnx', 'cells.int8.onnx', 'cells.int8.json'])
+      copyFileSync(join(root, 'models', file), join(dir, file));
+    writeFileSync(join(dir, 'cells.json'), JSON.stringify(meta));
+    return join(dir, 'cells.onnx');
+  };
   const alone = async () => ({ ...(await loadModel()), quick: undefined });
 
   it("keeps the model's own features in a frame's state (a camera's), and with the game's examples", async () => {
@@ -214,74 +229,54 @@ describe('which readings the quick copy makes', () => {
   it('gives a letter the copy leaves in doubt a second look by the model itself, its own crop too', async () => {
     // demo_game/1: square 110 (an N) is a doubtful letter. Trusted from 0.3 here, the copy's first look of it would
     // stand in the average but for the model's reading of its own crop.
-    const dir = mkdtempSync(join(tmpdir(), 'tilecam-second-'));
-    try {
-      const meta = JSON.parse(readFileSync(join(root, 'models/cells.json'), 'utf8'));
-      meta.quick.trustAbove = 0.3;
-      for (const file of ['cells.onnx', 'cells.int8.onnx', 'cells.int8.json'])
-        copyFileSync(join(root, 'models', file), join(dir, file));
-      writeFileSync(join(dir, 'cells.json'), JSON.stringify(meta));
-      const options = { model: join(dir, 'cells.onnx') };
-      const bytes = readFileSync(join(root, 'fixtures/demo_game/1.jpg'));
-      const exact = await readFrame(bytes, options);
-      const quick = await readFrame(bytes, options, undefined, undefined, true);
-      const model = await loadModel(options.model);
-      const crops = cellCrops(exact.warped, model.size, model.margin);
-      const copy = (await classifyCells({ ...model, session: model.quick!.session, quick: undefined }, crops))
-        .probs;
-      const k = model.classes.length;
-      const cell = 110;
-      const row = (v: Float32Array) => Array.from(v.subarray(cell * k, (cell + 1) * k));
-      expect(quick.seen.confidence[cell]).toBeLessThan(0.8);
-      expect(Math.max(...row(copy))).toBeGreaterThanOrEqual(0.3);
-      expect(row(copy).some((v, j) => Math.abs(v - row(exact.probs)[j]!) > 1e-4)).toBe(true);
-      expect(row(quick.probs).every((v, j) => Math.abs(v - row(exact.probs)[j]!) < 1e-6)).toBe(true);
-      expect(quick.reading.board).toEqual(exact.reading.board);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const options = { model: trustedFrom(0.3) };
+    const bytes = readFileSync(join(root, 'fixtures/demo_game/1.jpg'));
+    const exact = await readFrame(bytes, options);
+    const quick = await readFrame(bytes, options, undefined, undefined, true);
+    const model = await loadModel(options.model);
+    const crops = cellCrops(exact.warped, model.size, model.margin);
+    const copy = (await classifyCells({ ...model, session: model.quick!.session, quick: undefined }, crops))
+      .probs;
+    const k = model.classes.length;
+    const cell = 110;
+    const row = (v: Float32Array) => Array.from(v.subarray(cell * k, (cell + 1) * k));
+    expect(quick.seen.confidence[cell]).toBeLessThan(0.8);
+    expect(Math.max(...row(copy))).toBeGreaterThanOrEqual(0.3);
+    expect(row(copy).some((v, j) => Math.abs(v - row(exact.probs)[j]!) > 1e-4)).toBe(true);
+    expect(row(quick.probs).every((v, j) => Math.abs(v - row(exact.probs)[j]!) < 1e-6)).toBe(true);
+    expect(quick.reading.board).toEqual(exact.reading.board);
   });
 
   it('reads a square the colours overrule by the model itself: the quick reading of it is the model’s', async () => {
     // me_game/2-2: square 112 the model reads empty, and the colours call a blank tile. The copy gives it 0.75: to
     // have the copy's reading of it stand but for the overruling, the copy is trusted from 0.5 here.
-    const dir = mkdtempSync(join(tmpdir(), 'tilecam-overrule-'));
-    try {
-      const meta = JSON.parse(readFileSync(join(root, 'models/cells.json'), 'utf8'));
-      meta.quick.trustAbove = 0.5;
-      for (const file of ['cells.onnx', 'cells.int8.onnx', 'cells.int8.json'])
-        copyFileSync(join(root, 'models', file), join(dir, file));
-      writeFileSync(join(dir, 'cells.json'), JSON.stringify(meta));
-      const options = { model: join(dir, 'cells.onnx') };
-      const bytes = readFileSync(join(root, 'fixtures/me_game/2-2.jpg'));
-      const state = await readFrame(bytes, options);
-      const exact = state.reading;
-      const quickState = await readFrame(bytes, options, undefined, undefined, true);
-      const quick = await recognize(bytes, options);
-      expect(quick.board).toEqual(exact.board);
-      expect(quickState.reading.board).toEqual(exact.board);
-      expect(exact.rotation).toBe(0);
-      const overruled = state.seen.chars.flatMap((c, i) =>
-        c === '.' && exact.board[Math.floor(i / 15)]![i % 15] !== '.' ? [i] : [],
+    const options = { model: trustedFrom(0.5) };
+    const bytes = readFileSync(join(root, 'fixtures/me_game/2-2.jpg'));
+    const state = await readFrame(bytes, options);
+    const exact = state.reading;
+    const quickState = await readFrame(bytes, options, undefined, undefined, true);
+    const quick = await recognize(bytes, options);
+    expect(quick.board).toEqual(exact.board);
+    expect(quickState.reading.board).toEqual(exact.board);
+    expect(exact.rotation).toBe(0);
+    const overruled = state.seen.chars.flatMap((c, i) =>
+      c === '.' && exact.board[Math.floor(i / 15)]![i % 15] !== '.' ? [i] : [],
+    );
+    expect(overruled).toContain(112);
+    const model = await loadModel(options.model);
+    const crops = cellCrops(state.warped, model.size, model.margin);
+    const copy = (await classifyCells({ ...model, session: model.quick!.session, quick: undefined }, crops))
+      .probs;
+    const k = model.classes.length;
+    for (const i of overruled) {
+      const cellRow = (v: Float32Array) => Array.from(v.subarray(i * k, (i + 1) * k));
+      // Trusted, the copy's shares would be the reading's, and they are not the model's.
+      expect(Math.max(...cellRow(copy))).toBeGreaterThanOrEqual(0.5);
+      expect(cellRow(copy).some((v, j) => Math.abs(v - cellRow(state.probs)[j]!) > 1e-4)).toBe(true);
+      // The quick reading's shares of it are the model's.
+      expect(cellRow(quickState.probs).every((v, j) => Math.abs(v - cellRow(state.probs)[j]!) < 1e-6)).toBe(
+        true,
       );
-      expect(overruled).toContain(112);
-      const model = await loadModel(options.model);
-      const crops = cellCrops(state.warped, model.size, model.margin);
-      const copy = (await classifyCells({ ...model, session: model.quick!.session, quick: undefined }, crops))
-        .probs;
-      const k = model.classes.length;
-      for (const i of overruled) {
-        const cellRow = (v: Float32Array) => Array.from(v.subarray(i * k, (i + 1) * k));
-        // Trusted, the copy's shares would be the reading's, and they are not the model's.
-        expect(Math.max(...cellRow(copy))).toBeGreaterThanOrEqual(0.5);
-        expect(cellRow(copy).some((v, j) => Math.abs(v - cellRow(state.probs)[j]!) > 1e-4)).toBe(true);
-        // The quick reading's shares of it are the model's.
-        expect(cellRow(quickState.probs).every((v, j) => Math.abs(v - cellRow(state.probs)[j]!) < 1e-6)).toBe(
-          true,
-        );
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
