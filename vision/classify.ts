@@ -90,10 +90,8 @@ async function openQuick(
   features: number,
 ): Promise<CellModel['quick']> {
   const remedy = `run \`npm run quantize\` again, or take "quick" out of the metadata beside ${path}`;
-  const quick = meta.quick;
-  const file = typeof quick === 'object' && quick !== null ? quick.file : undefined;
-  const trustAbove = typeof quick === 'object' && quick !== null ? quick.trustAbove : undefined;
-  const sha256 = typeof quick === 'object' && quick !== null ? quick.sha256 : undefined;
+  const { file, trustAbove, sha256 } =
+    typeof meta.quick === 'object' && meta.quick !== null ? meta.quick : {};
   if (
     typeof file !== 'string' ||
     !/^[^/\\]+\.onnx$/.test(file) ||
