@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { opencv, withMats } from './cv.ts';
-import { candidateQuads } from './grid-search.ts';
+import { candidateQuads, gradientSums } from './grid-search.ts';
 import type { Point } from './types.ts';
 
 const PAD = 10;
@@ -47,5 +47,61 @@ describe('candidate outlines', () => {
     const off = (q: Point[]) =>
       Math.max(...q.map((p, i) => Math.hypot(p[0] - board[i]![0], p[1] - board[i]![1])));
     expect(Math.min(...quads.map(off))).toBeLessThan(8);
+  });
+});
+
+describe('gradient sums across a straightened image', () => {
+  /** The sums as OpenCV's Sobel images give them: |∂/∂x| down each column, |∂/∂y| along each row. */
+  const viaOpenCV = (width: number, height: number, data: Uint8Array) => {
+    const { cv } = opencv();
+    return withMats((track) => {
+      const img = track(new cv.Mat(height, width, cv.CV_8UC1));
+      img.data.set(data);
+      const gx = track(new cv.Mat());
+      const gy = track(new cv.Mat());
+      cv.Sobel(img, gx, cv.CV_32F, 1, 0, 3);
+      cv.Sobel(img, gy, cv.CV_32F, 0, 1, 3);
+      const dx = gx.data32F as Float32Array;
+      const dy = gy.data32F as Float32Array;
+      const vx = new Float64Array(width);
+      const vy = new Float64Array(height);
+      for (let y = 0; y < height; y++)
+        for (let x = 0; x < width; x++) {
+          vx[x]! += Math.abs(dx[y * width + x]!);
+          vy[y]! += Math.abs(dy[y * width + x]!);
+        }
+      return { vx: [...vx], vy: [...vy] };
+    });
+  };
+
+  it('equal OpenCV’s Sobel sums, edges included, on noise, on extremes and on the smallest images', () => {
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed;
+    };
+    for (const [width, height] of [
+      [2, 2],
+      [2, 5],
+      [7, 2],
+      [3, 3],
+      [17, 11],
+      [300, 300],
+    ] as const) {
+      for (const fill of ['noise', 'extremes'] as const) {
+        const data = Uint8Array.from({ length: width * height }, () =>
+          fill === 'noise' ? next() & 255 : next() & 1 ? 255 : 0,
+        );
+        const ours = gradientSums({ width, height, data });
+        expect({ vx: [...ours.vx], vy: [...ours.vy] }, `${width}×${height} ${fill}`).toEqual(
+          viaOpenCV(width, height, data),
+        );
+      }
+    }
+  });
+
+  it('refuses an image too small for a derivative or short of its pixels', () => {
+    expect(() => gradientSums({ width: 1, height: 5, data: new Uint8Array(5) })).toThrow(RangeError);
+    expect(() => gradientSums({ width: 4, height: 4, data: new Uint8Array(15) })).toThrow(RangeError);
   });
 });

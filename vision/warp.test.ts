@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeImage } from './decode.ts';
 import { readFrame } from './recognize.ts';
 import type { RgbImage } from './types.ts';
-import { CELL, MARGIN, patchBoard, WARPED, warpBoard } from './warp.ts';
+import { CELL, cellCrops, MARGIN, patchBoard, WARPED, warpBoard } from './warp.ts';
 
 const frame = readFileSync(new URL('../fixtures/demo_game/2.jpg', import.meta.url));
 const moved = readFileSync(new URL('../fixtures/demo_game/3.jpg', import.meta.url));
@@ -49,5 +49,65 @@ describe('patchBoard', () => {
       for (let x = (y * WARPED + MARGIN - 20) * 3; x < (y * WARPED + MARGIN + 15 * CELL + 20) * 3; x++)
         if (all.data[x] !== whole.data[x]) differ++;
     expect(differ).toBe(0);
+  });
+});
+
+describe('cellCrops', () => {
+  /** Each crop pixel by the definition: the mean of its 2×2 samples (clamped to the board) over 4·255, as a float. */
+  const byDefinition = (
+    board: RgbImage,
+    size: number,
+    margin: number,
+    cell: number,
+    dx: number,
+    dy: number,
+  ) => {
+    const step = (CELL * (1 + 2 * margin)) / size;
+    const x0 = Math.round(MARGIN + ((cell % 15) - margin + dx) * CELL);
+    const y0 = Math.round(MARGIN + (Math.floor(cell / 15) - margin + dy) * CELL);
+    const at = (v: number, n: number) => Math.min(n - 1, Math.max(0, v));
+    const out = new Float32Array(3 * size * size);
+    for (let ch = 0; ch < 3; ch++)
+      for (let j = 0; j < size; j++)
+        for (let i = 0; i < size; i++) {
+          let sum = 0;
+          for (const fy of [0.25, 0.75])
+            for (const fx of [0.25, 0.75]) {
+              const x = at(x0 + Math.floor((i + fx) * step), board.width);
+              const y = at(y0 + Math.floor((j + fy) * step), board.height);
+              sum += board.data[(y * board.width + x) * 3 + ch]!;
+            }
+          out[ch * size * size + j * size + i] = sum / 1020;
+        }
+    return out;
+  };
+
+  it('cuts every pixel as its definition says, at the board’s edges and shifted too', () => {
+    // A board of noise: any sample taken from the wrong place shows.
+    let seed = 3;
+    const data = Uint8Array.from({ length: WARPED * WARPED * 3 }, () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed >> 23;
+    });
+    const board: RgbImage = { width: WARPED, height: WARPED, data };
+    const asked = [
+      { cell: 0, dx: -1.5, dy: -1.5 },
+      { cell: 14, dx: 0.5, dy: 0 },
+      { cell: 112, dx: 0.08, dy: -0.08 },
+      { cell: 210, dx: 0, dy: 0.5 },
+      { cell: 224, dx: 1.5, dy: 1.5 },
+    ];
+    for (const [size, margin] of [
+      [32, 0.2],
+      [24, 0.35],
+    ] as const) {
+      const crops = cellCrops(board, size, margin, asked);
+      asked.forEach(({ cell, dx, dy }, k) => {
+        const want = byDefinition(board, size, margin, cell, dx, dy);
+        expect(crops.subarray(k * want.length, (k + 1) * want.length), `cell ${cell}, ${size}px`).toEqual(
+          want,
+        );
+      });
+    }
   });
 });

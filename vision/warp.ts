@@ -92,6 +92,9 @@ export function patchBoard(
   return { width: board.width, height: board.height, data };
 }
 
+/** The mean of four 8-bit samples in [0, 1], by their sum: the float each sum / 1020 is stored as. */
+const MEAN = Float32Array.from({ length: 4 * 255 + 1 }, (_, sum) => sum / 1020);
+
 /**
  * The model's input for every cell, row-major: `size`×`size` RGB floats in [0, 1], channels first, cut from the
  * cell's square grown by `margin` (a fraction of a cell) on every side, each output pixel the mean of a 2×2 grid of
@@ -108,7 +111,9 @@ export function cellCrops(
   const out = new Float32Array(cells.length * 3 * size * size);
   const step = (CELL * (1 + 2 * margin)) / size;
   const plane = size * size;
-  const { width, height, data } = board;
+  const { width, height } = board;
+  // One kind of array for the loads (a Buffer from sharp, a plain array from warpBoard): see resample.ts `plain`.
+  const data = plain(board.data);
   // Source offsets of the 2×2 samples under each output pixel, relative to the crop's corner (same for every cell).
   const offX = new Int32Array(2 * size);
   const offY = new Int32Array(2 * size);
@@ -116,27 +121,33 @@ export function cellCrops(
     offX[2 * i] = offY[2 * i] = Math.floor((i + 0.25) * step);
     offX[2 * i + 1] = offY[2 * i + 1] = Math.floor((i + 0.75) * step);
   }
+  // Byte offsets of the samples, clamped to the board, for the crop at hand: rows' and columns' apart.
+  const cols = new Int32Array(2 * size);
+  const rows = new Int32Array(2 * size);
+  const clamp = (v: number, n: number) => (v < 0 ? 0 : v > n - 1 ? n - 1 : v);
   for (const [k, { cell, dx, dy }] of cells.entries()) {
-    {
-      const [r, c] = [Math.floor(cell / 15), cell % 15];
-      const base = k * 3 * plane;
-      const x0 = Math.round(MARGIN + (c - margin + dx) * CELL);
-      const y0 = Math.round(MARGIN + (r - margin + dy) * CELL);
-      for (let j = 0; j < size; j++) {
-        const ya = Math.min(height - 1, Math.max(0, y0 + offY[2 * j]!)) * width;
-        const yb = Math.min(height - 1, Math.max(0, y0 + offY[2 * j + 1]!)) * width;
-        for (let i = 0; i < size; i++) {
-          const xa = Math.min(width - 1, Math.max(0, x0 + offX[2 * i]!));
-          const xb = Math.min(width - 1, Math.max(0, x0 + offX[2 * i + 1]!));
-          const p00 = (ya + xa) * 3;
-          const p01 = (ya + xb) * 3;
-          const p10 = (yb + xa) * 3;
-          const p11 = (yb + xb) * 3;
-          const o = base + j * size + i;
-          out[o] = (data[p00]! + data[p01]! + data[p10]! + data[p11]!) / 1020;
-          out[o + plane] = (data[p00 + 1]! + data[p01 + 1]! + data[p10 + 1]! + data[p11 + 1]!) / 1020;
-          out[o + 2 * plane] = (data[p00 + 2]! + data[p01 + 2]! + data[p10 + 2]! + data[p11 + 2]!) / 1020;
-        }
+    const [r, c] = [Math.floor(cell / 15), cell % 15];
+    const base = k * 3 * plane;
+    const x0 = Math.round(MARGIN + (c - margin + dx) * CELL);
+    const y0 = Math.round(MARGIN + (r - margin + dy) * CELL);
+    for (let i = 0; i < 2 * size; i++) {
+      cols[i] = clamp(x0 + offX[i]!, width) * 3;
+      rows[i] = clamp(y0 + offY[i]!, height) * width * 3;
+    }
+    for (let j = 0; j < size; j++) {
+      const ya = rows[2 * j]!;
+      const yb = rows[2 * j + 1]!;
+      let o = base + j * size;
+      for (let i = 0; i < size; i++, o++) {
+        const xa = cols[2 * i]!;
+        const xb = cols[2 * i + 1]!;
+        const p00 = ya + xa;
+        const p01 = ya + xb;
+        const p10 = yb + xa;
+        const p11 = yb + xb;
+        out[o] = MEAN[data[p00]! + data[p01]! + data[p10]! + data[p11]!]!;
+        out[o + plane] = MEAN[data[p00 + 1]! + data[p01 + 1]! + data[p10 + 1]! + data[p11 + 1]!]!;
+        out[o + 2 * plane] = MEAN[data[p00 + 2]! + data[p01 + 2]! + data[p10 + 2]! + data[p11 + 2]!]!;
       }
     }
   }
