@@ -1,6 +1,6 @@
 /** Small geometry helpers for the locator: squares, point Mats, homographies applied to points, corner order. */
 import type { CV, Mat } from './cv.ts';
-import { resample } from './resample.ts';
+import { blockWidth, checkSource, resample, resampleSpan } from './resample.ts';
 import type { Point } from './types.ts';
 
 export function square(side: number): Point[] {
@@ -48,6 +48,42 @@ export function warpMat(
     height,
     out.data as Uint8Array,
   );
+  return out;
+}
+
+/**
+ * Only some pixels of what `warpMat` draws: in each of `rows`, the columns of each of `spans` ([from, to) pairs), each
+ * pixel the same as warpMat's; the others left 0. For a look at parts of a straightened picture (the middles of its
+ * squares) without drawing the rest.
+ */
+export function warpParts(
+  cv: CV,
+  src: Mat,
+  H: Mat,
+  width: number,
+  height: number,
+  rows: Iterable<number>,
+  spans: readonly (readonly [number, number])[],
+  track: (m: Mat) => Mat,
+): Uint8Array {
+  const type = src.type();
+  if ((type !== cv.CV_8UC1 && type !== cv.CV_8UC3) || !src.isContinuous())
+    throw new TypeError(`warpParts: a Mat of type ${type}${src.isContinuous() ? '' : ', not continuous'}`);
+  const channels = type === cv.CV_8UC1 ? 1 : 3;
+  const inverse = track(new cv.Mat());
+  cv.invert(H, inverse);
+  const toSource = Float64Array.from(inverse.data64F as Float64Array);
+  const out = new Uint8Array(width * height * channels);
+  const from = checkSource({ width: src.cols, height: src.rows, data: src.data }, channels);
+  const block = blockWidth(width, height);
+  for (const y of rows) {
+    if (!(Number.isInteger(y) && y >= 0 && y < height)) throw new RangeError(`warpParts: row ${y}`);
+    for (const [x0, x1] of spans) {
+      if (!(Number.isInteger(x0) && Number.isInteger(x1) && x0 >= 0 && x0 <= x1 && x1 <= width))
+        throw new RangeError(`warpParts: columns ${x0}…${x1}`);
+      resampleSpan(from, channels, toSource, out, width, y, x0, x1, block);
+    }
+  }
   return out;
 }
 

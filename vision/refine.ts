@@ -4,7 +4,7 @@
  */
 import { standardLayout } from '../server/engine/index.ts';
 import type { CV, Mat } from './cv.ts';
-import { apply, pointsMat, square, warpMat } from './geometry.ts';
+import { apply, pointsMat, square, warpMat, warpParts } from './geometry.ts';
 import { smooth } from './grid-search.ts';
 import type { Point } from './types.ts';
 
@@ -203,15 +203,21 @@ export function symmetricShift(cv: CV, colour: Mat, grid: Point[], track: (m: Ma
   const H = track(
     cv.getPerspectiveTransform(pointsMat(cv, from, track), pointsMat(cv, square(n * px), track)),
   );
-  const warped = warpMat(cv, colour, H, n * px, n * px, track);
-  const data = warped.data as Uint8Array;
+  // Only the squares' middles are drawn: all that is looked at.
+  const lo = px / 4;
+  const hi = px - px / 4;
+  const rows = Array.from({ length: n }, (_, r) =>
+    Array.from({ length: hi - lo }, (_, y) => r * px + lo + y),
+  ).flat();
+  const spans = Array.from({ length: n }, (_, c) => [c * px + lo, c * px + hi] as const);
+  const data = warpParts(cv, colour, H, n * px, n * px, rows, spans, track);
   // Each cell's mean colour, channel by channel.
   const means = [new Float64Array(n * n), new Float64Array(n * n), new Float64Array(n * n)];
   for (let r = 0; r < n; r++) {
     for (let c = 0; c < n; c++) {
       let k = 0;
-      for (let y = r * px + px / 4; y < (r + 1) * px - px / 4; y++) {
-        for (let x = c * px + px / 4; x < (c + 1) * px - px / 4; x++) {
+      for (let y = r * px + lo; y < r * px + hi; y++) {
+        for (let x = c * px + lo; x < c * px + hi; x++) {
           const o = (y * n * px + x) * 3;
           for (let ch = 0; ch < 3; ch++) means[ch]![r * n + c]! += data[o + ch]!;
           k++;

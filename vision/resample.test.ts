@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { opencv, withMats } from './cv.ts';
-import { warpMat } from './geometry.ts';
+import { warpMat, warpParts } from './geometry.ts';
 import { resample } from './resample.ts';
 
 /** A deterministic pseudo-random generator (mulberry32). */
@@ -127,5 +127,45 @@ describe('resample', () => {
     const into = new Uint8Array(75);
     expect(resample(src, 3, identity, 5, 5, into)).toBe(into);
     expect([...into]).toEqual([...resample(src, 3, identity, 5, 5)]);
+  });
+});
+
+describe('warpParts', () => {
+  it('draws the rows and spans asked for as warpMat draws them, and nothing else', () => {
+    const { cv } = opencv();
+    const rnd = random(11);
+    withMats((track) => {
+      for (const channels of [1, 3] as const) {
+        const [w, h] = [150, 120];
+        const src = track(new cv.Mat(h, w, channels === 1 ? cv.CV_8UC1 : cv.CV_8UC3));
+        const data = src.data as Uint8Array;
+        for (let i = 0; i < data.length; i++) data[i] = Math.floor(rnd() * 256);
+        const quad = [5, 8, 140, 2, 146, 115, 1, 110];
+        const H = track(
+          cv.getPerspectiveTransform(
+            track(cv.matFromArray(4, 1, cv.CV_32FC2, quad)),
+            track(cv.matFromArray(4, 1, cv.CV_32FC2, [0, 0, 96, 0, 96, 96, 0, 96])),
+          ),
+        );
+        const whole = warpMat(cv, src, H, 96, 96, track).data as Uint8Array;
+        const rows = [0, 3, 4, 50, 95];
+        const spans = [
+          [0, 5],
+          [30, 31],
+          [64, 96],
+        ] as const;
+        const parts = warpParts(cv, src, H, 96, 96, rows, spans, track);
+        for (let y = 0; y < 96; y++)
+          for (let x = 0; x < 96; x++) {
+            const drawn = rows.includes(y) && spans.some(([a, b]) => x >= a && x < b);
+            for (let ch = 0; ch < channels; ch++) {
+              const i = (y * 96 + x) * channels + ch;
+              expect(parts[i], `${x},${y}`).toBe(drawn ? whole[i] : 0);
+            }
+          }
+        expect(() => warpParts(cv, src, H, 96, 96, [96], spans, track)).toThrow(RangeError);
+        expect(() => warpParts(cv, src, H, 96, 96, rows, [[5, 97]], track)).toThrow(RangeError);
+      }
+    });
   });
 });
