@@ -209,8 +209,9 @@ export function smooth(v: Float64Array): Float64Array {
 function bestComb(profile: Float64Array): { period: number; offset: number; score: number } | undefined {
   const n = profile.length;
   // One very strong edge (the picture's frame, a table edge) must not outweigh fifteen grid lines: clip the
-  // profile at three times its median before comparing lines with cell middles.
-  const median = [...profile].sort((a, b) => a - b)[Math.floor(n / 2)]!;
+  // profile at three times its median before comparing lines with cell middles. (A typed array sorts by value, five
+  // times as fast as an array with a comparator.)
+  const median = profile.slice().sort()[Math.floor(n / 2)]!;
   const v = profile.map((x) => Math.min(x, 3 * median));
   let mean = 0;
   for (const x of v) mean += x;
