@@ -132,8 +132,9 @@ export function gridInQuad(
  * Sums of gradient magnitude across the straightened image: peaks where grid lines (and tile edges) run. `vx[x]` sums
  * |∂/∂x| down column x, `vy[y]` |∂/∂y| along row y, each derivative OpenCV's 3×3 Sobel with its default border
  * (BORDER_REFLECT_101: the pixel one in from the edge stands beyond it). Computed here in one pass over the pixels
- * rather than as two Sobel images from OpenCV's wasm build: 1.0 against 1.7 ms for a 300×300 outline here. The same sums: a Sobel of 8-bit
- * pixels is an integer (at most 4·255 either way), so every partial sum is exact in floats, whatever its order.
+ * rather than as two Sobel images from OpenCV's wasm build: 0.9–1.2 against 1.6–1.8 ms for a 300×300 outline here.
+ * The same sums: a Sobel of 8-bit pixels is an integer (at most 4·255 either way), so every partial sum is exact in
+ * floats, whatever its order.
  */
 export function lineProfiles(img: Raster): { vx: Float64Array; vy: Float64Array } {
   const { vx, vy } = gradientSums(img);
