@@ -2,6 +2,7 @@
  * The readings kept per square: the likeliest few, picked as a stable sort by falling score would order them; and the
  * quick copy of the model that reads every cell first.
  */
+import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -164,6 +165,16 @@ describe('the quick copy reads first, the model the cells it is unsure of', () =
         q.classes = [...q.classes].reverse();
       });
       expect(await refusal(path)).toMatch(/reads other classes/);
+    });
+    it('refuses a copy whose features are not as wide as the model’s', async () => {
+      // A copy as the metadata names it, made from this model, reading its classes: but 8 features a cell
+      // (fixtures/models/features-8.onnx, made by models/training/make_test_model.py).
+      const narrow = readFileSync(join(root, 'fixtures/models/features-8.onnx'));
+      const path = setUp('narrow', (m) => {
+        m.quick.sha256 = createHash('sha256').update(narrow).digest('hex');
+      });
+      writeFileSync(join(dir, 'narrow', 'q.onnx'), narrow);
+      expect(await refusal(path)).toMatch(/q\.onnx gives other features than .*npm run quantize/);
     });
     it('refuses a copy whose metadata is there but not its model, saying what to do', async () => {
       const path = setUp('nofile', () => {});
