@@ -1,4 +1,4 @@
-/** Running the real `tilecam` command line from tests. */
+/** Running the real `tilecam` command line from tests; a seeded random generator for test data. */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,4 +23,15 @@ export function demoBoard(n: number): string[] {
   return readFileSync(join(root, 'fixtures/demo_game', `${n}.txt`), 'utf8')
     .trimEnd()
     .split('\n');
+}
+
+/** A deterministic pseudo-random generator (mulberry32): numbers in [0, 1), all 32 bits of state used. */
+export function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }

@@ -69,21 +69,25 @@ export function warpParts(
   const type = src.type();
   if ((type !== cv.CV_8UC1 && type !== cv.CV_8UC3) || !src.isContinuous())
     throw new TypeError(`warpParts: a Mat of type ${type}${src.isContinuous() ? '' : ', not continuous'}`);
+  if (!(Number.isInteger(width) && Number.isInteger(height) && width >= 1 && height >= 1))
+    throw new RangeError(`warpParts: an output of ${width}×${height}`);
+  // What is to be drawn, checked before anything is: no pixel drawn for a request refused halfway.
+  const ys = [...rows];
+  for (const y of ys)
+    if (!(Number.isInteger(y) && y >= 0 && y < height)) throw new RangeError(`warpParts: row ${y}`);
+  for (const [x0, x1] of spans)
+    if (!(Number.isInteger(x0) && Number.isInteger(x1) && x0 >= 0 && x0 <= x1 && x1 <= width))
+      throw new RangeError(`warpParts: columns ${x0}…${x1}`);
   const channels = type === cv.CV_8UC1 ? 1 : 3;
   const inverse = track(new cv.Mat());
   cv.invert(H, inverse);
   const toSource = Float64Array.from(inverse.data64F as Float64Array);
   const out = new Uint8Array(width * height * channels);
+  // The view of OpenCV's memory taken last, and drawn from at once: nothing allocates there while it is used.
   const from = checkSource({ width: src.cols, height: src.rows, data: src.data }, channels);
   const block = blockWidth(width, height);
-  for (const y of rows) {
-    if (!(Number.isInteger(y) && y >= 0 && y < height)) throw new RangeError(`warpParts: row ${y}`);
-    for (const [x0, x1] of spans) {
-      if (!(Number.isInteger(x0) && Number.isInteger(x1) && x0 >= 0 && x0 <= x1 && x1 <= width))
-        throw new RangeError(`warpParts: columns ${x0}…${x1}`);
-      resampleSpan(from, channels, toSource, out, width, y, x0, x1, block);
-    }
-  }
+  for (const y of ys)
+    for (const [x0, x1] of spans) resampleSpan(from, channels, toSource, out, width, y, x0, x1, block);
   return out;
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { random } from '../test/helpers.ts';
 import { opencv, withMats } from './cv.ts';
 import { candidateQuads, gradientSums } from './grid-search.ts';
 import type { Point } from './types.ts';
@@ -75,22 +76,28 @@ describe('gradient sums across a straightened image', () => {
   };
 
   it('equal OpenCV’s Sobel sums, edges included, on noise, on extremes and on the smallest images', () => {
-    let seed = 7;
-    const next = () => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed;
-    };
+    const rnd = random(7);
     for (const [width, height] of [
       [2, 2],
       [2, 5],
       [7, 2],
       [3, 3],
       [17, 11],
+      [301, 7],
       [300, 300],
     ] as const) {
-      for (const fill of ['noise', 'extremes'] as const) {
-        const data = Uint8Array.from({ length: width * height }, () =>
-          fill === 'noise' ? next() & 255 : next() & 1 ? 255 : 0,
+      for (const fill of ['noise', 'extremes', 'checkerboard'] as const) {
+        // Noise; 0 or 255 at random; 0 and 255 in turn (every derivative ±1020 away from the edges).
+        const data = Uint8Array.from({ length: width * height }, (_, i) =>
+          fill === 'noise'
+            ? Math.floor(rnd() * 256)
+            : fill === 'extremes'
+              ? rnd() < 0.5
+                ? 255
+                : 0
+              : ((i % width) + Math.floor(i / width)) % 2
+                ? 255
+                : 0,
         );
         const ours = gradientSums({ width, height, data });
         expect({ vx: [...ours.vx], vy: [...ours.vy] }, `${width}×${height} ${fill}`).toEqual(

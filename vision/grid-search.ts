@@ -136,7 +136,7 @@ export function gridInQuad(
  * The same sums: a Sobel of 8-bit pixels is an integer (at most 4·255 either way), so every partial sum is exact in
  * floats, whatever its order.
  */
-export function lineProfiles(img: Raster): { vx: Float64Array; vy: Float64Array } {
+function lineProfiles(img: Raster): { vx: Float64Array; vy: Float64Array } {
   const { vx, vy } = gradientSums(img);
   return { vx: smooth(vx), vy: smooth(vy) };
 }
@@ -147,7 +147,7 @@ export function gradientSums(img: Raster): { vx: Float64Array; vy: Float64Array 
   const m = img.height;
   const d = plain(img.data);
   if (!(n >= 2 && m >= 2 && m < 2 ** 31 / 1020 && d.length >= n * m))
-    throw new RangeError(`lineProfiles: an image of ${n}×${m}`);
+    throw new RangeError(`gradientSums: an image of ${n}×${m}`);
   // Integer sums (at most 1020 a pixel, so 2^31 / 1020 pixels a line): integer additions, the same values.
   const sx = new Int32Array(n);
   const vy = new Float64Array(m);

@@ -3,20 +3,10 @@
  * grids found and the squares read stay exactly as they were with OpenCV's warp.
  */
 import { describe, expect, it } from 'vitest';
+import { random } from '../test/helpers.ts';
 import { opencv, withMats } from './cv.ts';
 import { warpMat, warpParts } from './geometry.ts';
 import { resample } from './resample.ts';
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Straightens `trials` random quads of random pictures with both, and counts the bytes that differ. `off` gives a
@@ -163,7 +153,34 @@ describe('warpParts', () => {
               expect(parts[i], `${x},${y}`).toBe(drawn ? whole[i] : 0);
             }
           }
+        // As the premium-layout check asks (refine.ts): the middles of 12-px squares, spans across the 64-px blocks
+        // in which OpenCV computes each row's terms anew; and every row whole.
+        const side = 276;
+        const Hc = track(
+          cv.getPerspectiveTransform(
+            track(cv.matFromArray(4, 1, cv.CV_32FC2, quad)),
+            track(cv.matFromArray(4, 1, cv.CV_32FC2, [0, 0, side, 0, side, side, 0, side])),
+          ),
+        );
+        const full = warpMat(cv, src, Hc, side, side, track).data as Uint8Array;
+        const middles = Array.from({ length: side / 12 }, (_, c) => [c * 12 + 3, c * 12 + 9] as const);
+        const middleRows = Array.from({ length: side }, (_, y) => y).filter((y) => y % 12 >= 3 && y % 12 < 9);
+        const drawn = warpParts(cv, src, Hc, side, side, middleRows, middles, track);
+        let compared = 0;
+        for (const y of middleRows)
+          for (const [a, b] of middles)
+            for (let i = (y * side + a) * channels; i < (y * side + b) * channels; i++, compared++)
+              if (drawn[i] !== full[i]) expect(`${drawn[i]} at byte ${i}`).toBe(`${full[i]}`);
+        expect(compared).toBe(middleRows.length * middles.length * 6 * channels);
+        const everything = Array.from({ length: side }, (_, y) => y);
+        expect(
+          Buffer.compare(
+            Buffer.from(warpParts(cv, src, Hc, side, side, everything, [[0, side]], track)),
+            Buffer.from(full),
+          ),
+        ).toBe(0);
         expect(() => warpParts(cv, src, H, 96, 96, [96], spans, track)).toThrow(RangeError);
+        expect(() => warpParts(cv, src, H, 96.5, 96, rows, spans, track)).toThrow(RangeError);
         expect(() => warpParts(cv, src, H, 96, 96, rows, [[5, 97]], track)).toThrow(RangeError);
       }
     });

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { random } from '../test/helpers.ts';
 import { decodeImage } from './decode.ts';
 import { readFrame } from './recognize.ts';
 import type { RgbImage } from './types.ts';
@@ -84,11 +85,8 @@ describe('cellCrops', () => {
 
   it('cuts every pixel as its definition says, at the board’s edges and shifted too', () => {
     // A board of noise: any sample taken from the wrong place shows.
-    let seed = 3;
-    const data = Uint8Array.from({ length: WARPED * WARPED * 3 }, () => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed >> 23;
-    });
+    const rnd = random(3);
+    const data = Uint8Array.from({ length: WARPED * WARPED * 3 }, () => Math.floor(rnd() * 256));
     const board: RgbImage = { width: WARPED, height: WARPED, data };
     const asked = [
       { cell: 0, dx: -1.5, dy: -1.5 },
