@@ -47,7 +47,7 @@ const ROUND = 6755399441055744;
  * plain Uint8Arrays (`plain`), the source checked (`checkSource`). `block`: `blockWidth` of the whole output.
  */
 export function resampleSpan(
-  src: Raster,
+  src: Source,
   channels: 1 | 3,
   toSource: ArrayLike<number>,
   out: Uint8Array,
@@ -57,7 +57,7 @@ export function resampleSpan(
   x1: number,
   block: number,
 ): void {
-  const { width: sw, height: sh, data } = src;
+  const { width: sw, height: sh, data, words } = src;
   const m0 = toSource[0]!;
   const m1 = toSource[1]!;
   const m2 = toSource[2]!;
@@ -68,8 +68,6 @@ export function resampleSpan(
   const m7 = toSource[7]!;
   const m8 = toSource[8]!;
   const row = sw * channels;
-  // Colour pixels are read two at a time through a view of the same bytes (see the span drawn without edge tests).
-  const words = channels === 3 ? new DataView(data.buffer, data.byteOffset, data.byteLength) : undefined;
   const lastX = sw - 1;
   const lastY = sh - 1;
   let o = (y * outWidth + x0) * channels;
@@ -120,10 +118,10 @@ export function resampleSpan(
           } else {
             // The two pixels of each row, six bytes, in two loads (a 32-bit and a 16-bit, little-endian): red,
             // green, blue, red; green, blue. A sixth less time for the board than twelve byte loads, the same values.
-            const a = words!.getUint32(p, true);
-            const b = words!.getUint16(p + 4, true);
-            const c = words!.getUint32(q, true);
-            const d = words!.getUint16(q + 4, true);
+            const a = words.getUint32(p, true);
+            const b = words.getUint16(p + 4, true);
+            const c = words.getUint32(q, true);
+            const d = words.getUint16(q + 4, true);
             out[o] = ((a & 255) * w00 + (a >>> 24) * w01 + (c & 255) * w10 + (c >>> 24) * w11 + 512) >> 10;
             out[o + 1] =
               (((a >>> 8) & 255) * w00 + (b & 255) * w01 + ((c >>> 8) & 255) * w10 + (d & 255) * w11 + 512) >>
@@ -203,12 +201,18 @@ export function resampleSpan(
   }
 }
 
+/** A source checked (`checkSource`): its pixels as a plain Uint8Array, and a view of the same bytes for reading
+ *  colour pixels two at a time (made once a picture, not once a span). */
+export interface Source extends Raster {
+  readonly words: DataView;
+}
+
 /**
  * `src` with its pixels as a plain Uint8Array, once it is known to hold them all: a short array would be read as
  * undefined, and drawn black without a word. Sources of 32768 pixels or more a side are refused too (OpenCV keeps
  * source coordinates in 16 bits).
  */
-export function checkSource(src: Raster, channels: 1 | 3): Raster {
+export function checkSource(src: Raster, channels: 1 | 3): Source {
   const { width, height, data } = src;
   if (!(Number.isInteger(width) && Number.isInteger(height) && width >= 1 && height >= 1))
     throw new RangeError(`resample: a source of ${width}×${height} pixels`);
@@ -216,7 +220,13 @@ export function checkSource(src: Raster, channels: 1 | 3): Raster {
     throw new RangeError(`resample: a source of ${width}×${height} is too large`);
   if (data.length < width * height * channels)
     throw new RangeError(`resample: a ${width}×${height} source with ${channels} channels is too small`);
-  return { width, height, data: plain(data) };
+  const pixels = plain(data);
+  return {
+    width,
+    height,
+    data: pixels,
+    words: new DataView(pixels.buffer, pixels.byteOffset, pixels.byteLength),
+  };
 }
 
 /** The whole `width`×`height` output drawn from `src` (see resampleSpan): into `into` when given (at least that many
