@@ -29,17 +29,10 @@ export function warpMat(
   height: number,
   track: (m: Mat) => Mat,
 ): Mat {
-  // 8-bit, grey or colour, its rows one after another: what resample reads (a region of interest is not).
-  const type = src.type();
-  if ((type !== cv.CV_8UC1 && type !== cv.CV_8UC3) || !src.isContinuous())
-    throw new TypeError(`warpMat: a Mat of type ${type}${src.isContinuous() ? '' : ', not continuous'}`);
-  const channels = type === cv.CV_8UC1 ? 1 : 3;
-  const inverse = track(new cv.Mat());
-  cv.invert(H, inverse);
+  const { channels, toSource } = straightening(cv, src, H, track, 'warpMat');
   const out = track(new cv.Mat(height, width, channels === 1 ? cv.CV_8UC1 : cv.CV_8UC3));
   // Views of OpenCV's memory are taken only now (allocating a Mat may move it), and drawn into at once: nothing
   // allocates in OpenCV's memory while they are used.
-  const toSource = Float64Array.from(inverse.data64F as Float64Array);
   resample(
     { width: src.cols, height: src.rows, data: src.data },
     channels,
@@ -66,9 +59,7 @@ export function warpParts(
   spans: readonly (readonly [number, number])[],
   track: (m: Mat) => Mat,
 ): Uint8Array {
-  const type = src.type();
-  if ((type !== cv.CV_8UC1 && type !== cv.CV_8UC3) || !src.isContinuous())
-    throw new TypeError(`warpParts: a Mat of type ${type}${src.isContinuous() ? '' : ', not continuous'}`);
+  const { channels, toSource } = straightening(cv, src, H, track, 'warpParts');
   if (!(Number.isInteger(width) && Number.isInteger(height) && width >= 1 && height >= 1))
     throw new RangeError(`warpParts: an output of ${width}×${height}`);
   // What is to be drawn, checked before anything is: no pixel drawn for a request refused halfway.
@@ -78,10 +69,6 @@ export function warpParts(
   for (const [x0, x1] of spans)
     if (!(Number.isInteger(x0) && Number.isInteger(x1) && x0 >= 0 && x0 <= x1 && x1 <= width))
       throw new RangeError(`warpParts: columns ${x0}…${x1}`);
-  const channels = type === cv.CV_8UC1 ? 1 : 3;
-  const inverse = track(new cv.Mat());
-  cv.invert(H, inverse);
-  const toSource = Float64Array.from(inverse.data64F as Float64Array);
   const out = new Uint8Array(width * height * channels);
   // The view of OpenCV's memory taken last, and drawn from at once: nothing allocates there while it is used.
   const from = checkSource({ width: src.cols, height: src.rows, data: src.data }, channels);
@@ -89,6 +76,22 @@ export function warpParts(
   for (const y of ys)
     for (const [x0, x1] of spans) resampleSpan(from, channels, toSource, out, width, y, x0, x1, block);
   return out;
+}
+
+/**
+ * What warpMat and warpParts read `src` and `H` as: 8-bit, grey or colour, its rows one after another (what resample
+ * reads; a region of interest is not), and each output pixel's source point by H's inverse.
+ */
+function straightening(cv: CV, src: Mat, H: Mat, track: (m: Mat) => Mat, caller: string) {
+  const type = src.type();
+  if ((type !== cv.CV_8UC1 && type !== cv.CV_8UC3) || !src.isContinuous())
+    throw new TypeError(`${caller}: a Mat of type ${type}${src.isContinuous() ? '' : ', not continuous'}`);
+  const inverse = track(new cv.Mat());
+  cv.invert(H, inverse);
+  return {
+    channels: type === cv.CV_8UC1 ? (1 as const) : (3 as const),
+    toSource: Float64Array.from(inverse.data64F as Float64Array),
+  };
 }
 
 /** Applies a 3×3 homography (CV_64F Mat) to a point. */
