@@ -8,10 +8,12 @@
  * and the median of the pairs' ratios (this / other). Made for changes of a few per cent, which separate runs of `npm run bench:vision` on a VM whose speed wanders
  * cannot tell apart. Also says whether the two read every photo the same (the boards and corners).
  */
+
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { runtimeLine } from '../server/cli/node-flags.ts';
 import { tileSets } from '../server/engine/index.ts';
 import type { BoardReading } from './types.ts';
 
@@ -88,7 +90,7 @@ for (let round = 0; round < rounds; round++) {
 }
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 console.log(
-  `scrabscrap-de/${game}: ${photos.length} photos read ${steady ? 'as a steady camera, in move order' : 'cold'}, ${rounds} rounds, alternated, one thread`,
+  `scrabscrap-de/${game}: ${photos.length} photos read ${steady ? 'as a steady camera, in move order' : 'cold'}, ${rounds} rounds, alternated, one thread; ${runtimeLine()}`,
 );
 for (const side of ['this', 'other'] as const)
   console.log(

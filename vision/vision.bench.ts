@@ -15,11 +15,13 @@
  * again instead. `REAL_ROUNDS` (default 3) rounds over the game's photos, `ROUNDS` (default 8) over the fixtures and the
  * enlarged photos. Without ../shared/realdata the lines on real photos are skipped with a notice.
  */
+
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { runtimeLine } from '../server/cli/node-flags.ts';
 import { tileSets } from '../server/engine/index.ts';
 import { Camera, type ReadPath } from './camera.ts';
 import { classifyCells } from './classify.ts';
@@ -67,7 +69,7 @@ const line = (s: Stages) =>
   `classify ${median(s.classify).toFixed(1)} (warp, crops, inference, reading), total ${median(s.total).toFixed(1)}`;
 const meta = await sharp(photos[0]!).metadata();
 console.log(
-  `${photos.length} photos of ${meta.width}×${meta.height}, ${rounds} rounds, one thread; ${cpus()[0]?.model ?? 'cpu'}`,
+  `${photos.length} photos of ${meta.width}×${meta.height}, ${rounds} rounds, one thread; ${cpus()[0]?.model ?? 'cpu'}; ${runtimeLine()}`,
 );
 console.log(`median ms per photo, searching the whole photo: ${line(cold)}`);
 console.log(`median ms per photo, steady camera (last frame's corners as hint): ${line(steady)}`);

@@ -19,12 +19,14 @@
  *   held reading has wrong, then `confirm`. If the service still refuses, that is a failure (with its message) and
  *   the scorekeeper confirms the label itself.
  */
+
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { runtimeLine } from '../cli/node-flags.ts';
 import { startServer } from '../http/app.ts';
 import type { FrameResult, GameSnapshot } from '../protocol/index.ts';
 import { defaultLimits } from '../service/limits.ts';
@@ -550,7 +552,7 @@ try {
         2,
       ),
     );
-  else console.log(`\nwall time ${wall.toFixed(0)} s (node ${process.version})`);
+  else console.log(`\nwall time ${wall.toFixed(0)} s (${runtimeLine()})`);
 } catch (err) {
   console.error(
     `bench:live: ${err instanceof ServerFailure ? 'the server failed' : 'failed'}: ${(err as Error).message}`,

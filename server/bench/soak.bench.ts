@@ -14,6 +14,7 @@ import { type Socket, connect as tcpConnect } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { NODE_FLAGS } from '../cli/node-flags.ts';
 
 const VIEWERS = 1000;
 const SLOW_VIEWERS = 200;
@@ -36,7 +37,7 @@ const pct = (xs: number[], p: number) => {
 const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '–');
 
 const child: ChildProcess = fork(fileURLToPath(new URL('./soak-server.ts', import.meta.url)), [], {
-  execArgv: ['--import', 'tsx', '--expose-gc'],
+  execArgv: ['--import', 'tsx', '--expose-gc', ...NODE_FLAGS],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 let crashed = false;

@@ -7,9 +7,11 @@
  * and the milliseconds a pair takes (both photos read, cold). A bench: it exits 0 whatever the figures, 1 only when
  * the data folder is missing.
  */
+
 import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { runtimeLine } from '../cli/node-flags.ts';
 import { germanReadingLexicon } from '../lexicon/index.ts';
 import { verifyPhotos } from '../service/verify.ts';
 import { gameFolders, readGame } from './live-sheet.ts';
@@ -108,6 +110,7 @@ if (json) {
 } else {
   const row = (name: string, t: Tally) =>
     `${name.padEnd(8)} ${String(t.pairs).padStart(5)} ${String(t.right).padStart(6)} ${String(t.restsOnClaim).padStart(9)} ${String(t.wrong).padStart(6)} ${String(t.unsure).padStart(7)} ${String(t.pointsFound).padStart(11)} ${String(t.pointsWrong).padStart(11)} ${String(median(t.ms)).padStart(7)}`;
+  console.log(runtimeLine());
   console.log('game     pairs  right  on claim  wrong  unsure  no claim: =  no claim: ≠  ms/pair');
   for (const [name, t] of Object.entries(games)) console.log(row(name, t));
   console.log(row('total', total));

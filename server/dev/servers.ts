@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../cli/node-flags.ts';
 
 /** The folder of PostgreSQL's server programs, if installed (Debian: /usr/lib/postgresql/VERSION/bin). */
 export function postgresBin(): string | undefined {
@@ -179,10 +180,14 @@ export function startTilecam(args: readonly string[]): {
   const profile = process.env.TILECAM_PROFILE
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TILECAM_PROFILE}`]
     : [];
-  const child = spawn(process.execPath, [...profile, 'server/cli/bin.mjs', ...args, '--json'], {
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...NODE_FLAGS, ...profile, 'server/cli/bin.mjs', ...args, '--json'],
+    {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const ready = new Promise<Record<string, unknown>>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`tilecam ${args[0]} did not start in 60 s`)), 60_000);
