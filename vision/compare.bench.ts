@@ -8,7 +8,6 @@
  * and the median of the pairs' ratios (this / other). Made for changes of a few per cent, which separate runs of `npm run bench:vision` on a VM whose speed wanders
  * cannot tell apart. Also says whether the two read every photo the same (the boards and corners).
  */
-
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

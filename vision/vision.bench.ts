@@ -15,7 +15,6 @@
  * again instead. `REAL_ROUNDS` (default 3) rounds over the game's photos, `ROUNDS` (default 8) over the fixtures and the
  * enlarged photos. Without ../shared/realdata the lines on real photos are skipped with a notice.
  */
-
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';

@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { FrameGate } from '../../web/frame-gate.ts';
+import { NODE_FLAGS } from '../cli/node-flags.ts';
 import {
   type RunningPostgres,
   type RunningRedis,
@@ -653,7 +654,7 @@ async function run(name: string, instances: Instance[], workers: Instance[], kil
 }
 try {
   console.log(
-    `tilecam hall bench (node ${process.version}): PostgreSQL and Redis on loopback, started here; cameras send ${real ? `the photos of the real German games (../shared), ${cameraPhotos.map((c) => c.photos.length).join('/')} moves before taking them back` : 'the rendered demo photos'}`,
+    `tilecam hall bench (node ${process.version}; its instances and workers started with ${NODE_FLAGS.join(' ')}): PostgreSQL and Redis on loopback, started here; cameras send ${real ? `the photos of the real German games (../shared), ${cameraPhotos.map((c) => c.photos.length).join('/')} moves before taking them back` : 'the rendered demo photos'}`,
   );
   [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
   const db = postgres.url;

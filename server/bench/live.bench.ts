@@ -19,7 +19,6 @@
  *   held reading has wrong, then `confirm`. If the service still refuses, that is a failure (with its message) and
  *   the scorekeeper confirms the label itself.
  */
-
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -289,7 +289,7 @@ await record('everyone gone');
 
 const peak = Math.max(...rows.map((r) => r.stats.rssMb));
 const delays = [commitStats, floodStats, bigStats].map((s) => s.delay.p99);
-console.log('\nsummary (targets in brackets)');
+console.log(`\nsummary (targets in brackets; the server: node ${process.version} ${NODE_FLAGS.join(' ')})`);
 console.log(`  crashes: ${crashed ? 1 : 0} [0]`);
 console.log(`  RSS: ${baseline.rssMb} MB with the model loaded, peak ${peak} MB [< 400]`);
 console.log(`  event-loop delay p99 under load: ${delays.map(fmt).join(' / ')} ms [< 50]`);

@@ -7,7 +7,6 @@
  * and the milliseconds a pair takes (both photos read, cold). A bench: it exits 0 whatever the figures, 1 only when
  * the data folder is missing.
  */
-
 import { existsSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';

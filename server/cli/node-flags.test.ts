@@ -18,6 +18,7 @@ describe('the flags node runs tilecam with', () => {
     const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
+    // Scripts that start node themselves; one written as `npx tsx …` or `VAR=… tsx …` would need adding here.
     const starting = Object.entries(scripts).filter(([, line]) => /^(node|tsx) /.test(line));
     // The service, the demo, the dev hall and every bench.
     expect(starting.map(([name]) => name)).toEqual(
@@ -31,8 +32,10 @@ describe('the flags node runs tilecam with', () => {
         'bench:hall',
       ]),
     );
-    for (const [name, line] of starting)
-      expect(`${name}: ${line}`).toMatch(new RegExp(`^${name}: (node|tsx) ${flags} `));
+    for (const [name, line] of starting) {
+      const runner = line.slice(0, line.indexOf(' '));
+      expect(`${name}: ${line}`).toContain(`${name}: ${runner} ${flags} `);
+    }
   });
 
   it('let the command start through its #! line', async () => {
