@@ -12,8 +12,8 @@
  * full mark-compact every read or two (267 in `npm run bench:verify`'s 260 photos; 44 at 64 MB, 5 at 96). Measured
  * alternated on this machine's 2 cores: the dispute check 195–199 → 168–170 ms a pair and a third less CPU, for
  * about 25 MB more RSS (max 319–321 → 346–348 MB); the soak bench's RSS peak within its usual spread (394–398 against
- * 397 MB). Sessions 17 and 20 measured 64 and 128 MB on the hall and steady cameras alone and did not keep them (no
- * clear gain there); the cold reads were not measured then. docs/measurements.md, session 24.
+ * 397 MB). Sessions 17, 18, 19 and 23 measured 64 and 128 MB on steady cameras and the hall only and did not keep
+ * them (no clear gain there); the cold reads were not measured then. docs/measurements.md, session 24.
  */
 export const NODE_FLAGS: readonly string[] = ['--initial-old-space-size=96'];
 
