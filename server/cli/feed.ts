@@ -1,11 +1,15 @@
 /**
- * `tilecam feed GAME DIR… --token TOKEN [--url http://localhost:3000] [--json]`: replays photos in order through the
- * same frame intake a camera uses, each as the end of a turn. Photos are taken in natural order (2 before 10).
+ * `tilecam feed GAME DIR… --token TOKEN [--url http://localhost:3000] [--from NAME] [--json]`: replays photos in order
+ * through the same frame intake a camera uses, each as the end of a turn. Photos are taken in natural order (2 before
+ * 10), from the one named `--from` (its file name) when given. A frame the server refuses for coming too fast (the
+ * game's frames a second) is sent again when the server says it may be (Retry-After). A move held for the scorekeeper
+ * (`needs-confirmation`) stops the feed with exit 2: the photos after it would show the board moves ahead of the game.
+ * The scorekeeper confirms it on the game's page, and the feed goes on with `--from` the next photo.
  * `tilecam demo [--port 3000] [--db FILE]`: starts the service and plays the rendered demo game into it, so a
  * newcomer without a camera sees the scoreboard work.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parseGameConfig } from '../service/validate.ts';
@@ -19,6 +23,8 @@ const TYPES: Record<string, string> = {
   png: 'image/png',
   webp: 'image/webp',
 };
+/** How long one photo is sent again while the server answers that frames come too fast, at most. */
+const RATE_WAIT_MS = 30_000;
 
 async function photosIn(dirs: string[]): Promise<string[]> {
   const out: string[] = [];
@@ -30,30 +36,52 @@ async function photosIn(dirs: string[]): Promise<string[]> {
   return out;
 }
 
-async function post(
-  url: string,
-  token: string,
-  file: string,
-  endTurn: boolean,
-): Promise<{ status: number; body: { status?: string; error?: { message: string } } }> {
+type Posted = {
+  status: number;
+  /** Retry-After, in milliseconds, when the server gave it. */
+  retryAfterMs?: number;
+  body: { status?: string; reasons?: string[]; error?: { message: string } };
+};
+
+async function post(url: string, token: string, file: string, endTurn: boolean): Promise<Posted> {
   const ext = file.split('.').pop()!.toLowerCase();
   const res = await fetch(`${url}/frames${endTurn ? '?endTurn=1' : ''}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': TYPES[ext] ?? 'image/jpeg' },
     body: await readFile(file),
   });
-  return { status: res.status, body: (await res.json()) as { status?: string } };
+  const after = Number(res.headers.get('retry-after'));
+  return {
+    status: res.status,
+    ...(Number.isFinite(after) && after > 0 ? { retryAfterMs: after * 1000 } : {}),
+    body: (await res.json()) as Posted['body'],
+  };
+}
+
+/** `post`, sent again while the server answers 429 (frames too fast), each time after the wait it asks for. */
+async function postPaced(url: string, token: string, file: string): Promise<Posted> {
+  const until = Date.now() + RATE_WAIT_MS;
+  for (;;) {
+    const r = await post(url, token, file, true);
+    if (r.status !== 429 || Date.now() >= until) return r;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(r.retryAfterMs ?? 1000, 5000)));
+  }
 }
 
 export async function feedCommand(args: string[]): Promise<number> {
   const json = args.includes('--json');
-  let values: { token?: string; url?: string; json?: boolean };
+  let values: { token?: string; url?: string; from?: string; json?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { token: { type: 'string' }, url: { type: 'string' }, json: { type: 'boolean' } },
+      options: {
+        token: { type: 'string' },
+        url: { type: 'string' },
+        from: { type: 'string' },
+        json: { type: 'boolean' },
+      },
     }));
   } catch (err) {
     return reportError(json, (err as Error).message);
@@ -61,27 +89,42 @@ export async function feedCommand(args: string[]): Promise<number> {
   const [game, ...dirs] = positionals;
   if (!game || dirs.length === 0 || !values.token)
     return reportError(json, 'feed needs GAME, at least one folder of photos and --token');
-  const base = `${(values.url ?? 'http://localhost:3000').replace(/\/$/, '')}/api/games/${encodeURIComponent(game)}`;
+  const url = (values.url ?? 'http://localhost:3000').replace(/\/$/, '');
+  const base = `${url}/api/games/${encodeURIComponent(game)}`;
   let files: string[];
   try {
     files = await photosIn(dirs);
   } catch (err) {
     return reportError(json, `cannot read the folder: ${(err as NodeJS.ErrnoException).code ?? err}`);
   }
-  const frames: { file: string; status: string }[] = [];
-  for (const file of files) {
-    let r: Awaited<ReturnType<typeof post>>;
+  if (values.from !== undefined) {
+    const at = files.findIndex((f) => basename(f) === values.from || f === values.from);
+    if (at < 0) return reportError(json, `--from ${values.from}: no such photo in ${dirs.join(', ')}`);
+    files = files.slice(at);
+  }
+  const frames: { file: string; status: string; reasons?: string[] }[] = [];
+  for (const [i, file] of files.entries()) {
+    let r: Posted;
     try {
-      r = await post(base, values.token, file, true);
+      r = await postPaced(base, values.token, file);
     } catch (err) {
-      return reportError(
-        json,
-        `cannot reach the server at ${values.url ?? 'http://localhost:3000'}: ${(err as Error).message}`,
-      );
+      return reportError(json, `cannot reach the server at ${url}: ${(err as Error).message}`);
     }
     if (r.status !== 200) return reportError(json, `${file}: ${r.body.error?.message ?? `HTTP ${r.status}`}`);
-    frames.push({ file, status: r.body.status ?? '?' });
-    if (!json) process.stdout.write(`${file}: ${r.body.status}\n`);
+    const status = r.body.status ?? '?';
+    const reasons = r.body.reasons;
+    frames.push({ file, status, ...(reasons ? { reasons } : {}) });
+    if (!json) process.stdout.write(`${file}: ${status}\n`);
+    if (status === 'needs-confirmation') {
+      // The photos after it would show the board moves ahead of the game: stop until the scorekeeper has settled it.
+      const next = files[i + 1];
+      if (json) process.stdout.write(`${JSON.stringify({ frames, held: file, next: next ?? null })}\n`);
+      else
+        process.stderr.write(
+          `tilecam: the move of ${file} is held for the scorekeeper${reasons?.length ? ` (${reasons.join('; ')})` : ''}: confirm it on the game's page (${url}/board.html?game=${encodeURIComponent(game)}, with the scorekeeper's link)${next ? `, then go on with --from ${basename(next)}` : ''}\n`,
+        );
+      return 2;
+    }
   }
   if (json) process.stdout.write(`${JSON.stringify({ frames })}\n`);
   return 0;

@@ -193,6 +193,9 @@ export function createApp(
     };
     if (status === 500) console.error(err);
     if (res.headersSent) return void res.destroy();
+    // When to try again, in whole seconds (a client that paces itself, as `tilecam feed`, waits that long).
+    if (err instanceof ServiceError && err.retryAfterMs !== undefined)
+      res.set('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))));
     res.status(status).json({ error: { code, message } });
   });
   return app;

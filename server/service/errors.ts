@@ -22,6 +22,8 @@ export class ServiceError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** `rate-limited`: how long until the request would be admitted (HTTP answers it as Retry-After). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'ServiceError';

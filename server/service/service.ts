@@ -842,7 +842,7 @@ export async function limit(limiter: RateLimiterAbstract, key: string, message: 
   try {
     await limiter.consume(key);
   } catch (err) {
-    if (err instanceof RateLimiterRes) throw new ServiceError('rate-limited', message);
+    if (err instanceof RateLimiterRes) throw new ServiceError('rate-limited', message, err.msBeforeNext);
     throw err;
   }
 }
