@@ -157,6 +157,19 @@ describe.skipIf(!chromiumPresent)('the check page in a browser', () => {
     await closePage(phone);
   }, 90_000);
 
+  it('starts on the tile set of the browser’s language until one is chosen', async () => {
+    for (const [locale, set] of [
+      ['de-DE', 'de'],
+      ['en-GB', 'en'],
+      ['fr-FR', 'en'],
+    ] as const) {
+      const page = await browser.newPage({ locale, viewport: { width: 1280, height: 800 } });
+      await page.goto(`${base}/check`);
+      expect(await page.locator('#check-form select[name=lang]').inputValue(), locale).toBe(set);
+      await page.close();
+    }
+  });
+
   it('says a right claim is right', async () => {
     const page = await openPage(browser, 1280, 800);
     await page.goto(`${base}/check`);

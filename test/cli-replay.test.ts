@@ -55,7 +55,7 @@ describe('tilecam replay', () => {
   it('exits 1 with a clear message for a missing file or an unknown option', async () => {
     const missing = await tilecam('replay', '/nonexistent.gcg');
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/cannot read \/nonexistent\.gcg: ENOENT/);
+    expect(missing.stderr).toMatch(/cannot read \/nonexistent\.gcg: no such file or folder/);
     const option = await tilecam('replay', '--frobnicate', 'x.gcg');
     expect(option.code).toBe(1);
     expect(option.stderr).toMatch(/Unknown option '--frobnicate'/);

@@ -125,6 +125,12 @@ describe('tilecam verify', () => {
     expect(r.stdout).toContain(`not ${truth.points - cross.score} (${cross.score} too few)`);
     expect(r.stdout).toContain(`cross-word ${cross.word}`);
     for (const w of truth.words) expect(r.stdout).toContain(w.sentence);
+    // No --lang: the set the points were scored with is said (a German board read so is scored wrong).
+    expect(r.stderr).toContain(
+      'scored with the English tile set, the default: for a German set give --lang de',
+    );
+    const chosen = await tilecam('verify', join(demo, '1.jpg'), join(demo, '2.jpg'), '--lang', 'en');
+    expect(chosen.stderr).toBe('');
   });
 
   it('checks an announced move against the photo after it', async () => {
@@ -167,7 +173,10 @@ describe('tilecam verify', () => {
       ],
       [[noBoard, join(demo, '2.jpg')], /the photo before: no Scrabble board/],
       [[join(demo, '1.jpg'), join(demo, '2.txt')], /the photo after: /],
-      [[join(demo, '1.jpg'), join(demo, 'no-such.jpg')], /cannot read .*no-such\.jpg: ENOENT/],
+      [
+        [join(demo, '1.jpg'), join(demo, 'no-such.jpg')],
+        /cannot read .*no-such\.jpg: no such file or folder/,
+      ],
       [[join(demo, '1.jpg')], /needs two photos/],
       [[join(demo, '1.jpg'), join(demo, '2.jpg'), '--claimed', 'lots'], /--claimed must be a score/],
       [[join(demo, '1.jpg'), join(demo, '2.jpg'), '--lang', 'fr'], /--lang must be en or de/],

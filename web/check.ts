@@ -506,6 +506,8 @@ moveInput.oninput = () => beforeZone.classList.toggle('not-needed', moveInput.va
 
 const savedLang = localStorage.getItem('tilecam.check.lang');
 if (savedLang === 'en' || savedLang === 'de') langSelect.value = savedLang;
+// None chosen here yet: the browser's language says which set is likelier on the table.
+else if (/^de\b/i.test(navigator.language)) langSelect.value = 'de';
 
 form.onsubmit = async (e) => {
   e.preventDefault();

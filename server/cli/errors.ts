@@ -12,3 +12,21 @@ export function reportError(
   process.stderr.write(`tilecam: ${message}\n`);
   return code;
 }
+
+/** Why a file or folder named on the command line could not be read, in words (the system's code otherwise). */
+export function whyUnreadable(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file or folder';
+    case 'EISDIR':
+      return 'it is a folder, not a file';
+    case 'ENOTDIR':
+      return 'not a folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    default:
+      return code ?? (err as Error).message;
+  }
+}

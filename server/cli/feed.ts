@@ -13,7 +13,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parseGameConfig } from '../service/validate.ts';
-import { reportError } from './errors.ts';
+import { reportError, whyUnreadable } from './errors.ts';
 import { parseServerArgs, type ServerArgs } from './serve.ts';
 
 const IMAGE = /\.(jpe?g|png|webp)$/i;
@@ -95,7 +95,7 @@ export async function feedCommand(args: string[]): Promise<number> {
   try {
     files = await photosIn(dirs);
   } catch (err) {
-    return reportError(json, `cannot read the folder: ${(err as NodeJS.ErrnoException).code ?? err}`);
+    return reportError(json, `cannot read the folder: ${whyUnreadable(err)}`);
   }
   if (values.from !== undefined) {
     const at = files.findIndex((f) => basename(f) === values.from || f === values.from);

@@ -15,7 +15,7 @@ import {
 } from '../../vision/index.ts';
 import { isTileSetId, squareName } from '../engine/index.ts';
 import { readingOptions } from '../service/frames.ts';
-import { reportError } from './errors.ts';
+import { reportError, whyUnreadable } from './errors.ts';
 import { outputFolder } from './folders.ts';
 
 /** What a reading of a board of the tile set `--lang` may report (see the service's `readingOptions`). */
@@ -64,7 +64,7 @@ export async function recognizeCommand(args: string[]): Promise<number> {
   try {
     bytes = await readFile(file);
   } catch (err) {
-    return reportError(json, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+    return reportError(json, `cannot read ${file}: ${whyUnreadable(err)}`);
   }
   const debug = values.debug;
   if (debug !== undefined) {

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { decodeGcg, isTileSetId, type ReplayReport, readGcg, replayGcg } from '../engine/index.ts';
-import { reportError } from './errors.ts';
+import { reportError, whyUnreadable } from './errors.ts';
 
 export interface ReplayFileResult {
   file: string;
@@ -31,7 +31,7 @@ export async function replayFile(
       ok: false,
       file,
       line: 0,
-      message: `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`,
+      message: `cannot read ${file}: ${whyUnreadable(err)}`,
     };
   }
   const decoded = decodeGcg(bytes);

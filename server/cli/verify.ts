@@ -12,7 +12,7 @@ import { readingLexicon } from '../lexicon/index.ts';
 import type { Verification } from '../protocol/index.ts';
 import { ServiceError } from '../service/errors.ts';
 import { verifyAnnouncedPhoto, verifyPhotos } from '../service/verify.ts';
-import { reportError } from './errors.ts';
+import { reportError, whyUnreadable } from './errors.ts';
 
 const EXIT = { right: 0, wrong: 1, unsure: 2 } as const;
 
@@ -62,7 +62,7 @@ export async function verifyCommand(args: string[]): Promise<number> {
     try {
       photos.push(await readFile(file));
     } catch (err) {
-      return fail(json, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+      return fail(json, `cannot read ${file}: ${whyUnreadable(err)}`);
     }
   }
   const options = {
@@ -82,6 +82,12 @@ export async function verifyCommand(args: string[]): Promise<number> {
     throw err;
   }
   process.stdout.write(json ? `${JSON.stringify(result)}\n` : humanText(result));
+  // The points hang on the set's letter values, and letters it lacks (a German Ö) are read as ones it has: a
+  // verdict scored with a set nobody chose says so.
+  if (values.lang === undefined && result.points !== null)
+    process.stderr.write(
+      'tilecam: scored with the English tile set, the default: for a German set give --lang de\n',
+    );
   return EXIT[result.verdict];
 }
 
