@@ -251,6 +251,39 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
     await closeWatched(page);
   }, 60_000);
 
+  it('says at once that a photo sent is held for the scorekeeper, not that it is still being read', async () => {
+    const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const page = await watchedPage(browser, 390, 844);
+    await page.addInitScript(() => Object.defineProperty(navigator, 'mediaDevices', { value: undefined }));
+    await page.goto(`${base}/camera.html?game=${id}#token=${token}`);
+    await page.waitForSelector('#status.live');
+    // The demo game's third move on an empty board: three moves' tiles at once, held.
+    await page.setInputFiles('#photo', {
+      name: 'board.jpg',
+      mimeType: 'image/jpeg',
+      buffer: readFileSync(join(root, 'fixtures/demo_game/3.jpg')),
+    });
+    await page.waitForFunction(
+      () => document.querySelector('#cam-doubt')?.getAttribute('data-state') === 'warn',
+      null,
+      {
+        timeout: 20_000,
+      },
+    );
+    expect((await snapshot(id)).pending).not.toBeNull();
+    // Within the 15 s a "sent" message would otherwise stay: the line says what became of the photo.
+    await page.waitForFunction(
+      () => /^Held for the scorekeeper: /.test(document.getElementById('result')?.textContent ?? ''),
+      null,
+      {
+        timeout: 3000,
+      },
+    );
+    const m = await look(page);
+    expect(m.items['cam-doubt']).toMatch(/held$/);
+    await closeWatched(page);
+  }, 60_000);
+
   it('says the camera was refused when the permission is denied', async () => {
     const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     const page = await watchedPage(browser, 390, 844);

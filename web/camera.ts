@@ -84,22 +84,29 @@ function showDoubt(held: { readonly squares: readonly unknown[] } | null | undef
   if (held)
     setItem(
       'cam-doubt',
-      held.squares.length > 0 ? `${plural(held.squares.length, 'square')}: the scorekeeper picks` : 'held',
+      // Short: a phone's status bar has room for a few words (the line below says what waits).
+      held.squares.length > 0 ? `${plural(held.squares.length, 'square')}, held` : 'held',
       'warn',
     );
   else setItem('cam-doubt', 'none', 'ok');
 }
 
-function showClassic(s: GameSnapshot): string {
+/** What the game says, and the photo of the reading held for the scorekeeper (null when none is). */
+type News = { text: string; held: string | null };
+
+function showClassic(s: GameSnapshot): News {
   const held = s.pending;
   showDoubt(held);
   setItem('cam-turn', s.ended ? 'game over' : (s.players[s.toMove]?.name ?? '?'));
   setItem('cam-last', lastMoveText(s));
   const totals = s.players.map((p) => `${p.name} ${p.score}`).join(' · ');
-  return held ? `Waiting for the scorekeeper: ${held.reasons.join('; ')}` : totals;
+  return {
+    text: held ? `Held for the scorekeeper: ${held.reasons.join('; ')}` : totals,
+    held: held?.photo ?? null,
+  };
 }
 
-function showMe(s: MeSnapshot): string {
+function showMe(s: MeSnapshot): News {
   const me = s.players[seat];
   const index = me?.board ?? seat;
   const b = s.boards[index];
@@ -118,16 +125,29 @@ function showMe(s: MeSnapshot): string {
   const word = s.rounds.at(-1)?.words.find((w) => w.player === seat);
   setItem('cam-last', word ? `${word.word} ${word.withdrawn ? 0 : word.score}` : 'none yet');
   const totals = s.players.map((p) => `${p.name} ${p.score}`).join(' · ');
-  return held ? `Board ${index + 1} waits for the scorekeeper: ${held.reasons.join('; ')}` : totals;
+  return {
+    text: held ? `Board ${index + 1} is held for the scorekeeper: ${held.reasons.join('; ')}` : totals,
+    held: held?.photo ?? null,
+  };
 }
+
+/** The photo of the reading held when the last snapshot came (a new one is news for a photo just sent). */
+let heldPhoto: string | null = null;
 
 function showSnapshot(s: Snapshot): void {
   const moved = s.version !== version;
   version = s.version;
   const news = s.variant === 'scrabble-me' ? showMe(s) : showClassic(s);
-  // A press is answered by the game moving on (or not, a while later); an error stays a while.
-  if (message.kind === 'news' || (message.kind === 'sent' && moved) || Date.now() >= message.until)
-    say(news, 'news');
+  const newlyHeld = news.held !== null && news.held !== heldPhoto;
+  heldPhoto = news.held;
+  // A press is answered by the game moving on, or by its reading held for the scorekeeper (or by neither, a while
+  // later); an error stays a while.
+  if (
+    message.kind === 'news' ||
+    (message.kind === 'sent' && (moved || newlyHeld)) ||
+    Date.now() >= message.until
+  )
+    say(news.text, 'news');
 }
 
 /** The 16 + 16 grid lines the server found, drawn over the live picture (corners in the frame's pixels). */
