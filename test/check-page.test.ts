@@ -217,6 +217,16 @@ describe.skipIf(!chromiumPresent)('the check page in a browser', () => {
     await page.goto(`${base}/check`);
     await page.click('#check-form button[type=submit]');
     expect(await page.locator('#check-form .form-error').textContent()).toContain('photo after the move');
+    // A file that is no picture at all: said in its box, where it stays after the next press.
+    await page.setInputFiles('input[name=before]', {
+      name: 'package.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{}'),
+    });
+    await page.click('#check-form button[type=submit]');
+    expect(await page.locator('.drop[data-photo=before] .drop-hint').textContent()).toBe(
+      'package.json is not a photo: choose a JPEG, PNG or WebP picture',
+    );
     await page.setInputFiles('input[name=before]', join(demo, '1.jpg'));
     await page.setInputFiles('input[name=after]', {
       name: 'after.jpg',

@@ -476,6 +476,12 @@ for (const zone of form.querySelectorAll<HTMLElement>('.drop')) {
       return;
     }
     if (!file.type.startsWith('image/')) {
+      // Said in the box too, where it stays: the form's line is taken by what the next press finds missing.
+      delete chosen[which];
+      preview.hidden = true;
+      preview.removeAttribute('src');
+      zone.classList.remove('has-photo');
+      hint.textContent = `${file.name} is not a photo: choose a JPEG, PNG or WebP picture`;
       say(formError, `${file.name} is not a photo: choose a JPEG, PNG or WebP picture of the board.`);
       return;
     }
