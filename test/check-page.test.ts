@@ -168,6 +168,12 @@ describe.skipIf(!chromiumPresent)('the check page in a browser', () => {
       expect(await page.locator('#check-form select[name=lang]').inputValue(), locale).toBe(set);
       await page.close();
     }
+    // Once a set was chosen here, it stays whatever the browser's language.
+    const page = await browser.newPage({ locale: 'de-DE', viewport: { width: 1280, height: 800 } });
+    await page.addInitScript(() => localStorage.setItem('tilecam.check.lang', 'en'));
+    await page.goto(`${base}/check`);
+    expect(await page.locator('#check-form select[name=lang]').inputValue()).toBe('en');
+    await page.close();
   });
 
   it('says a right claim is right', async () => {
@@ -228,6 +234,16 @@ describe.skipIf(!chromiumPresent)('the check page in a browser', () => {
       'package.json is not a photo: choose a JPEG, PNG or WebP picture',
     );
     await page.setInputFiles('input[name=before]', join(demo, '1.jpg'));
+    // A photo chosen stays when a file that is no picture is chosen after it.
+    await page.setInputFiles('input[name=before]', {
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('x'),
+    });
+    expect(await page.locator('#check-form .form-error').textContent()).toContain('notes.txt is not a photo');
+    expect(await page.locator('.drop[data-photo=before] .drop-hint').textContent()).toBe(
+      '1.jpg · tap to change',
+    );
     await page.setInputFiles('input[name=after]', {
       name: 'after.jpg',
       mimeType: 'image/jpeg',

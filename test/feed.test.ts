@@ -58,6 +58,8 @@ async function feed(...args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   const statuses: number[] = [];
+  /** When each frame was sent, and its answer's status. */
+  const sent: { at: number; status: number }[] = [];
   const realFetch = globalThis.fetch;
   const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((s) => {
     out.push(String(s));
@@ -68,13 +70,17 @@ async function feed(...args: string[]) {
     return true;
   });
   const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const at = performance.now();
     const res = await realFetch(input, init);
-    if (String(input).includes('/frames')) statuses.push(res.status);
+    if (String(input).includes('/frames')) {
+      statuses.push(res.status);
+      sent.push({ at, status: res.status });
+    }
     return res;
   });
   try {
     const code = await feedCommand([...args, '--url', base]);
-    return { code, out: out.join(''), err: err.join(''), statuses };
+    return { code, out: out.join(''), err: err.join(''), statuses, sent };
   } finally {
     stdout.mockRestore();
     stderr.mockRestore();
@@ -95,6 +101,10 @@ describe('tilecam feed', () => {
     // The server did refuse frames for coming too fast, and every photo went through in the end.
     expect(run.statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(run.statuses.filter((s) => s === 200)).toHaveLength(4);
+    // Each refused frame was sent again only after the second the server asked for (Retry-After: 1), not at once.
+    run.sent.forEach(({ at, status }, i) => {
+      if (status === 429) expect(run.sent[i + 1]!.at - at).toBeGreaterThanOrEqual(990);
+    });
     const game = (await (await fetch(`${base}/api/games/${id}`)).json()) as GameSnapshot;
     expect(game.turns).toHaveLength(4);
   }, 60_000);
@@ -122,17 +132,34 @@ describe('tilecam feed', () => {
     expect(run.code).toBe(2);
     expect(run.out).toMatch(/0\.jpg: committed\n.*3\.jpg: needs-confirmation\n$/s);
     expect(run.out).not.toMatch(/4\.jpg/);
-    expect(run.err).toMatch(/held for the scorekeeper.*then go on with --from 4\.jpg/);
+    expect(run.err).toContain(`held for the scorekeeper`);
+    expect(run.err).toContain(`then go on with --from ${join(photos, '4.jpg')}\n`);
+    // The same with --json: the photo held and the one to go on from.
+    const again = await feed(id, photos, '--token', token, '--json');
+    expect(again.code).toBe(2);
+    expect(JSON.parse(again.out)).toMatchObject({ held: join(photos, '3.jpg'), next: join(photos, '4.jpg') });
     // Going on --from the photo named: only it and those after it are sent.
-    const rest = await feed(id, photos, '--token', token, '--from', '4.jpg', '--json');
+    const rest = await feed(id, photos, '--token', token, '--from', join(photos, '4.jpg'), '--json');
     const sent = JSON.parse(rest.out) as { frames: { file: string }[] };
     expect(sent.frames.map((f) => f.file)).toEqual([join(photos, '4.jpg')]);
+    expect(rest.code).toBe(0);
   }, 60_000);
 
-  it('says which photo --from names when there is none', async () => {
+  it('refuses a --from that names no photo, or a name two folders hold', async () => {
     const { id, token } = await newGame();
     const run = await feed(id, folder('from', [0]), '--token', token, '--from', '9.jpg');
     expect(run.code).toBe(1);
     expect(run.err).toMatch(/--from 9\.jpg: no such photo/);
+    const [a, b] = [
+      folder('from-a', [0, 1]),
+      folder('from-b', [
+        [2, '0.jpg'],
+        [3, '1.jpg'],
+      ]),
+    ];
+    const twice = await feed(id, a, b, '--token', token, '--from', '0.jpg');
+    expect(twice.code).toBe(1);
+    expect(twice.err).toMatch(/--from 0\.jpg: 2 folders hold a photo of that name: give its path/);
+    expect(twice.statuses).toEqual([]);
   });
 });

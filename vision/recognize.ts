@@ -50,7 +50,7 @@ export interface RecognizeOptions {
   readonly threshold?: number;
   /** Receives the decoded photo (at most DECODE_SIDE pixels a side), the corners in its pixels and the straightened
    *  board, for debug images. */
-  readonly inspect?: (photo: RgbImage, corners: Corners, warped: RgbImage) => void | Promise<void>;
+  readonly inspect?: (photo: DecodedImage, corners: Corners, warped: RgbImage) => void | Promise<void>;
 }
 
 export const DEFAULT_THRESHOLD = 0.8;

@@ -131,7 +131,8 @@ function showMe(s: MeSnapshot): News {
   };
 }
 
-/** The photo of the reading held when the last snapshot came (a new one is news for a photo just sent). */
+/** The photo of the reading held when the last snapshot came. A new one is news for a photo just sent: this
+ *  camera's, or (in a classic game with another camera) the other's, which holds this one's turn as well. */
 let heldPhoto: string | null = null;
 
 function showSnapshot(s: Snapshot): void {

@@ -465,26 +465,25 @@ for (const zone of form.querySelectorAll<HTMLElement>('.drop')) {
   const input = zone.querySelector('input')!;
   const preview = zone.querySelector('img')!;
   const hint = zone.querySelector<HTMLElement>('.drop-hint')!;
-  const choose = (file: File | undefined) => {
+  /** The box emptied, saying `text`. */
+  const clear = (text: string) => {
     if (preview.src) URL.revokeObjectURL(preview.src);
-    if (!file) {
-      delete chosen[which];
-      preview.hidden = true;
-      preview.removeAttribute('src');
-      hint.textContent = 'Take a photo, choose one, or drop it here';
-      zone.classList.remove('has-photo');
-      return;
-    }
+    delete chosen[which];
+    preview.hidden = true;
+    preview.removeAttribute('src');
+    hint.textContent = text;
+    zone.classList.remove('has-photo');
+  };
+  const choose = (file: File | undefined) => {
+    if (!file) return clear('Take a photo, choose one, or drop it here');
     if (!file.type.startsWith('image/')) {
-      // Said in the box too, where it stays: the form's line is taken by what the next press finds missing.
-      delete chosen[which];
-      preview.hidden = true;
-      preview.removeAttribute('src');
-      zone.classList.remove('has-photo');
-      hint.textContent = `${file.name} is not a photo: choose a JPEG, PNG or WebP picture`;
       say(formError, `${file.name} is not a photo: choose a JPEG, PNG or WebP picture of the board.`);
+      // A photo chosen before stays. An empty box says it too, where it stays: the form's line is taken by what the
+      // next press finds missing.
+      if (!chosen[which]) clear(`${file.name} is not a photo: choose a JPEG, PNG or WebP picture`);
       return;
     }
+    if (preview.src) URL.revokeObjectURL(preview.src);
     chosen[which] = file;
     preview.src = URL.createObjectURL(file);
     preview.hidden = false;

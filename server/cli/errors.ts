@@ -27,6 +27,6 @@ export function whyUnreadable(err: unknown): string {
     case 'EPERM':
       return 'permission denied';
     default:
-      return code ?? (err as Error).message;
+      return code ?? (err instanceof Error ? err.message : String(err));
   }
 }

@@ -1,15 +1,16 @@
 /**
- * `tilecam feed GAME DIR… --token TOKEN [--url http://localhost:3000] [--from NAME] [--json]`: replays photos in order
- * through the same frame intake a camera uses, each as the end of a turn. Photos are taken in natural order (2 before
- * 10), from the one named `--from` (its file name) when given. A frame the server refuses for coming too fast (the
- * game's frames a second) is sent again when the server says it may be (Retry-After). A move held for the scorekeeper
+ * `tilecam feed GAME DIR… --token TOKEN [--url http://localhost:3000] [--from PHOTO] [--json]`: replays photos in
+ * order through the same frame intake a camera uses, each as the end of a turn. Photos are taken in natural order (2
+ * before 10), from `--from` when given (its path, or its file name when only one folder holds that name). A frame the
+ * server refuses for coming too fast (the game's frames a second) is sent again when the server says it may be
+ * (Retry-After, a second at least), for up to 30 s. A move held for the scorekeeper
  * (`needs-confirmation`) stops the feed with exit 2: the photos after it would show the board moves ahead of the game.
  * The scorekeeper confirms it on the game's page, and the feed goes on with `--from` the next photo.
  * `tilecam demo [--port 3000] [--db FILE]`: starts the service and plays the rendered demo game into it, so a
  * newcomer without a camera sees the scoreboard work.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parseGameConfig } from '../service/validate.ts';
@@ -26,10 +27,16 @@ const TYPES: Record<string, string> = {
 /** How long one photo is sent again while the server answers that frames come too fast, at most. */
 const RATE_WAIT_MS = 30_000;
 
+/** The photos of the folders, each folder's in natural order; a folder that cannot be read is named. */
 async function photosIn(dirs: string[]): Promise<string[]> {
   const out: string[] = [];
   for (const dir of dirs) {
-    const names = (await readdir(dir)).filter((n) => IMAGE.test(n));
+    let names: string[];
+    try {
+      names = (await readdir(dir)).filter((n) => IMAGE.test(n));
+    } catch (err) {
+      throw new Error(`cannot read the folder ${dir}: ${whyUnreadable(err)}`);
+    }
     names.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
     out.push(...names.map((n) => join(dir, n)));
   }
@@ -50,21 +57,25 @@ async function post(url: string, token: string, file: string, endTurn: boolean):
     headers: { authorization: `Bearer ${token}`, 'content-type': TYPES[ext] ?? 'image/jpeg' },
     body: await readFile(file),
   });
-  const after = Number(res.headers.get('retry-after'));
+  // Retry-After in whole seconds (the form this server sends; an HTTP date is not used by it).
+  const after = res.headers.get('retry-after')?.trim() ?? '';
   return {
     status: res.status,
-    ...(Number.isFinite(after) && after > 0 ? { retryAfterMs: after * 1000 } : {}),
+    ...(/^\d{1,6}$/.test(after) ? { retryAfterMs: Number(after) * 1000 } : {}),
     body: (await res.json()) as Posted['body'],
   };
 }
 
-/** `post`, sent again while the server answers 429 (frames too fast), each time after the wait it asks for. */
+/** `post`, sent again while the server answers 429 (frames too fast), each time after the wait it asks for (a
+ *  second at least), for as long as that stays within RATE_WAIT_MS. */
 async function postPaced(url: string, token: string, file: string): Promise<Posted> {
   const until = Date.now() + RATE_WAIT_MS;
   for (;;) {
     const r = await post(url, token, file, true);
-    if (r.status !== 429 || Date.now() >= until) return r;
-    await new Promise((resolve) => setTimeout(resolve, Math.min(r.retryAfterMs ?? 1000, 5000)));
+    if (r.status !== 429) return r;
+    const wait = Math.max(1000, r.retryAfterMs ?? 1000);
+    if (Date.now() + wait > until) return r;
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }
 
@@ -95,12 +106,21 @@ export async function feedCommand(args: string[]): Promise<number> {
   try {
     files = await photosIn(dirs);
   } catch (err) {
-    return reportError(json, `cannot read the folder: ${whyUnreadable(err)}`);
+    return reportError(json, (err as Error).message);
   }
   if (values.from !== undefined) {
-    const at = files.findIndex((f) => basename(f) === values.from || f === values.from);
-    if (at < 0) return reportError(json, `--from ${values.from}: no such photo in ${dirs.join(', ')}`);
-    files = files.slice(at);
+    // A path names one photo; a bare name must name one in all the folders.
+    const from = values.from;
+    const named = files.flatMap((f, i) =>
+      resolve(f) === resolve(from) || (!from.includes(sep) && basename(f) === from) ? [i] : [],
+    );
+    if (named.length === 0) return reportError(json, `--from ${from}: no such photo in ${dirs.join(', ')}`);
+    if (named.length > 1)
+      return reportError(
+        json,
+        `--from ${from}: ${named.length} folders hold a photo of that name: give its path`,
+      );
+    files = files.slice(named[0]);
   }
   const frames: { file: string; status: string; reasons?: string[] }[] = [];
   for (const [i, file] of files.entries()) {
@@ -121,7 +141,7 @@ export async function feedCommand(args: string[]): Promise<number> {
       if (json) process.stdout.write(`${JSON.stringify({ frames, held: file, next: next ?? null })}\n`);
       else
         process.stderr.write(
-          `tilecam: the move of ${file} is held for the scorekeeper${reasons?.length ? ` (${reasons.join('; ')})` : ''}: confirm it on the game's page (${url}/board.html?game=${encodeURIComponent(game)}, with the scorekeeper's link)${next ? `, then go on with --from ${basename(next)}` : ''}\n`,
+          `tilecam: the move of ${file} is held for the scorekeeper${reasons?.length ? ` (${reasons.join('; ')})` : ''}: confirm it on the game's page (${url}/board.html?game=${encodeURIComponent(game)}, with the scorekeeper's link)${next ? `, then go on with --from ${next}` : ''}\n`,
         );
       return 2;
     }

@@ -31,7 +31,7 @@ const commands: Record<string, { run: Command; help: string }> = {
   },
   feed: {
     run: feedCommand,
-    help: 'feed GAME DIR… --token TOKEN [--url URL] [--json]   play photos into a game, in order',
+    help: 'feed GAME DIR… --token TOKEN [--url URL] [--from PHOTO] [--json]   play photos into a game, in order (a move held for the scorekeeper stops it: exit 2)',
   },
   demo: {
     run: demoCommand,

@@ -83,8 +83,8 @@ export async function verifyCommand(args: string[]): Promise<number> {
   }
   process.stdout.write(json ? `${JSON.stringify(result)}\n` : humanText(result));
   // The points hang on the set's letter values, and letters it lacks (a German Ö) are read as ones it has: a
-  // verdict scored with a set nobody chose says so.
-  if (values.lang === undefined && result.points !== null)
+  // verdict on photos read with a set nobody chose says so.
+  if (values.lang === undefined)
     process.stderr.write(
       'tilecam: scored with the English tile set, the default: for a German set give --lang de\n',
     );
