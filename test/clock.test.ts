@@ -200,7 +200,11 @@ describe.skipIf(!chromiumPresent)('the turn clock in a browser', () => {
 
     // Scrabble Me builds its rounds at the same time: no game clock, even with minutes typed before.
     await field.fill('30');
+    // The podium's tiles are asked for only in Scrabble Me.
+    const podium = page.locator('input[name=podium]');
+    expect(await podium.isVisible()).toBe(false);
     await page.selectOption('select[name=variant]', 'scrabble-me');
+    expect(await podium.isVisible()).toBe(true);
     const input = page.locator('input[name=clockMinutes]');
     expect(await input.isVisible()).toBe(false);
     expect(await input.isDisabled()).toBe(true);
@@ -212,6 +216,7 @@ describe.skipIf(!chromiumPresent)('the turn clock in a browser', () => {
     await page.selectOption('select[name=variant]', 'classic');
     expect(await input.isVisible()).toBe(true);
     expect(await input.isDisabled()).toBe(false);
+    expect(await podium.isVisible()).toBe(false);
     await closeWatched(page);
   }, 60_000);
 });

@@ -66,6 +66,18 @@ describe.skipIf(!chromiumPresent)('the games list on the start page', () => {
     return { id: decodeURIComponent(m![1]!), token: decodeURIComponent(m![2]!) };
   };
 
+  it('starts on the tile set of the browser’s language', async () => {
+    for (const [locale, set] of [
+      ['de-AT', 'de'],
+      ['en-US', 'en'],
+    ] as const) {
+      const page = await browser.newPage({ locale, viewport: { width: 1280, height: 800 } });
+      await page.goto(`${base}/`);
+      expect(await page.locator('#new-game select[name=lang]').inputValue(), locale).toBe(set);
+      await page.close();
+    }
+  });
+
   it('shows scores, status and date, archives a finished game and restores it', async () => {
     const page = await watchedPage(browser, 1280, 800);
     await page.goto(base);

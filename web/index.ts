@@ -16,17 +16,24 @@ const list = document.getElementById('games')!;
 const createError = document.getElementById('create-error')!;
 const mine = document.getElementById('my-games')!;
 const mineList = document.getElementById('my-games-list')!;
-/** The game clock's minutes: not for Scrabble Me, whose rounds are built at the same time. */
+/** The fields of the game chosen: the podium's tiles only for Scrabble Me; the game clock's minutes not for it, whose
+ *  rounds are built at the same time. */
 const variantSelect = form.elements.namedItem('variant') as HTMLSelectElement;
 const clockField = document.getElementById('clock-field')!;
 const clockInput = form.elements.namedItem('clockMinutes') as HTMLInputElement;
-function showClockField(): void {
+const podiumField = document.getElementById('podium-field')!;
+const podiumInput = form.elements.namedItem('podium') as HTMLInputElement;
+function showVariantFields(): void {
   const me = variantSelect.value === 'scrabble-me';
   clockField.hidden = me;
   clockInput.disabled = me;
+  podiumField.hidden = !me;
+  podiumInput.disabled = !me;
 }
-variantSelect.addEventListener('change', showClockField);
-showClockField();
+variantSelect.addEventListener('change', showVariantFields);
+showVariantFields();
+// The tile set of the browser's language, where tilecam reads it (a German set on a German browser).
+if (/^de\b/i.test(navigator.language)) (form.elements.namedItem('lang') as HTMLSelectElement).value = 'de';
 
 /** A game as this page shares it: the server's list, or a game kept on this computer. */
 interface Listed {
