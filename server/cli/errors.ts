@@ -30,3 +30,12 @@ export function whyUnreadable(err: unknown): string {
       return code ?? (err instanceof Error ? err.message : String(err));
   }
 }
+
+/** What was wrong with a command line parseArgs refused, in tilecam's words (an unknown option: where to look). */
+export function argsError(err: unknown): string {
+  const e = err as { code?: string; message?: string } | null;
+  const option = /'(-[^']*)'/.exec(e?.message ?? '')?.[1];
+  if (e?.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option)
+    return `unknown option ${option} (\`tilecam help\` lists each command's options)`;
+  return err instanceof Error ? err.message : String(err);
+}

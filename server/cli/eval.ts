@@ -37,7 +37,7 @@ import {
 } from '../../vision/index.ts';
 import { parseBoard, squareName } from '../engine/index.ts';
 import { correctLabel, type Erratum, errataFor, parseErrata } from './errata.ts';
-import { reportError } from './errors.ts';
+import { argsError, reportError } from './errors.ts';
 import { outputFolder } from './folders.ts';
 import { readingOptionsOf } from './recognize.ts';
 
@@ -360,7 +360,7 @@ export async function evalCommand(args: string[]): Promise<number> {
       },
     }));
   } catch (err) {
-    return reportError(json, (err as Error).message);
+    return reportError(json, argsError(err));
   }
   if (positionals.length === 0) return reportError(json, 'eval needs at least one folder of labelled photos');
   const set = readingOptionsOf(values.lang ?? 'en');

@@ -14,7 +14,7 @@ import { basename, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parseGameConfig } from '../service/validate.ts';
-import { reportError, whyUnreadable } from './errors.ts';
+import { argsError, reportError, whyUnreadable } from './errors.ts';
 import { parseServerArgs, type ServerArgs } from './serve.ts';
 
 const IMAGE = /\.(jpe?g|png|webp)$/i;
@@ -95,7 +95,7 @@ export async function feedCommand(args: string[]): Promise<number> {
       },
     }));
   } catch (err) {
-    return reportError(json, (err as Error).message);
+    return reportError(json, argsError(err));
   }
   const [game, ...dirs] = positionals;
   if (!game || dirs.length === 0 || !values.token)
@@ -155,7 +155,7 @@ export async function demoCommand(args: string[]): Promise<number> {
   try {
     options = parseServerArgs(args, false);
   } catch (err) {
-    return reportError(false, (err as Error).message);
+    return reportError(false, argsError(err));
   }
   const { startServer } = await import('../http/app.ts');
   const server = await startServer(options);

@@ -15,7 +15,7 @@ import {
 } from '../../vision/index.ts';
 import { isTileSetId, squareName } from '../engine/index.ts';
 import { readingOptions } from '../service/frames.ts';
-import { reportError, whyUnreadable } from './errors.ts';
+import { argsError, reportError, whyUnreadable } from './errors.ts';
 import { outputFolder } from './folders.ts';
 
 /** What a reading of a board of the tile set `--lang` may report (see the service's `readingOptions`). */
@@ -51,7 +51,7 @@ export async function recognizeCommand(args: string[]): Promise<number> {
       },
     }));
   } catch (err) {
-    return reportError(json, (err as Error).message);
+    return reportError(json, argsError(err));
   }
   if (positionals.length !== 1) return reportError(json, 'recognize needs exactly one image');
   const set = readingOptionsOf(values.lang ?? 'en');

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { decodeGcg, isTileSetId, type ReplayReport, readGcg, replayGcg } from '../engine/index.ts';
-import { reportError, whyUnreadable } from './errors.ts';
+import { argsError, reportError, whyUnreadable } from './errors.ts';
 
 export interface ReplayFileResult {
   file: string;
@@ -74,7 +74,7 @@ export async function replayCommand(args: string[]): Promise<number> {
   try {
     parsed = parse(args);
   } catch (err) {
-    return reportError(args.includes('--json'), (err as Error).message);
+    return reportError(args.includes('--json'), argsError(err));
   }
   const { values, positionals } = parsed;
   const json = values.json === true;

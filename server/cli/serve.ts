@@ -12,7 +12,7 @@ import {
   type SourcePolicy,
   sourcePolicies,
 } from '../service/limits.ts';
-import { reportError } from './errors.ts';
+import { argsError, reportError } from './errors.ts';
 
 export interface ServerArgs {
   port: number;
@@ -74,7 +74,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   try {
     options = parseServerArgs(args, true);
   } catch (err) {
-    return reportError(json, (err as Error).message);
+    return reportError(json, argsError(err));
   }
   const { startServer, StoreOpenError } = await import('../http/app.ts');
   let server: Awaited<ReturnType<typeof startServer>>;

@@ -12,7 +12,7 @@ import { readingLexicon } from '../lexicon/index.ts';
 import type { Verification } from '../protocol/index.ts';
 import { ServiceError } from '../service/errors.ts';
 import { verifyAnnouncedPhoto, verifyPhotos } from '../service/verify.ts';
-import { reportError, whyUnreadable } from './errors.ts';
+import { argsError, reportError, whyUnreadable } from './errors.ts';
 
 const EXIT = { right: 0, wrong: 1, unsure: 2 } as const;
 
@@ -36,7 +36,7 @@ export async function verifyCommand(args: string[]): Promise<number> {
       },
     }));
   } catch (err) {
-    return fail(json, (err as Error).message);
+    return fail(json, argsError(err));
   }
   const lang = values.lang ?? 'en';
   if (lang !== 'en' && lang !== 'de')

@@ -5,7 +5,7 @@
  * SIGTERM or SIGINT: the jobs running finish, the other workers take its queues.
  */
 import { parseArgs } from 'node:util';
-import { reportError } from './errors.ts';
+import { argsError, reportError } from './errors.ts';
 
 export async function workerCommand(args: string[]): Promise<number> {
   const json = args.includes('--json');
@@ -21,7 +21,7 @@ export async function workerCommand(args: string[]): Promise<number> {
       },
     }));
   } catch (err) {
-    return reportError(json, (err as Error).message);
+    return reportError(json, argsError(err));
   }
   const { openStore, redisUrl, reach, StoreOpenError } = await import('../http/app.ts');
   const { RedisBus } = await import('../service/bus.ts');
