@@ -171,6 +171,9 @@ describe('recognize on bad input', () => {
     const whole = readFileSync(join(photos, 'overhead_green_cream.jpg'));
     const err = await visionError(whole.subarray(0, Math.floor(whole.length / 2)));
     expect(err.code).toBe('corrupt-image');
+    expect(err.message).toBe(
+      'the image is cut off: the file ends before the picture does (it may not have been copied or uploaded whole)',
+    );
   });
 
   it('refuses a 20000×20000 image before decoding it', async () => {

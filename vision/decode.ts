@@ -81,6 +81,13 @@ async function whyNot(input: Uint8Array, err: Error): Promise<VisionError> {
       `the image is ${meta.width}×${meta.height}: over ${MAX_PIXELS / 1e6} megapixels`,
     );
   }
+  // The decoder's own words where they are its library's (libvips: "VipsJpeg: premature end of JPEG image"), said
+  // for people where the cause is known.
+  if (/premature end|truncated|unexpected end/i.test(err.message))
+    return new VisionError(
+      'corrupt-image',
+      'the image is cut off: the file ends before the picture does (it may not have been copied or uploaded whole)',
+    );
   return new VisionError('corrupt-image', `the image could not be decoded: ${err.message}`);
 }
 
