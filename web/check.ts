@@ -9,7 +9,7 @@
 import type { ExplainedWord, PremiumName } from '../server/engine/index.ts';
 import { standardLayout } from '../server/engine/index.ts';
 import type { CheckView, GcgCheck, TurnCheck, UnsureSquare, Verification } from '../server/protocol/index.ts';
-import { el } from './render.ts';
+import { browserTileSet, el } from './render.ts';
 
 const SIZE = 15;
 const COLS = 'ABCDEFGHIJKLMNO';
@@ -512,7 +512,7 @@ moveInput.oninput = () => beforeZone.classList.toggle('not-needed', moveInput.va
 const savedLang = localStorage.getItem('tilecam.check.lang');
 if (savedLang === 'en' || savedLang === 'de') langSelect.value = savedLang;
 // None chosen here yet: the browser's language says which set is likelier on the table.
-else if (/^de\b/i.test(navigator.language)) langSelect.value = 'de';
+else langSelect.value = browserTileSet();
 
 form.onsubmit = async (e) => {
   e.preventDefault();

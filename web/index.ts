@@ -6,7 +6,7 @@
  */
 import type { GameConfigInput } from '../server/protocol/index.ts';
 import { hallHref, type ListedGame, listGames, playersWithScores } from './listing.ts';
-import { el } from './render.ts';
+import { browserTileSet, el } from './render.ts';
 import { copyText, gameShareLinks, sharePanel } from './share.ts';
 
 const form = document.getElementById('new-game') as HTMLFormElement;
@@ -32,8 +32,7 @@ function showVariantFields(): void {
 }
 variantSelect.addEventListener('change', showVariantFields);
 showVariantFields();
-// The tile set of the browser's language, where tilecam reads it (a German set on a German browser).
-if (/^de\b/i.test(navigator.language)) (form.elements.namedItem('lang') as HTMLSelectElement).value = 'de';
+(form.elements.namedItem('lang') as HTMLSelectElement).value = browserTileSet();
 
 /** A game as this page shares it: the server's list, or a game kept on this computer. */
 interface Listed {

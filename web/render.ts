@@ -616,3 +616,9 @@ export function heldSquaresView(
   }
   return list;
 }
+
+/** The tile set a page starts on before one is chosen there: the browser's language's, where tilecam reads it (German
+ *  on a German browser), else English. */
+export function browserTileSet(): 'en' | 'de' {
+  return /^de\b/i.test(navigator.language) ? 'de' : 'en';
+}
