@@ -50,12 +50,19 @@ type Posted = {
   body: { status?: string; reasons?: string[]; error?: { message: string } };
 };
 
-async function post(url: string, token: string, file: string, endTurn: boolean): Promise<Posted> {
+async function post(
+  url: string,
+  token: string,
+  file: string,
+  endTurn: boolean,
+  /** The photo's bytes, as readFile gives them. */
+  bytes: Awaited<ReturnType<typeof readFile>>,
+): Promise<Posted> {
   const ext = file.split('.').pop()!.toLowerCase();
   const res = await fetch(`${url}/frames${endTurn ? '?endTurn=1' : ''}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': TYPES[ext] ?? 'image/jpeg' },
-    body: await readFile(file),
+    body: bytes,
   });
   // Retry-After in whole seconds (the form this server sends; an HTTP date is not used by it).
   const after = res.headers.get('retry-after')?.trim() ?? '';
@@ -70,8 +77,10 @@ async function post(url: string, token: string, file: string, endTurn: boolean):
  *  second at least), for as long as that stays within RATE_WAIT_MS. */
 async function postPaced(url: string, token: string, file: string): Promise<Posted> {
   const until = Date.now() + RATE_WAIT_MS;
+  // Read once, sent as often as it takes.
+  const bytes = await readFile(file);
   for (;;) {
-    const r = await post(url, token, file, true);
+    const r = await post(url, token, file, true, bytes);
     if (r.status !== 429) return r;
     const wait = Math.max(1000, r.retryAfterMs ?? 1000);
     if (Date.now() + wait > until) return r;
@@ -169,7 +178,7 @@ export async function demoCommand(args: string[]): Promise<number> {
   const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
   for (const [i, file] of files.entries()) {
     await pause(4000);
-    const r = await post(`${base}/api/games/${id}`, token, file, i > 0);
+    const r = await post(`${base}/api/games/${id}`, token, file, i > 0, await readFile(file));
     process.stdout.write(`  photo ${i}: ${r.body.status}\n`);
     if (r.body.status === 'needs-confirmation') {
       // Playing the scorekeeper: check the reading against what was really played, and confirm.
