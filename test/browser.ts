@@ -1,7 +1,8 @@
 /**
  * What every browser test shares: Debian's Chromium, headless, with the flags this machine needs (no sandbox as
  * root, no background traffic), a real server on an ephemeral port beside it, and pages that record the native
- * dialogs they open (the pages must open none) and their script errors, and the accessibility check (axe-core).
+ * dialogs they open (the pages must open none), their script errors and what the Content-Security-Policy blocked,
+ * and the accessibility check (axe-core).
  */
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,7 +44,7 @@ export async function stopWithBrowser(browser?: Browser, server?: RunningServer)
 /** Native dialogs and script errors, by page. */
 const problems = new WeakMap<Page, string[]>();
 
-/** A new page of that size that records its native dialogs (dismissed) and script errors. */
+/** A new page of that size that records its native dialogs (dismissed), script errors and CSP violations. */
 export async function watchedPage(browser: Browser, width: number, height: number): Promise<Page> {
   const page = await browser.newPage({ viewport: { width, height } });
   const seen: string[] = [];
@@ -53,10 +54,19 @@ export async function watchedPage(browser: Browser, width: number, height: numbe
     void dialog.dismiss();
   });
   page.on('pageerror', (err) => seen.push(`script error: ${err.message}`));
+  // Anything the Content-Security-Policy blocked (in the page or a frame of it): the pages must need nothing it refuses.
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`),
+    ),
+  );
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /CSP violation|Content Security Policy/.test(m.text())) seen.push(m.text());
+  });
   return page;
 }
 
-/** Closes a page, failing the test if it opened a native dialog or had a script error. */
+/** Closes a page, failing the test if it opened a native dialog, had a script error or a CSP violation. */
 export async function closeWatched(page: Page): Promise<void> {
   await page.close();
   expect(problems.get(page)).toEqual([]);
@@ -70,7 +80,8 @@ export async function axeViolations(
   page: Page,
   impacts: readonly string[] = ['serious', 'critical'],
 ): Promise<string[]> {
-  await page.addScriptTag({ content: axe.source });
+  // Evaluated, not added as a script element: the pages' Content-Security-Policy refuses inline scripts.
+  await page.evaluate(axe.source);
   const violations = await page.evaluate(async () => {
     const run = (window as unknown as { axe: typeof axe }).axe.run;
     const result = await run(document, { resultTypes: ['violations'] });

@@ -19,8 +19,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseServerArgs } from '../server/cli/serve.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot } from '../server/protocol/index.ts';
+import { addressAllowed } from '../server/service/addresses.ts';
 import { defaultLimits, type Limits } from '../server/service/limits.ts';
-import { addressAllowed, PartSplitter } from '../server/service/mjpeg.ts';
+import { PartSplitter } from '../server/service/mjpeg.ts';
 import { GameService } from '../server/service/service.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
@@ -233,7 +234,7 @@ describe('held readings and their photos', () => {
 
   it('stops keeping photos once a game has its most, and still records the moves', async () => {
     const small = mkdtempSync(join(tmpdir(), 'tilecam-photo-cap-'));
-    const store = new SqliteStore(join(small, 'games.db'), frame(1).length + 10);
+    const store = new SqliteStore(join(small, 'games.db'), { perGame: frame(1).length + 10 });
     const service = new GameService(store, { limits });
     const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     expect((await service.submitFrame(id, frame(1), false)).status).toBe('waiting');
@@ -548,11 +549,17 @@ describe('camera streams', () => {
   const startSource = (id: string, token: string, url: string, at = base) =>
     call(`${at}/api/games/${id}/source`, { method: 'POST', token, json: { url } });
 
-  async function stoppedSource(id: string, at = base) {
+  /** The stream once stopped, as its scorekeeper reads it (with why); every viewer is told only that it stopped. */
+  async function stoppedSource(id: string, token: string, at = base) {
     for (let i = 0; i < 40; i++) {
       const snap = (await call(`${at}/api/games/${id}`)).body as unknown as GameSnapshot;
       const source = snap.sources[0];
-      if (source?.state === 'stopped') return source;
+      if (source?.state === 'stopped') {
+        expect(source.error).toBe('the camera stream stopped');
+        const detail = await call(`${at}/api/games/${id}/source`, { token });
+        expect((await call(`${at}/api/games/${id}/source`)).status).toBe(401);
+        return (detail.body as unknown as { sources: GameSnapshot['sources'] }).sources[0]!;
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error('the source never stopped');
@@ -570,7 +577,7 @@ describe('camera streams', () => {
         error: null,
       },
     ]);
-    const source = await stoppedSource(id);
+    const source = await stoppedSource(id, token);
     expect(source.error).toMatch(/sent nothing for 0.6 s/);
   });
 
@@ -586,7 +593,7 @@ describe('camera streams', () => {
       const { id, token } = await newGame();
       const url = `http://127.0.0.1:${(drip.address() as AddressInfo).port}/video`;
       expect((await startSource(id, token, url)).status).toBe(202);
-      expect((await stoppedSource(id)).error).toMatch(/sent no whole frame for 2 s/);
+      expect((await stoppedSource(id, token)).error).toMatch(/sent no whole frame for 2 s/);
     } finally {
       drip.closeAllConnections();
       await new Promise((r) => drip.close(r));
@@ -597,10 +604,10 @@ describe('camera streams', () => {
     const { id, token } = await newGame();
     const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/video`;
     expect((await startSource(id, token, url)).status).toBe(202);
-    expect((await stoppedSource(id)).error).toMatch(/redirected to another host \(localhost:/);
+    expect((await stoppedSource(id, token)).error).toMatch(/redirected to another host \(localhost:/);
   });
 
-  it('may not reach this machine or link-local addresses under the default policy, however spelled', async () => {
+  it('may not reach this machine, link-local or metadata addresses under the default policy, however spelled', async () => {
     const lan = await startServer({
       port: 0,
       host: '127.0.0.1',
@@ -619,6 +626,11 @@ describe('camera streams', () => {
         'http://[::ffff:127.0.0.1]:9/',
         'http://0.0.0.0:9/',
         'http://169.254.169.254/latest/meta-data/',
+        'http://[::127.0.0.1]:9/',
+        'http://[64:ff9b::127.0.0.1]:9/',
+        'http://100.100.100.200/latest/meta-data/',
+        'http://[fd00:ec2::254]/latest/meta-data/',
+        'http://metadata.google.internal/computeMetadata/v1/',
         'ftp://192.168.1.2/',
       ]) {
         const res = await startSource(id, token, url, at);
@@ -626,7 +638,9 @@ describe('camera streams', () => {
       }
       // A name is checked on the connection itself: localhost resolves to loopback, refused, and reported.
       expect((await startSource(id, token, 'http://localhost:9/video', at)).status).toBe(202);
-      expect((await stoppedSource(id, at)).error).toMatch(/reaches (127\.0\.0\.1|::1).*policy \(lan\)/);
+      expect((await stoppedSource(id, token, at)).error).toMatch(
+        /reaches (127\.0\.0\.1|::1).*policy \(lan\)/,
+      );
     } finally {
       await lan.close();
     }
@@ -670,6 +684,11 @@ describe('the source policy', () => {
       ['::ffff:192.168.0.1', false, true, true],
       ['169.254.169.254', false, false, true],
       ['0.0.0.0', false, false, true],
+      ['::7f00:1', false, false, true],
+      ['64:ff9b::7f00:1', false, false, true],
+      ['64:ff9b::808:808', true, true, true],
+      ['100.100.100.200', false, false, true],
+      ['fd00:ec2::254', false, false, true],
     ];
     for (const [address, pub, lan, any] of cases) {
       expect([

@@ -188,7 +188,7 @@ describe('camera streams shared by a hall’s instances', () => {
     }
   }, 30_000);
 
-  it('shows everywhere why a stream stopped, and nobody pulls it again until it is started again', async () => {
+  it('shows everywhere that a stream stopped (its scorekeeper why), and nobody pulls it again until started again', async () => {
     const [a, b] = [await instance(), await instance()];
     const { id } = await a.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     await b.get(id);
@@ -196,7 +196,8 @@ describe('camera streams shared by a hall’s instances', () => {
     await a.startSource(id, missing, 300);
     await until('B shows it stopped', async () => (await sourcesOn(b, id))[0]?.state === 'stopped');
     const [shown] = await sourcesOn(b, id);
-    expect(shown?.error).toMatch(/404/);
+    expect(shown?.error).toBe('the camera stream stopped');
+    expect((await b.get(id)).sources.detail()[0]?.error).toMatch(/404/);
     expect(await sourcesOn(a, id)).toEqual([shown]);
     // Scans go on: it stays stopped.
     await new Promise((r) => setTimeout(r, 1500));

@@ -249,3 +249,43 @@ describe('squares in doubt between two photos (readings made by hand)', () => {
     expect(v.message).toContain('the same score either way');
   });
 });
+
+describe.skipIf(!present)('a German board checked, or played, as English', () => {
+  const image = (n: number) => readFileSync(join(games, 'game01', `image-${n}.jpg`));
+
+  it('is no confident verdict: the check names the letters and asks for the German set', async () => {
+    // Move 3 of game01 is MÖS. at J2: its Ö, read as English, would be an O worth 1, not 8.
+    const v = await verifyPhotos(image(2), image(3), { lang: 'en', claimed: 21 });
+    expect(v.verdict).toBe('unsure');
+    expect(v.message).toMatch(
+      /^these tiles look German: Ö at 10C\. This is the English set: Check with the German set\?$/,
+    );
+    const right = await verifyPhotos(image(2), image(3), { lang: 'de', claimed: 19 });
+    expect([right.verdict, right.points]).toEqual(['right', 19]);
+  });
+
+  it('holds the move in an English game, naming the letters', async () => {
+    const { GameService } = await import('../server/service/service.ts');
+    const { SqliteStore } = await import('../server/store/sqlite.ts');
+    const store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'tilecam-foreign-')), 'games.db'));
+    const service = new GameService(store);
+    const { id } = await service.create({
+      players: ['Stefan', 'Hanns'],
+      lang: 'en',
+      variant: 'classic',
+      challengeRule: 'double',
+      capture: 'button',
+    });
+    const session = await service.get(id);
+    const board2 = readFileSync(join(games, 'game01', 'image-2.txt'), 'utf8')
+      .trimEnd()
+      .split('\n');
+    expect((await session.act({ type: 'confirm', board: board2 })).status).toBe('committed');
+    const held = await session.submitFrame(image(3), true);
+    expect(held.status).toBe('needs-confirmation');
+    expect(held.reasons?.[0]).toMatch(
+      /^these tiles look German: Ö at 10C\. This is the English set: start a German game/,
+    );
+    await store.close();
+  });
+});

@@ -254,6 +254,12 @@ export interface CellReading {
   };
   /** Quarter turns clockwise of the letters as seen. */
   readonly turns: 0 | 1 | 2 | 3;
+  /**
+   * Per cell, a letter outside the allowed ones that the model scores above the allowed letter the cell is read as
+   * ('' where none): an Ä on a board read as English. The reading keeps the allowed letter; this says the tile set
+   * chosen may be the wrong one.
+   */
+  readonly foreign: string[];
 }
 
 /** One reading of a square and the model's share for it. */
@@ -261,6 +267,15 @@ export interface Alternative {
   readonly tile: string;
   readonly p: number;
 }
+
+/**
+ * How many times the allowed letter's score a letter outside the set must have for a cell to say so (`foreign`).
+ * Measured over the labelled real photos read as English: the German boards' Ä, Ö and Ü score at least 2.1 times
+ * the letter read in their place, and letters of the English sets' own tiles never more than 1.95 times; a square
+ * counts at 4 times (most Ä, Ö and Ü score hundreds of times more), so that an English board is never taken for a
+ * German one by one such square.
+ */
+const FOREIGN_MARGIN = 4;
 
 /** How many readings of each square are kept. */
 const OPTIONS = 4;
@@ -307,6 +322,10 @@ export function readCells(
   const some = previous && !keep ? undefined : only;
   const keys = ['.', '?', ...letters];
   const letterIndex = Int32Array.from(letters, (l) => byTurn.get(`${l}${turns}`) ?? -1);
+  const outside = allowed
+    ? [...new Set([...byTurn.keys()].map((name) => name[0]!))].filter((l) => !allowed.has(l))
+    : [];
+  const outsideIndex = Int32Array.from(outside, (l) => byTurn.get(`${l}${turns}`) ?? -1);
   const empty = model.classes.indexOf('.');
   const blank = model.classes.indexOf('?');
   const hand = model.classes.indexOf('#');
@@ -318,6 +337,7 @@ export function readCells(
   const blankShare: number[] = [];
   const options: (readonly Alternative[])[] = [];
   const scoreRows: number[][] = [];
+  const foreign: string[] = [];
   for (let i = 0; i < n; i++) {
     if (some && !some.has(i) && keep) {
       chars.push(keep.chars[i]!);
@@ -328,6 +348,7 @@ export function readCells(
       blankShare.push(keep.blankShare[i]!);
       options.push(keep.options[i]!);
       scoreRows.push(keep.scores.cells[i]!);
+      foreign.push(keep.foreign[i]!);
       continue;
     }
     if (some && !some.has(i)) {
@@ -339,6 +360,7 @@ export function readCells(
       blankShare.push(0);
       options.push([]);
       scoreRows.push([]);
+      foreign.push('');
       continue;
     }
     const p = (index: number) => (index < 0 ? 0 : probs[i * k + index]!);
@@ -375,6 +397,16 @@ export function readCells(
     const share = (v: number) => (total > 0 ? v / total : 0);
     const rawShare = (v: number) => (rawTotal > 0 ? v / rawTotal : 0);
     chars.push(keys[best]!);
+    let other = '';
+    if (best >= 2) {
+      let top = FOREIGN_MARGIN * raw[best]!;
+      for (let j = 0; j < outsideIndex.length; j++)
+        if (p(outsideIndex[j]!) > top) {
+          top = p(outsideIndex[j]!);
+          other = outside[j]!;
+        }
+    }
+    foreign.push(other);
     // A reading the examples chose against the model stays in doubt: never surer than the model alone is of it.
     confidence.push(Math.min(share(scores[best]!), rawShare(raw[best]!)));
     // Empty or blank is the board's colours' to settle (surface.ts), from the model's own shares.
@@ -412,6 +444,7 @@ export function readCells(
       hand: hand < 0 ? [] : Array.from({ length: n }, (_, i) => probs[i * k + hand]!),
     },
     turns,
+    foreign,
   };
 }
 

@@ -2,7 +2,7 @@
  * Image bytes to RGB pixels with sharp: JPEG, PNG, WebP (anything sharp reads), EXIF orientation applied, alpha
  * dropped. Caps on bytes and pixels keep a hostile upload from exhausting memory.
  */
-import sharp, { type Metadata } from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 import { type RgbImage, VisionError } from './types.ts';
 
 export const MAX_BYTES = 25 * 1024 * 1024;
@@ -19,6 +19,120 @@ export interface DecodedImage extends RgbImage {
   readonly scaleY: number;
 }
 
+/**
+ * The one way tilecam opens an image with sharp for decoding: at most MAX_PIXELS (refused from the header, before
+ * any pixel is decoded), whatever the route (a frame, a score check, a thumbnail, a photo kept).
+ */
+export function openImage(input: Uint8Array, failOn?: 'truncated'): Sharp {
+  return sharp(input, { limitInputPixels: MAX_PIXELS, ...(failOn ? { failOn } : {}) });
+}
+
+/** A photo as it is kept on disk: its type, and at most KEPT_SIDE pixels a side and about KEPT_BYTES. */
+export interface KeptImage {
+  readonly type: 'image/jpeg' | 'image/png' | 'image/webp';
+  readonly bytes: Uint8Array;
+}
+
+/** A kept photo is at most this many pixels on its longer side: the side a photo is read at (DECODE_SIDE). */
+export const KEPT_SIDE = DECODE_SIDE;
+/** A kept photo larger than this (a 2000-px JPEG is about 0.5–1 MB) is encoded again. */
+export const KEPT_BYTES = 2 * 1024 * 1024;
+
+const KEPT_TYPES: Record<string, KeptImage['type']> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+};
+
+/**
+ * What is kept of an uploaded photo: never more than the picture. The bytes up to the image's end (a JPEG's EOI, a
+ * PNG's IEND, a WebP's RIFF length), so that padding after it is not stored; a picture over KEPT_SIDE a side or
+ * KEPT_BYTES, or whose end cannot be found, is kept as a JPEG of KEPT_SIDE (its orientation applied). A file that is
+ * not a JPEG, PNG or WebP, or that holds over MAX_PIXELS, is refused (VisionError) before any pixel is decoded.
+ */
+export async function keptImage(input: Uint8Array): Promise<KeptImage> {
+  const meta = await header(input);
+  const type = meta.format ? KEPT_TYPES[meta.format] : undefined;
+  if (!type)
+    throw new VisionError('not-an-image', 'this is not an image tilecam can read (JPEG, PNG or WebP)');
+  if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_PIXELS)
+    throw new VisionError(
+      'image-too-large',
+      `the image is ${meta.width}×${meta.height}: over ${MAX_PIXELS / 1e6} megapixels`,
+    );
+  const end = imageEnd(input, type);
+  const trimmed = end === undefined ? undefined : input.subarray(0, end);
+  if (trimmed && Math.max(meta.width ?? 0, meta.height ?? 0) <= KEPT_SIDE && trimmed.byteLength <= KEPT_BYTES)
+    return { type, bytes: trimmed };
+  let bytes: Buffer;
+  try {
+    bytes = await openImage(input)
+      .rotate()
+      .resize({ width: KEPT_SIDE, height: KEPT_SIDE, fit: 'inside', withoutEnlargement: true })
+      .jpeg({ quality: 85 })
+      .toBuffer();
+  } catch (err) {
+    throw await whyNot(input, err as Error);
+  }
+  return { type: 'image/jpeg', bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+}
+
+/**
+ * Where the image in `b` ends, by its container's own structure; undefined where the structure does not hold. A
+ * JPEG: its segments by their lengths to the scan, the entropy-coded data to the next marker that is not a stuffed
+ * byte or a restart, and so on to EOI (an EXIF thumbnail's own EOI lies inside its APP1 segment and is skipped). A
+ * PNG: its chunks by their lengths to IEND. A WebP: the RIFF header's length.
+ */
+export function imageEnd(b: Uint8Array, type: KeptImage['type']): number | undefined {
+  if (type === 'image/webp') {
+    if (b.byteLength < 12) return undefined;
+    const size = (b[4]! | (b[5]! << 8) | (b[6]! << 16) | (b[7]! << 24)) >>> 0;
+    const end = 8 + size + (size % 2);
+    return end <= b.byteLength ? end : undefined;
+  }
+  if (type === 'image/png') {
+    let i = 8;
+    while (i + 12 <= b.byteLength) {
+      const length = ((b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!) >>> 0;
+      const name = String.fromCharCode(b[i + 4]!, b[i + 5]!, b[i + 6]!, b[i + 7]!);
+      i += 12 + length;
+      if (name === 'IEND') return i <= b.byteLength ? i : undefined;
+    }
+    return undefined;
+  }
+  if (b[0] !== 0xff || b[1] !== 0xd8) return undefined;
+  let i = 2;
+  while (i + 1 < b.byteLength) {
+    if (b[i] !== 0xff) return undefined;
+    const marker = b[i + 1]!;
+    if (marker === 0xff) {
+      i++; // a fill byte
+      continue;
+    }
+    if (marker === 0xd9) return i + 2;
+    if ((marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
+      i += 2;
+      continue;
+    }
+    if (i + 3 >= b.byteLength) return undefined;
+    i += 2 + ((b[i + 2]! << 8) | b[i + 3]!);
+    if (marker !== 0xda) continue;
+    // The scan's data: up to the next marker that is neither a stuffed 0xFF00 nor a restart (RST0–7).
+    while (i + 1 < b.byteLength) {
+      if (b[i] === 0xff) {
+        const next = b[i + 1]!;
+        if (next === 0x00 || (next >= 0xd0 && next <= 0xd7)) {
+          i += 2;
+          continue;
+        }
+        if (next !== 0xff) break;
+      }
+      i++;
+    }
+  }
+  return undefined;
+}
+
 export async function decodeImage(input: Uint8Array, maxSide = DECODE_SIDE): Promise<DecodedImage> {
   if (input.byteLength === 0) throw new VisionError('not-an-image', 'the image is empty');
   if (input.byteLength > MAX_BYTES) {
@@ -26,7 +140,7 @@ export async function decodeImage(input: Uint8Array, maxSide = DECODE_SIDE): Pro
   }
   let decoded: { data: Buffer; info: { width: number; height: number; channels: number } };
   try {
-    decoded = await sharp(input, { failOn: 'truncated', limitInputPixels: MAX_PIXELS })
+    decoded = await openImage(input, 'truncated')
       .rotate()
       .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
       .removeAlpha()

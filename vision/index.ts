@@ -5,7 +5,15 @@ export { type MemoryOptions, TileMemory } from './adapt.ts';
 export { Camera, type CameraOptions, type CameraReading, type ReadPath } from './camera.ts';
 export { DEFAULT_MODEL, loadModel } from './classify.ts';
 export { type SheetSquare, writeDebugImages, writeSquareSheet } from './debug.ts';
-export { type DecodedImage, decodeImage, MAX_BYTES, MAX_PIXELS } from './decode.ts';
+export {
+  type DecodedImage,
+  decodeImage,
+  type KeptImage,
+  keptImage,
+  MAX_BYTES,
+  MAX_PIXELS,
+  openImage,
+} from './decode.ts';
 export { locateBoard } from './locate.ts';
 export { DEFAULT_THRESHOLD, prepareVision, type RecognizeOptions, recognize } from './recognize.ts';
 export type { BoardReading, Corners, Point, RgbImage, Rotation, VisionErrorCode } from './types.ts';

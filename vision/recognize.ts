@@ -257,16 +257,20 @@ function assemble(
   const chars = uprightGrid(settled.chars, seen.turns);
   const conf = uprightGrid(settled.confidence, seen.turns);
   const readings = uprightGrid(seen.options, seen.turns);
+  const outside = uprightGrid(seen.foreign, seen.turns);
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const board: string[] = [];
   const confidence: number[][] = [];
   const unsure: { row: number; col: number }[] = [];
   const alternatives: BoardReading['alternatives'][number][] = [];
+  const foreign: { row: number; col: number; letter: string }[] = [];
   for (let r = 0; r < 15; r++) {
     board.push(chars.slice(r * 15, r * 15 + 15).join(''));
     confidence.push(conf.slice(r * 15, r * 15 + 15).map((p) => Math.round(p * 1000) / 1000));
     for (let c = 0; c < 15; c++) {
       const i = r * 15 + c;
+      if (outside[i] && chars[i] !== '.' && chars[i] !== '?')
+        foreign.push({ row: r, col: c, letter: outside[i]! });
       if (conf[i]! >= threshold) continue;
       unsure.push({ row: r, col: c });
       // The reading reported (the surface check may have settled it) first, then the model's others.
@@ -285,6 +289,7 @@ function assemble(
     confidence,
     unsure,
     alternatives,
+    ...(foreign.length > 0 ? { foreign } : {}),
     ...(options.scores
       ? {
           scores: {

@@ -47,6 +47,11 @@ export interface BoardReading {
     readonly col: number;
     readonly options: readonly { readonly tile: string; readonly p: number }[];
   }[];
+  /**
+   * Tiles read as a letter of the set given that the model scores higher as a letter the set lacks (an Ä on a board
+   * read as English), upright, 0-based; absent when there are none. The board text keeps the set's letter.
+   */
+  readonly foreign?: readonly { readonly row: number; readonly col: number; readonly letter: string }[];
   readonly corners: Corners;
   /** How the board was turned in the photo, clockwise: 90 means it was seen from its left side. The board text
    *  and the corners are reported upright, whatever the rotation. */

@@ -33,6 +33,7 @@ import {
   unseenView,
 } from './render.ts';
 import { gameShareLinks, sharePanel } from './share.ts';
+import { sourcesView } from './sources.ts';
 
 const params = new URLSearchParams(location.search);
 const game = params.get('game') ?? '';
@@ -128,17 +129,7 @@ async function act(action: ActionInput | MeActionInput): Promise<void> {
 }
 
 /** The camera streams the server pulls, and why one stopped: the scorekeeper must see a camera that went away. */
-function sourcesView(s: Snapshot): HTMLElement[] {
-  return s.sources.map((src) =>
-    el(
-      'p',
-      { class: src.state === 'pulling' ? 'source' : 'source stopped' },
-      src.state === 'pulling'
-        ? `Camera stream from ${src.host}${s.variant === 'scrabble-me' ? ` (seat ${src.camera + 1})` : ''}: pulling`
-        : `Camera stream from ${src.host} stopped: ${src.error ?? 'no reason given'}`,
-    ),
-  );
-}
+const streams = (s: Snapshot) => sourcesView(s, game, token ?? '', () => latest && render(latest));
 
 /** What the end of the game does with the letters left on the racks: the rule, when the snapshot names it. */
 function endRackNote(s: GameSnapshot): string {
@@ -268,6 +259,7 @@ function pendingView(s: GameSnapshot): HTMLElement {
             if (tile) void act({ type: 'correct', row, col, tile });
           },
           confirm: () => void act({ type: 'confirm', board: [...p.board] }),
+          dismiss: () => void act({ type: 'dismiss' }),
         }
       : undefined,
   });
@@ -353,7 +345,7 @@ function render(s: Snapshot) {
     const view = meView(s, token ? (a) => void act(a) : undefined);
     if (token) root.replaceChildren(...held, ...view);
     else root.replaceChildren(...view, ...held);
-    if (token) root.append(...sourcesView(s), cameraView(s.players.map((p) => p.name)), shareView(s));
+    if (token) root.append(...streams(s), cameraView(s.players.map((p) => p.name)), shareView(s));
     markHeld(s, held);
     return afterRender(focused);
   }
@@ -422,7 +414,7 @@ function render(s: Snapshot) {
         `The camera sees a change at ${s.disturbed.map((q) => `${q.row + 1}${'ABCDEFGHIJKLMNO'[q.col]}`).join(', ')}: has the board been knocked? Look, and fix the square if a tile moved.`,
       ),
     );
-  if (token) side.append(controls(s), ...sourcesView(s), cameraView([]), shareView(s));
+  if (token) side.append(controls(s), ...streams(s), cameraView([]), shareView(s));
   const boardArea = el('div', { class: 'board-area' });
   boardArea.append(boardFrame(board));
   // The scorekeeper sees a held reading first, above the board; the room's screen keeps it below.

@@ -17,6 +17,8 @@ export interface HeldActions {
   ask(row: number, col: number, name: string): void;
   /** Confirms the reading as it stands. */
   confirm(): void;
+  /** Lets the reading go: it was no move of the game (a classic game's only). */
+  dismiss?(): void;
 }
 
 /** What the reading would score if confirmed: `If confirmed: JOEY H5 — 14 points`, and each word's sentence. */
@@ -54,6 +56,14 @@ export function heldPanel(
     el('h2', { id }, options.title),
     el('p', { class: 'reasons', role: 'alert' }, `Held: ${p.reasons.join('; ')}.`),
   );
+  if (p.waiting > 0)
+    box.append(
+      el(
+        'p',
+        { class: 'held-waiting' },
+        `${p.waiting === 1 ? '1 more turn waits' : `${p.waiting} more turns wait`} behind this one: decided in order once it is settled.`,
+      ),
+    );
   const count = p.squares.length;
   if (count > 0) {
     box.append(
@@ -80,6 +90,16 @@ export function heldPanel(
     );
     ok.onclick = () => actions.confirm();
     box.append(ok);
+    const { dismiss } = actions;
+    if (dismiss) {
+      const no = el(
+        'button',
+        { type: 'button', 'data-action': 'dismiss', class: 'held-dismiss' },
+        'Not a move: let it go',
+      );
+      no.onclick = () => dismiss();
+      box.append(no);
+    }
   }
   const board = boardView(p.board, [], p.squares);
   if (actions) onSquareClick(board, (row, col, sq) => actions.ask(row, col, sq.dataset.square ?? ''));

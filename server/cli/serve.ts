@@ -114,6 +114,8 @@ export async function serveCommand(args: string[]): Promise<number> {
     );
   }
   const stop = async () => {
+    // Gone within a few seconds even when Redis or the database is away (closing waits on them).
+    setTimeout(() => process.exit(0), 5000).unref();
     await server.close();
     process.exit(0);
   };

@@ -2,10 +2,13 @@
  * `tilecam worker [--db postgres://…] [--redis redis://…] [--limit NAME=N …] [--json]`: a process that reads the frames and decides the
  * actions the instances started with `--queue` hand over (server/service/work.ts). It shares the instances' database
  * and Redis (defaults: DATABASE_URL, REDIS_URL); start as many as the hall needs, on any machine that reaches both.
- * SIGTERM or SIGINT: the jobs running finish, the other workers take its queues.
+ * SIGTERM or SIGINT: the jobs running finish (for a few seconds at most), the other workers take its queues.
  */
 import { parseArgs } from 'node:util';
 import { argsError, reportError } from './errors.ts';
+
+/** The longest a worker takes to stop after SIGTERM or SIGINT. */
+const STOP_MS = 4000;
 
 export async function workerCommand(args: string[]): Promise<number> {
   const json = args.includes('--json');
@@ -26,7 +29,7 @@ export async function workerCommand(args: string[]): Promise<number> {
   const { openStore, redisUrl, reach, StoreOpenError } = await import('../http/app.ts');
   const { RedisBus } = await import('../service/bus.ts');
   const { GameService } = await import('../service/service.ts');
-  const { defaultLimits, parseLimits } = await import('../service/limits.ts');
+  const { defaultLimits, parseLimits, photoCaps } = await import('../service/limits.ts');
   const { WorkConsumer } = await import('../service/work.ts');
   const { prepareReading } = await import('../service/frames.ts');
   // The same limits as the instances (`--limit NAME=N`, as for serve): the photos a game may keep, the games kept in
@@ -51,7 +54,7 @@ export async function workerCommand(args: string[]): Promise<number> {
       throw new StoreOpenError(
         'a worker records moves in the database the instances use: set --db postgres://… or DATABASE_URL',
       );
-    const store = await openStore(db, limits.photoBytesPerGame);
+    const store = await openStore(db, photoCaps(limits));
     opened.push(store);
     const bus = await reach(url, RedisBus.open);
     opened.push(bus);
@@ -74,6 +77,12 @@ export async function workerCommand(args: string[]): Promise<number> {
     // Once, whichever signal comes first or again (Ctrl-C reaches the whole process group).
     if (stopping) return;
     stopping = true;
+    // Whatever Redis or the database do meanwhile, the process is gone within STOP_MS: a job cut short is taken
+    // again by another worker (its lock runs out), and what it recorded is recorded once (work.ts).
+    setTimeout(() => {
+      console.error(`tilecam worker: not stopped in ${STOP_MS / 1000} s: exiting now`);
+      process.exit(0);
+    }, STOP_MS).unref();
     void closeAll().then(() => process.exit(0));
   };
   process.on('SIGINT', stop);

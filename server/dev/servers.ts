@@ -4,7 +4,7 @@
  * run as the `postgres` system user, in a folder it owns), and Redis (`redis-server`, nothing saved to disk).
  * Nothing is left running or on disk.
  */
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -41,6 +41,10 @@ export interface RunningPostgres {
   readonly url: string;
   /** The server's main process (its connections are its children), while it runs. */
   pid(): number | undefined;
+  /** Stops the server with `pg_ctl stop -m fast` (a fault for tests), keeping its data; `start` brings it back. */
+  stopFast(): Promise<void>;
+  /** Starts a server stopped by `stopFast` again, on the same port and data. */
+  start(): Promise<void>;
   stop(): void;
 }
 
@@ -64,40 +68,55 @@ export async function startPostgres(): Promise<RunningPostgres> {
   };
   if (root) chownSync(dir, uidOf('postgres'), gidOf('postgres'));
   const port = await freePort();
+  const startArgs = () => [
+    '-D',
+    data,
+    '-l',
+    join(dir, 'log'),
+    '-w',
+    '-t',
+    '30',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`,
+    'start',
+  ];
+  // Without blocking the caller's event loop (a test's clients go on meanwhile).
+  const asAsync = (program: string, args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      const [cmd, argv] = root
+        ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]]
+        : [join(bin, program), args];
+      execFile(cmd, argv, { timeout: 60_000 }, (err, stdout, stderr) =>
+        err ? reject(new Error(`${program} failed: ${stderr || stdout || err.message}`)) : resolve(),
+      );
+    });
   try {
     as('initdb', ['-D', data, '-U', 'tilecam', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
-    as('pg_ctl', [
-      '-D',
-      data,
-      '-l',
-      join(dir, 'log'),
-      '-w',
-      '-t',
-      '30',
-      '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`,
-      'start',
-    ]);
+    as('pg_ctl', startArgs());
     as('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'tilecam', 'tilecam']);
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
   let stopped = false;
+  const pid = () => {
+    try {
+      return Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined;
+    } catch {
+      return undefined;
+    }
+  };
   return {
     url: `postgres://tilecam@127.0.0.1:${port}/tilecam`,
-    pid() {
-      try {
-        return Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]) || undefined;
-      } catch {
-        return undefined;
-      }
-    },
+    pid,
+    stopFast: () => asAsync('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    start: () => asAsync('pg_ctl', startArgs()),
     stop() {
       if (stopped) return;
       stopped = true;
       try {
-        as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        // A server already stopped (stopFast) is not an error.
+        if (pid() !== undefined) as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -121,7 +140,12 @@ export function redisBin(): string | undefined {
 export interface RunningRedis {
   /** `redis://127.0.0.1:PORT` */
   readonly url: string;
+  /** The server's process id, while it runs. */
   readonly pid: number | undefined;
+  /** Sends the server `signal` (a fault for tests: SIGTERM exits, saving nothing) and waits for it to exit. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts the server again on the same port (empty: nothing was saved), after `kill`. */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -131,6 +155,30 @@ export async function startRedis(): Promise<RunningRedis> {
   if (!bin) throw new Error('Redis is not installed (apt-get install -y redis-server)');
   const dir = mkdtempSync(join(tmpdir(), 'tilecam-redis-'));
   const port = await freePort();
+  let child = await spawnRedis(bin, port, dir);
+  const exit = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill(signal);
+    await exited;
+  };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    get pid() {
+      return child.exitCode === null && child.signalCode === null ? child.pid : undefined;
+    },
+    kill: exit,
+    async start() {
+      child = await spawnRedis(bin, port, dir);
+    },
+    async stop() {
+      await exit('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function spawnRedis(bin: string, port: number, dir: string): Promise<ChildProcess> {
   const child = spawn(
     bin,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
@@ -153,18 +201,7 @@ export async function startRedis(): Promise<RunningRedis> {
   });
   child.stdout!.resume();
   child.stderr!.resume();
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    pid: child.pid,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((done) => child.once('exit', done));
-        child.kill('SIGKILL');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return child;
 }
 
 /**
@@ -172,7 +209,11 @@ export async function startRedis(): Promise<RunningRedis> {
  * prints (the JSON object saying it is ready) and rejects with what went wrong: an `{ error }` line, an exit, or
  * nothing in 60 s. The process is there at once, to be stopped whatever happens.
  */
-export function startTilecam(args: readonly string[]): {
+export function startTilecam(
+  args: readonly string[],
+  /** Where its log (standard error) goes: this process's (the default), or an open file's descriptor. */
+  { stderr = 'inherit' }: { stderr?: 'inherit' | 'ignore' | number } = {},
+): {
   child: ChildProcess;
   ready: Promise<Record<string, unknown>>;
 } {
@@ -185,7 +226,7 @@ export function startTilecam(args: readonly string[]): {
     [...NODE_FLAGS, ...profile, 'server/cli/bin.mjs', ...args, '--json'],
     {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', stderr],
     },
   );
   const ready = new Promise<Record<string, unknown>>((resolve, reject) => {

@@ -93,6 +93,23 @@ describe('scoring scenarios', () => {
     expect(g.play('9E F')).toBe(5 + 5); // OF across, IF down
   });
 
+  it('refuses a play of more tiles than a rack holds: 8 in the classic game, 10 in the 9-tile variant', () => {
+    const refused = (variant: 'classic' | 'nine-tile', notation: string) => {
+      const g = game({ variant });
+      const placed = placementsFromNotation(g.state.board, notation);
+      if (!placed.ok) throw new Error(placed.message);
+      const step = applyEvent(g.state, { type: 'play', player: 0, placements: placed.placements });
+      return step.ok ? null : [step.reason, step.message];
+    };
+    expect(refused('classic', '8A STRAINED')).toEqual([
+      'too-many-tiles',
+      '8 tiles in one move: a rack holds 7, and no move places more',
+    ]);
+    expect(refused('classic', '8B RETAINS')).toBeNull();
+    expect(refused('nine-tile', '8A RESTRAINS')).toBeNull();
+    expect(refused('nine-tile', '8A CRABAPPLES')?.[0]).toBe('too-many-tiles');
+  });
+
   it('gives the 9-tile variant’s bingo for 7, 8 or 9 tiles, and none for 6', () => {
     const bingo = (notation: string) => {
       const g = game({ variant: 'nine-tile' });

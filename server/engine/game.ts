@@ -79,6 +79,7 @@ export type GameFailure = Failure<
   | 'illegal-placement'
   | 'bad-correction'
   | 'unknown-letter'
+  | 'too-many-tiles'
 >;
 
 type Step = Result<{ state: GameState }, GameFailure>;
@@ -249,6 +250,11 @@ function reduce(state: GameState, event: GameEvent, index: number): Step {
 
 function play(state: GameState, event: Extract<GameEvent, { type: 'play' }>, index: number): Step {
   if (event.player !== state.toMove) return outOfTurn(state, event.player);
+  if (event.placements.length > state.rules.rackSize)
+    return fail(
+      'too-many-tiles',
+      `${event.placements.length} tiles in one move: a rack holds ${state.rules.rackSize}, and no move places more`,
+    );
   for (const p of event.placements) {
     if (!validTile(state, p.tile))
       return fail('unknown-letter', `'${p.tile}' is not a tile of ${state.rules.tileSet.name}`);

@@ -12,7 +12,7 @@ import { tileSetIds } from '../engine/index.ts';
 import { type GameBus, RedisBus } from '../service/bus.ts';
 import { CheckService } from '../service/checks.ts';
 import { type ErrorCode, errorStatus, ServiceError } from '../service/errors.ts';
-import { defaultLimits, type Limits, type SourcePolicy } from '../service/limits.ts';
+import { defaultLimits, type Limits, photoCaps, type SourcePolicy } from '../service/limits.ts';
 import { GameService } from '../service/service.ts';
 import type { CaptureTiming } from '../service/session.ts';
 import { SharedSources } from '../service/sources.ts';
@@ -20,9 +20,10 @@ import { parseGameConfig, parseListQuery, parseSourceRequest, parseVersion } fro
 import { WorkQueue } from '../service/work.ts';
 import { PostgresStore } from '../store/postgres.ts';
 import { SqliteStore } from '../store/sqlite.ts';
-import type { GameStore } from '../store/types.ts';
+import type { GameStore, PhotoCaps } from '../store/types.ts';
 import { checkRoutes } from './checks.ts';
 import { fieldRoutes } from './fields.ts';
+import { securityHeaders, servedFromWeb } from './security.ts';
 import { trustProxyOf } from './trust.ts';
 import { bundleWeb } from './web-bundle.ts';
 import { attachWebSocket } from './ws.ts';
@@ -75,6 +76,7 @@ export function createApp(
 ): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(securityHeaders());
   // Checked here too: a server started from code gets the command line's check.
   if (trustProxy !== undefined) app.set('trust proxy', trustProxyOf(trustProxy));
   const webDir = fileURLToPath(new URL('../../web/', import.meta.url));
@@ -83,7 +85,8 @@ export function createApp(
     if (!script) return next();
     res.type('text/javascript').send(script);
   });
-  app.use(express.static(webDir, { index: 'index.html', extensions: ['html'] }));
+  const web = express.static(webDir, { index: 'index.html', extensions: ['html'], redirect: false });
+  app.use((req, res, next) => (servedFromWeb(req.path) ? web(req, res, next) : next()));
   // Browsers that ask for the old name get the SVG icon every page links to.
   app.get('/favicon.ico', (_req, res) => res.redirect(301, '/favicon.svg'));
 
@@ -167,6 +170,11 @@ export function createApp(
     const { url, camera } = parseSourceRequest(req.body);
     await service.startSource(req.params.id!, url, 1000, camera);
     res.status(202).json({ pulling: url, camera });
+  });
+  // Why each stream stopped, for the scorekeeper only: the snapshot tells every viewer no more than that it did.
+  app.get('/api/games/:id/source', async (req, res) => {
+    const session = await service.authorize(req.params.id!, bearer(req));
+    res.json({ sources: session.sources.detail() });
   });
   app.delete('/api/games/:id/source', async (req, res) => {
     await service.authorize(req.params.id!, bearer(req));
@@ -256,7 +264,7 @@ function bearer(req: Request): string | undefined {
 export class StoreOpenError extends Error {}
 
 /** The store `db` names: a PostgreSQL URL, or a SQLite file (default: DATABASE_URL, else data/tilecam.db). */
-export async function openStore(db: string | undefined, photoBytesPerGame: number): Promise<GameStore> {
+export async function openStore(db: string | undefined, caps: PhotoCaps): Promise<GameStore> {
   if (db !== undefined && db.trim() === '')
     throw new StoreOpenError('--db needs a SQLite file or a postgres:// URL, not an empty name');
   // An empty DATABASE_URL is no setting (an empty SQLite name would be a database that vanishes on exit).
@@ -271,7 +279,7 @@ export async function openStore(db: string | undefined, photoBytesPerGame: numbe
       throw new StoreOpenError('the database URL is not a URL: postgres://USER@HOST:PORT/DATABASE');
     }
     try {
-      return await PostgresStore.open(chosen, photoBytesPerGame);
+      return await PostgresStore.open(chosen, caps);
     } catch (err) {
       throw new StoreOpenError(`cannot open the database ${shown}: ${(err as Error).message}`);
     }
@@ -281,7 +289,7 @@ export async function openStore(db: string | undefined, photoBytesPerGame: numbe
       `the database must be postgres://… or a SQLite file, not ${chosen.split(':')[0]}://…`,
     );
   try {
-    return new SqliteStore(chosen, photoBytesPerGame);
+    return new SqliteStore(chosen, caps);
   } catch (err) {
     throw new StoreOpenError(`cannot open the database file ${chosen}: ${(err as Error).message}`);
   }
@@ -327,7 +335,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // Checked before anything is opened (createApp checks it again, for those who call it themselves).
   const trustProxy = options.trustProxy === undefined ? undefined : trustProxyOf(options.trustProxy);
   const limits = options.limits ?? defaultLimits;
-  const store = await openStore(options.db, limits.photoBytesPerGame);
+  const store = await openStore(options.db, photoCaps(limits));
   let bus: GameBus | undefined;
   let work: WorkQueue | undefined;
   try {
@@ -359,7 +367,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     else socket.destroy();
   });
-  const ws = attachWebSocket(server, service, options.heartbeatMs ?? 5000);
+  const ws = attachWebSocket(server, service, options.heartbeatMs ?? 5000, app.get('trust proxy fn'));
   try {
     await new Promise<void>((done, fail) => {
       server.once('error', fail);

@@ -79,12 +79,12 @@ export function checkRoutes(checks: CheckService): express.Router {
       next();
     },
     express.raw({ type: () => true, limit: '1mb' }),
-    (req, res) => {
+    async (req, res) => {
       const body = req.body as Buffer;
       if (!Buffer.isBuffer(body) || body.length === 0)
         throw new ServiceError('bad-request', 'send the GCG file as the request body');
       const lang = typeof req.query.lang === 'string' ? req.query.lang : undefined;
-      res.json(checks.gcg(body, lang));
+      res.json(await checks.gcg(body, lang));
     },
   );
   router.get('/api/checks/:id', async (req, res) => {

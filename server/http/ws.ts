@@ -3,12 +3,12 @@
  * connection so a client sees a gap, camera frames from the browser, and the camera pictures (thumbnails) for a
  * connection that asks for them (both with the scorekeeper's token).
  *
- * Anyone on the network may open one, so nothing a client sends can hurt the service: a protocol fault closes
- * that connection only; a connection may send so many messages a second (frames also count against the game's
- * frame limit, shared with HTTP); a message over the size limit is refused by the protocol, and a large one must
- * be a flat frame message before it is parsed. A viewer that does not read is not buffered without bound: while
- * its socket is behind, snapshots are coalesced into the latest and thumbnails skipped; a viewer behind, or
- * silent to pings, for too long is disconnected.
+ * Anyone on the network may open one (but not another site's page: an Origin must be this host's), so nothing a
+ * client sends can hurt the service: a protocol fault closes that connection only; a connection may send so many
+ * messages a second (frames also count against the game's frame limit, shared with HTTP); a message over the size
+ * limit is refused by the protocol, and a large one must be a flat frame message before it is parsed. A viewer that
+ * does not read is not buffered without bound: while its socket is behind, snapshots are coalesced into the latest
+ * and thumbnails skipped; a viewer behind, or silent to pings, for too long is disconnected.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
@@ -16,6 +16,7 @@ import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { parseClientMessage, type ServerMessage, type Snapshot } from '../protocol/index.ts';
 import { ServiceError } from '../service/errors.ts';
 import type { GameService, Session } from '../service/service.ts';
+import { sameOrigin, type TrustProxy } from './security.ts';
 
 /** Messages over this size must be a frame: one flat object around one long base64 string. */
 const SMALL_MESSAGE = 64 * 1024;
@@ -24,6 +25,8 @@ export function attachWebSocket(
   server: Server,
   service: GameService,
   heartbeatMs: number,
+  /** Which proxies' X-Forwarded-Host names the host (express's `trust proxy fn`); none by default. */
+  trust: TrustProxy = () => false,
 ): { close(): void } {
   const { limits } = service;
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.messageBytes });
@@ -52,6 +55,10 @@ export function attachWebSocket(
     const id = url?.searchParams.get('game');
     if (url?.pathname !== '/ws' || !id) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    if (!sameOrigin(req, trust)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       return;
     }
     service.get(id).then(

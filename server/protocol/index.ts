@@ -64,6 +64,8 @@ export interface PendingView {
    * top-right, bottom-right, bottom-left), and per unsure square its readings with the model's shares.
    */
   readonly look?: Look;
+  /** Turns ended since, waiting behind this one: decided in order once it is confirmed or taken back. */
+  readonly waiting: number;
   /** What the reading would score if confirmed as it stands, when it is one legal play. */
   readonly preview?: {
     /** GCG position of the main word: `8H` across, `H8` down. */
@@ -92,7 +94,7 @@ export interface SourceView {
   /** The stream's host (never its path or credentials: viewers see this too). */
   readonly host: string;
   readonly state: 'pulling' | 'stopped';
-  /** Why it stopped, when it failed. */
+  /** When it failed: in the snapshot only "the camera stream stopped"; why, in `GET …/source` with the token. */
   readonly error: string | null;
 }
 

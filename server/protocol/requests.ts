@@ -13,6 +13,13 @@ export const gameVariants = [...variants, 'scrabble-me'] as const;
 export const captureModes = ['auto', 'button'] as const;
 export const lexicons = ['default-en', 'none'] as const;
 
+/**
+ * Text a person typed that is shown, written into files (GCG, text fields) and sent in headers: one line, no
+ * control characters (Unicode's Cc: newlines, tabs, NUL, escapes), no line or paragraph separators, and none of
+ * the bidirectional controls that make a name read backwards (emoji joiners are kept: a family's names may be 👩‍👧).
+ */
+export const ONE_LINE = /^[^\p{Cc}\p{Zl}\p{Zp}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/u;
+
 const oneOf = <T extends readonly [string, ...string[]]>(values: T, name: string) =>
   z.enum(values, { error: `${name} must be one of ${values.join(', ')}` });
 
@@ -26,7 +33,8 @@ export const gameConfigSchema = z
             .string({ error: 'each player needs a name of 1 to 40 characters' })
             .trim()
             .min(1, { error: 'each player needs a name of 1 to 40 characters' })
-            .max(40, { error: 'each player needs a name of 1 to 40 characters' }),
+            .max(40, { error: 'each player needs a name of 1 to 40 characters' })
+            .regex(ONE_LINE, { error: "a player's name cannot hold line breaks or control characters" }),
           { error: 'players must be 2 to 4 names' },
         )
         .min(2, { error: 'players must be 2 to 4 names' })
@@ -46,7 +54,7 @@ export const gameConfigSchema = z
         .trim()
         .min(1, { error: 'event must be a name of 1 to 60 characters' })
         .max(60, { error: 'event must be a name of 1 to 60 characters' })
-        .regex(/^[^\p{Cc}]+$/u, { error: 'event must be a name of 1 to 60 characters' })
+        .regex(ONE_LINE, { error: 'an event name cannot hold line breaks or control characters' })
         .optional(),
       /** A game clock: minutes per player for the whole game (overtime costs 10 points a minute at the end). */
       clockMinutes: z
@@ -133,6 +141,8 @@ const classicActions = [
   }),
   /** Accept the reading held for confirmation, or the corrected board given. */
   z.object({ type: z.literal('confirm'), board: boardText('board').optional() }),
+  /** Let the reading held for confirmation go: it was no move of the game (the turns waiting behind it go on). */
+  z.object({ type: z.literal('dismiss') }),
   /** Fix one square of the held reading, or of the committed play that put a tile there. */
   z.object({ type: z.literal('correct'), ...square, tile }),
   z.object({

@@ -4,8 +4,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import sharp, { type Metadata } from 'sharp';
-import { decodeGcg, explainTurn, formatBoard, isTileSetId, readGcg, replayGcg } from '../engine/index.ts';
 import { readingLexicon } from '../lexicon/index.ts';
 import {
   type CheckFields,
@@ -15,11 +13,13 @@ import {
   parseWith,
   type TurnCheck,
 } from '../protocol/index.ts';
-import type { GameStore, StoredCheck, StoredImage } from '../store/types.ts';
+import { type GameStore, type StoredCheck, type StoredImage, StoreFull } from '../store/types.ts';
 import { renderCard } from './card.ts';
 import { ServiceError } from './errors.ts';
+import { keptPhoto } from './frames.ts';
+import { GcgRescorer } from './off-thread.ts';
 import { type GameService, limit } from './service.ts';
-import { type PhotoReader, readPhoto, verdictOf, verifyAnnouncedPhoto, verifyPhotos } from './verify.ts';
+import { type PhotoReader, readPhoto, verifyAnnouncedPhoto, verifyPhotos } from './verify.ts';
 
 /** An uploaded photo (its type is the one its bytes show, whatever the client declared). */
 export interface Upload {
@@ -29,11 +29,10 @@ export interface Upload {
 /** A kept check as the store gives it back, without its photos' bytes. */
 type KeptCheck = NonNullable<Awaited<ReturnType<GameStore['getCheck']>>>;
 
-const IMAGE_FORMATS: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
-
 export class CheckService {
   private readonly limiter: RateLimiterAbstract;
   private readonly cards = new Map<string, Buffer>();
+  private readonly rescorer = new GcgRescorer();
 
   constructor(
     private readonly store: GameStore,
@@ -80,7 +79,16 @@ export class CheckService {
       before,
       after,
     };
-    await this.store.saveCheck(check, this.games.limits.checksKept);
+    try {
+      await this.store.saveCheck(check, this.games.limits.checksKept);
+    } catch (err) {
+      if (err instanceof StoreFull)
+        throw new ServiceError(
+          'storage-full',
+          "the server's photo storage is full: this check cannot be kept (its operator can raise --limit photoBytesTotal)",
+        );
+      throw err;
+    }
     return view(check);
   }
 
@@ -119,38 +127,9 @@ export class CheckService {
     };
   }
 
-  /** A GCG record rescored: every line's points and totals, and the first wrong score explained. */
-  gcg(bytes: Uint8Array, lang?: string): GcgCheck {
-    if (lang !== undefined && !isTileSetId(lang))
-      throw new ServiceError('bad-request', `unknown lang '${lang}'`);
-    const decoded = decodeGcg(bytes);
-    if (!decoded.ok) throw new ServiceError('bad-request', `line ${decoded.line}: ${decoded.message}`);
-    const read = readGcg(decoded.text);
-    if (!read.ok) throw new ServiceError('bad-request', read.message);
-    const replayed = replayGcg(read.document, lang ? { lang } : {});
-    if (!replayed.ok) throw new ServiceError('bad-request', replayed.message);
-    const { report } = replayed;
-    const wrong = report.mismatches.find((m) => m.field === 'score');
-    let first: GcgCheck['first'] = null;
-    if (wrong) {
-      const state = report.state;
-      const explained = explainTurn(state, wrong.turn);
-      const turn = state.turns[wrong.turn];
-      first = {
-        line: wrong.line,
-        turn: wrong.turn,
-        player: turn ? state.players[turn.player]! : '',
-        recorded: wrong.recorded,
-        computed: wrong.computed,
-        verification: explained.ok
-          ? verdictOf(explained.explanation, wrong.recorded, state.rules, {
-              before: formatBoard(explained.before),
-              after: formatBoard(explained.after),
-            })
-          : null,
-      };
-    }
-    return { players: [...report.players], turns: report.turns, mismatches: [...report.mismatches], first };
+  /** A GCG record rescored (gcg-check.ts), in a worker thread: the service answers others meanwhile. */
+  gcg(bytes: Uint8Array, lang?: string): Promise<GcgCheck> {
+    return this.rescorer.rescore(bytes, lang);
   }
 
   private async stored(id: string): Promise<KeptCheck> {
@@ -172,31 +151,19 @@ function view(check: KeptCheck): CheckView {
   };
 }
 
-/** A photo kept with its check is at most this many pixels a side and about this many bytes (a phone's 12 MP photo
- *  is kept as a 2000-px JPEG: the size the camera reads it at). */
-const KEPT_SIDE = 2000;
-const KEPT_BYTES = 2 * 1024 * 1024;
-
 /**
- * The upload as a stored image: its type the one its bytes show (JPEG, PNG or WebP), anything else refused; a photo
- * larger than `KEPT_SIDE` or `KEPT_BYTES` is kept as a JPEG of that size (it was read whole).
+ * The upload as a stored image (frames.ts keptPhoto: its type the one its bytes show, never more than its picture,
+ * at most 2000 px a side); a file that is no JPEG, PNG or WebP is refused naming the photo, one over the pixel
+ * limit as too large.
  */
 async function imageOf(upload: Upload, which: string): Promise<StoredImage> {
-  let meta: Metadata | undefined;
   try {
-    meta = await sharp(upload.bytes).metadata();
-  } catch {
-    meta = undefined;
+    return await keptPhoto(upload.bytes);
+  } catch (err) {
+    if (err instanceof ServiceError && err.code === 'too-large')
+      throw new ServiceError('too-large', `the photo ${which}: ${err.message}`);
+    if (err instanceof ServiceError)
+      throw new ServiceError('unsupported-media', `the photo ${which} is not a JPEG, PNG or WebP image`);
+    throw err;
   }
-  const type = meta?.format ? IMAGE_FORMATS[meta.format] : undefined;
-  if (!meta || !type)
-    throw new ServiceError('unsupported-media', `the photo ${which} is not a JPEG, PNG or WebP image`);
-  if (Math.max(meta.width ?? 0, meta.height ?? 0) <= KEPT_SIDE && upload.bytes.byteLength <= KEPT_BYTES)
-    return { type, bytes: upload.bytes };
-  const bytes = await sharp(upload.bytes)
-    .rotate()
-    .resize({ width: KEPT_SIDE, height: KEPT_SIDE, fit: 'inside', withoutEnlargement: true })
-    .jpeg({ quality: 88 })
-    .toBuffer();
-  return { type: 'image/jpeg', bytes };
 }

@@ -12,8 +12,14 @@ export const errorStatus = {
   'too-large': 413,
   'unsupported-media': 415,
   'rate-limited': 429,
-  /** The work queue is not answering (no `tilecam worker` running on its Redis). */
+  /** A dependency is out of reach (the database, Redis) or the work queue is not answering (no `tilecam worker`
+   *  running on its Redis): nothing was recorded, the request may be sent again. */
   unavailable: 503,
+  /** The request was handed over but its answer was lost (Redis restarted or was away): it may have been recorded.
+   *  The client reloads the game before it sends anything again. */
+  unknown: 503,
+  /** The ceiling on photos kept (`--limit photoBytesTotal`) is reached and nothing can be thinned. */
+  'storage-full': 507,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
@@ -32,4 +38,23 @@ export class ServiceError extends Error {
   get status(): number {
     return errorStatus[this.code];
   }
+}
+
+/**
+ * A ServiceError `unavailable` naming the dependency (`the database`, `Redis`) when `err` is one of its connection
+ * failures (refused, reset, timed out, shutting down), never its address; undefined for anything else.
+ */
+export function outage(err: unknown, dependency: string, outcome: string): ServiceError | undefined {
+  if (err instanceof ServiceError) return undefined;
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  const message = typeof e?.message === 'string' ? e.message : '';
+  const lost =
+    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|57P0[1-3]|08\w{3})$/.test(
+      code,
+    ) ||
+    /Connection terminated|connection (is )?closed|Connection is closed|shutting down|timeout exceeded when trying to connect|Client has encountered a connection error|MaxRetriesPerRequest|Stream isn't writeable|ECONNREFUSED/i.test(
+      message,
+    );
+  return lost ? new ServiceError('unavailable', `${dependency} is out of reach: ${outcome}`) : undefined;
 }

@@ -2,11 +2,13 @@
  * What both kinds of game do with a camera frame: read it (vision errors become service errors), make the small
  * picture the scorekeeper's and camera pages show. What the reading means for the game is interpret.ts's.
  */
-import sharp from 'sharp';
 import {
   type BoardReading,
   type Camera,
   type Corners,
+  type KeptImage,
+  keptImage,
+  openImage,
   prepareVision,
   recognize,
   VisionError,
@@ -113,6 +115,26 @@ function oneAtATime<T>(read: () => Promise<T>, urgent: boolean): Promise<T> {
   });
 }
 
+/** The vision's refusal of a picture as the service's (a picture over the pixel limit: 413); anything else as it is. */
+export function asServiceError(err: unknown): unknown {
+  if (!(err instanceof VisionError) || err.code === 'no-model') return err;
+  const code =
+    err.code === 'no-board' ? 'no-board' : err.code === 'image-too-large' ? 'too-large' : 'bad-image';
+  return new ServiceError(code, err.message);
+}
+
+/**
+ * A photo as it is kept (vision's keptImage: never more than its picture, at most 2000 px a side); a picture the
+ * vision refuses is the service's error.
+ */
+export async function keptPhoto(bytes: Uint8Array): Promise<KeptImage> {
+  try {
+    return await keptImage(bytes);
+  } catch (err) {
+    throw asServiceError(err);
+  }
+}
+
 /**
  * Reads a frame for a game in `lang`: alone, or (`camera`) as the next frame of a steady camera, which reads again
  * only what changed. A picture that is no image, or shows no board, is a ServiceError (`bad-image`, `no-board`); a
@@ -134,9 +156,7 @@ export async function readFrame(
       urgent,
     );
   } catch (err) {
-    if (err instanceof VisionError && err.code !== 'no-model')
-      throw new ServiceError(err.code === 'no-board' ? 'no-board' : 'bad-image', err.message);
-    throw err;
+    throw asServiceError(err);
   }
   const read = parseBoard(reading.board);
   if (!read.ok) throw new Error(read.message);
@@ -153,7 +173,7 @@ export async function makeThumbnail(
   corners: Corners | null,
   picture = true,
 ): Promise<Thumbnail> {
-  const image = sharp(bytes).rotate();
+  const image = openImage(bytes).rotate();
   const meta = await image.metadata();
   // EXIF orientation 5–8 swaps the sides.
   const swap = (meta.orientation ?? 1) >= 5;

@@ -40,6 +40,8 @@ export interface Option {
 export interface Reading {
   readonly board: Board;
   readonly unsure: readonly Square[];
+  /** Tiles that look like letters of another tile set (vision's BoardReading.foreign). */
+  readonly foreign?: readonly { readonly row: number; readonly col: number; readonly letter: string }[];
   readonly alternatives: readonly {
     readonly row: number;
     readonly col: number;

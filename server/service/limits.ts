@@ -4,6 +4,8 @@
  * `--limit NAME=VALUE` (README, "Security").
  */
 
+import type { PhotoCaps } from '../store/types.ts';
+
 export type SourcePolicy = 'none' | 'public' | 'lan' | 'any';
 
 export const sourcePolicies: readonly SourcePolicy[] = ['none', 'public', 'lan', 'any'];
@@ -31,6 +33,11 @@ export interface Limits {
   readonly sourceTimeoutMs: number;
   /** Bytes of photos one game may keep (beyond it moves are recorded without their photo). */
   readonly photoBytesPerGame: number;
+  /**
+   * Bytes of photos kept in all, games' and checks' together: past it the photos of the games that ended longest
+   * ago go first; when none are left, moves are recorded without their photo and score checks are refused (507).
+   */
+  readonly photoBytesTotal: number;
   /** A game nobody watches is dropped from memory after this long (it is loaded again on the next request). */
   readonly idleMs: number;
   /** Games kept in memory at most; the least recently used unwatched ones go first. */
@@ -49,9 +56,15 @@ export const defaultLimits: Limits = {
   sources: 16,
   sourceTimeoutMs: 10_000,
   photoBytesPerGame: 256 * 1024 * 1024,
+  photoBytesTotal: 4 * 1024 * 1024 * 1024,
   idleMs: 10 * 60_000,
   liveGames: 200,
 };
+
+/** The store's caps on photos, from the limits. */
+export function photoCaps(limits: Limits): PhotoCaps {
+  return { perGame: limits.photoBytesPerGame, total: limits.photoBytesTotal };
+}
 
 /** `NAME=VALUE` settings over the defaults; a name or value that is not a limit's is an error naming it. */
 export function parseLimits(settings: readonly string[], base: Limits = defaultLimits): Limits {

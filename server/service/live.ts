@@ -9,7 +9,7 @@ import { type Board, formatBoard, parseBoard, type Square } from '../engine/inde
 import type { Look, PendingView, SourceView } from '../protocol/index.ts';
 import type { GameStore, StoredHeld } from '../store/types.ts';
 import { ServiceError } from './errors.ts';
-import { makeThumbnail, readFrame, readingOptions, type Thumbnail } from './frames.ts';
+import { keptPhoto, makeThumbnail, readFrame, readingOptions, type Thumbnail } from './frames.ts';
 
 /**
  * Who watches a game. Each change is told once, on the event loop's next turn however many changes were made
@@ -307,6 +307,14 @@ export interface Held {
   readonly photo: string | undefined;
   /** Where the board is in the photo and the readings of its unsure squares. */
   readonly look?: Look | undefined;
+  /** Later turns ended while this one was held, oldest first: decided in order once it is. */
+  readonly behind?: readonly Behind[] | undefined;
+}
+
+/** A turn ended while another waited for the scorekeeper: the board it showed and the squares in doubt on it. */
+export interface Behind {
+  readonly board: Board;
+  readonly doubts: readonly Square[];
 }
 
 /**
@@ -356,12 +364,19 @@ export class HeldReadings {
       const read = parseBoard(h.reading);
       if (!read.ok)
         throw new Error(`game ${this.gameId}: the reading held for board ${h.board + 1}: ${read.message}`);
+      const behind = (h.behind ?? []).map((b) => {
+        const board = parseBoard(b.reading);
+        if (!board.ok)
+          throw new Error(`game ${this.gameId}: a turn waiting on board ${h.board + 1}: ${board.message}`);
+        return { board: board.board, doubts: b.doubts };
+      });
       this.held.set(h.board, {
         board: read.board,
         reasons: h.reasons,
         squares: h.squares,
         photo: h.photo,
         look: h.look,
+        ...(behind.length > 0 ? { behind } : {}),
       });
     }
   }
@@ -396,6 +411,7 @@ export class HeldReadings {
       squares,
       photo: before?.photo,
       ...(seen ? { look: seen } : {}),
+      ...(before?.behind ? { behind: before.behind } : {}),
     };
     if (photo instanceof Uint8Array) {
       // A name no other instance holding a reading of this game can take, and the reading stored naming it before
@@ -405,7 +421,7 @@ export class HeldReadings {
       await this.set(board, { ...held, photo: named });
       let saved: string | undefined;
       try {
-        saved = await this.store.savePhoto(this.gameId, name, photo);
+        saved = await this.store.savePhoto(this.gameId, name, (await keptPhoto(photo)).bytes);
       } catch (err) {
         // The reading is held all the same, without its photo.
         console.error(`game ${this.gameId}: keeping a held reading's photo: ${(err as Error).message}`);
@@ -449,7 +465,13 @@ export class HeldReadings {
     const path = `photos/${this.gameId}/${name}`;
     if (photo === 'held') return { path: this.held.get(board)?.photo === undefined ? undefined : path };
     if (!photo) return { path: undefined };
-    const upload = await this.store.savePhoto(this.gameId, `upload-${randomUUID()}.jpg`, photo);
+    let kept: Uint8Array;
+    try {
+      kept = (await keptPhoto(photo)).bytes;
+    } catch {
+      return { path: undefined }; // a frame the vision read is a picture: this is not expected, and costs no move
+    }
+    const upload = await this.store.savePhoto(this.gameId, `upload-${randomUUID()}.jpg`, kept);
     return upload ? { path, upload } : { path: undefined };
   }
 
@@ -483,7 +505,39 @@ export class HeldReadings {
     if (held && photo !== 'held') await this.store.deletePhoto(this.gameId, held);
   }
 
+  /** A later turn ended while board `board`'s reading is held: it waits behind it (in the store too). */
+  async queue(board: number, turn: Behind): Promise<void> {
+    const held = this.held.get(board);
+    if (!held) throw new Error('no reading is held to wait behind');
+    await this.set(board, { ...held, behind: [...(held.behind ?? []), turn] });
+  }
+
+  /** A better look at the last turn waiting behind board `board`'s held reading takes its place. */
+  async replaceLast(board: number, turn: Behind): Promise<void> {
+    const held = this.held.get(board);
+    if (!held?.behind?.length) throw new Error('no turn waits to be replaced');
+    await this.set(board, { ...held, behind: [...held.behind.slice(0, -1), turn] });
+  }
+
+  /** The turns waiting behind board `board`'s held reading, taken out of it (they are decided next). */
+  async takeBehind(board: number): Promise<readonly Behind[]> {
+    const held = this.held.get(board);
+    if (!held?.behind?.length) return [];
+    const { behind, ...rest } = held;
+    await this.set(board, rest);
+    return behind;
+  }
+
+  /** Lets board `board`'s held reading go, with its photo (the turns waiting behind it stay the caller's). */
+  async drop(board: number): Promise<void> {
+    const held = this.held.get(board);
+    if (!held) return;
+    await this.set(board, undefined);
+    if (held.photo) await this.store.deletePhoto(this.gameId, held.photo);
+  }
+
   /** Lets every held reading go, with its photo. */
+
   async clear(): Promise<void> {
     for (const [board, { photo }] of [...this.held]) {
       await this.set(board, undefined);
@@ -505,6 +559,9 @@ export class HeldReadings {
             squares: held.squares,
             ...(held.photo ? { photo: held.photo } : {}),
             ...(held.look ? { look: held.look } : {}),
+            ...(held.behind?.length
+              ? { behind: held.behind.map((b) => ({ reading: formatBoard(b.board), doubts: b.doubts })) }
+              : {}),
           }
         : null,
     );
@@ -522,6 +579,7 @@ export class HeldReadings {
           squares: held.squares,
           photo: photoUrl(this.gameId, held.photo),
           ...(held.look && held.photo ? { look: held.look } : {}),
+          waiting: held.behind?.length ?? 0,
         }
       : null;
   }
@@ -537,7 +595,11 @@ export class NoFrameYet extends ServiceError {
   }
 }
 
-/** The camera streams pulled for a game, by seat: pulling, or stopped with the reason the scorekeeper sees. */
+/** What every viewer is told of a stream that stopped: its reason (`ENOTFOUND`, `ECONNREFUSED`, a content type)
+ *  would tell anyone watching what answers where on the server's network. */
+export const STREAM_STOPPED = 'the camera stream stopped';
+
+/** The camera streams pulled for a game, by seat: pulling, or stopped with its reason (the scorekeeper's only). */
 export class SourceBoard {
   private readonly seats = new Map<number, SourceView>();
 
@@ -559,7 +621,13 @@ export class SourceBoard {
     return this.seats.get(camera)?.state === 'pulling';
   }
 
+  /** The streams as every viewer sees them (the snapshot): why one stopped is not said. */
   view(): SourceView[] {
+    return this.detail().map((v) => (v.error === null ? v : { ...v, error: STREAM_STOPPED }));
+  }
+
+  /** The streams with why each stopped, for the scorekeeper (`GET …/source` with the token). */
+  detail(): SourceView[] {
     return [...this.seats.values()].sort((a, b) => a.camera - b.camera);
   }
 }

@@ -1,8 +1,8 @@
 /**
  * Frames from an MJPEG stream (`multipart/x-mixed-replace`, what phone "IP camera" apps serve): the server pulls
  * the URL and yields each JPEG part. The URL comes from a scorekeeper, so the pull is fenced in: http(s) only;
- * every address the host resolves to (and an address written in the URL) must be one the source policy allows,
- * checked on the very connection made (no second lookup to rebind); a redirect may not leave the host; a stream
+ * every address the host resolves to (and an address written in the URL) must be one the source policy allows
+ * (addresses.ts), checked on the very connection made (no second lookup to rebind); a redirect may not leave the host; a stream
  * that sends nothing for `timeoutMs` is dropped; one frame may not grow past `maxFrame` bytes.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
@@ -10,6 +10,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { addressAllowed, nameAllowed } from './addresses.ts';
 import type { SourcePolicy } from './limits.ts';
 
 /** A camera stream that cannot be pulled or stopped working: the message is for the scorekeeper. */
@@ -30,25 +31,6 @@ const MAX_REDIRECTS = 3;
 /** A stream gets this many timeouts' time to send each whole frame. */
 const FRAME_WAITS = 3;
 
-/** What each policy lets a camera URL reach, by ipaddr.js's ranges. `any` also allows loopback (development). */
-const allowedRanges: Record<Exclude<SourcePolicy, 'none' | 'any'>, readonly string[]> = {
-  public: ['unicast'],
-  // A camera on the home or club network: private IPv4, IPv6 unique-local, carrier-grade NAT (VPN meshes).
-  // Never link-local (169.254.169.254 is a cloud's metadata service) nor loopback (this machine's own services).
-  lan: ['unicast', 'private', 'uniqueLocal', 'carrierGradeNat'],
-};
-
-/** Whether the source policy lets the server connect to `address` (an IPv4 or IPv6 address). */
-export function addressAllowed(address: string, policy: SourcePolicy): boolean {
-  if (policy === 'none') return false;
-  if (policy === 'any') return true;
-  if (!ipaddr.isValid(address)) return false;
-  let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress())
-    ip = (ip as ipaddr.IPv6).toIPv4Address();
-  return allowedRanges[policy].includes(ip.range());
-}
-
 /** Checks a camera URL before anything is fetched; throws a SourceError saying what is wrong with it. */
 export function checkSourceUrl(text: string, policy: SourcePolicy): URL {
   if (policy === 'none') throw new SourceError('this server pulls no camera streams (--sources none)');
@@ -61,7 +43,8 @@ export function checkSourceUrl(text: string, policy: SourcePolicy): URL {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new SourceError('the camera URL must be http:// or https://');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (ipaddr.isValid(host) && !addressAllowed(host, policy)) throw new SourceError(refusal(host, policy));
+  if (ipaddr.isValid(host) ? !addressAllowed(host, policy) : !nameAllowed(host, policy))
+    throw new SourceError(refusal(host, policy));
   return url;
 }
 
@@ -69,11 +52,14 @@ function refusal(address: string, policy: SourcePolicy): string {
   return `the camera URL reaches ${address}, which this server's source policy (${policy}) does not allow`;
 }
 
-/** A DNS lookup that refuses any address the policy does not allow: used by the connection itself. */
-function checkedLookup(policy: SourcePolicy): LookupFunction {
+/** A DNS lookup that refuses the name if any address it resolves to is one the policy does not allow, and gives
+ *  the connection only the addresses judged: used by the connection itself (`resolve`: node's, but in tests). */
+export function checkedLookup(policy: SourcePolicy, resolve: typeof dnsLookup = dnsLookup): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-      if (err) return callback(err, '', 0);
+    if (!nameAllowed(hostname, policy)) return callback(new SourceError(refusal(hostname, policy)), '', 0);
+    resolve(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+      if (err || addresses.length === 0)
+        return callback(err ?? new SourceError("the camera's name has no address"), '', 0);
       const refused = addresses.find((a) => !addressAllowed(a.address, policy));
       if (refused) return callback(new SourceError(refusal(refused.address, policy)), '', 0);
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);

@@ -23,7 +23,7 @@ import {
 } from '../store/types.ts';
 import type { BusNote, GameBus } from './bus.ts';
 import type { Session } from './contract.ts';
-import { ServiceError } from './errors.ts';
+import { outage, ServiceError } from './errors.ts';
 import { defaultLimits, type Limits, type SourcePolicy } from './limits.ts';
 import { NoFrameYet } from './live.ts';
 import { MeSession } from './me-session.ts';
@@ -71,6 +71,23 @@ interface Live {
   readonly queue: GameQueue;
   /** The held readings as last read from the store (an instance whose games a worker decides compares them). */
   held: string;
+  /** A catching up that failed (the database away), tried again at this timer, and the wait before the next. */
+  retry?: { timer: NodeJS.Timeout; ms: number };
+}
+
+/** How long the frame that ended a turn, sent again, is known as a doubled End turn: a client's retry after the
+ *  longest wait for an answer (work.ts, 60 s) and a reload. */
+const TURN_FRAME_MS = 90_000;
+
+/** Catching up that failed is tried again after this, doubling up to CATCH_UP_MAX_MS, until it succeeds. */
+const CATCH_UP_FIRST_MS = 250;
+const CATCH_UP_MAX_MS = 4000;
+
+/** A store call's failure as the client's answer: the database out of reach is `unavailable`, never its address. */
+function storeOutage(outcome: string): (err: unknown) => never {
+  return (err) => {
+    throw outage(err, 'the database', outcome) ?? err;
+  };
 }
 
 export class GameService {
@@ -161,9 +178,38 @@ export class GameService {
     if (note.disturbed) live.session.showDisturbance(note.disturbed);
     // Read again only if the store differs from memory: this instance may have caught up already (the answer of a
     // worker's job), and reading again would tell the viewers twice.
+    this.catchUpNow(live);
+  }
+
+  /**
+   * Catches game `live` up from the store in its queue; should the store fail (the database restarting), again
+   * after a backoff until it succeeds or the game leaves memory: a copy is never left stale without a retry.
+   */
+  private catchUpNow(live: Live): void {
     live.queue
       .run(() => this.catchUp(live))
-      .catch((err: unknown) => console.error(`game ${id}: catching up: ${(err as Error).message}`));
+      .then(
+        () => this.caughtUp(live),
+        (err: unknown) => this.catchUpLater(live, err),
+      );
+  }
+
+  private caughtUp(live: Live): void {
+    if (live.retry) clearTimeout(live.retry.timer);
+    live.retry = undefined;
+  }
+
+  private catchUpLater(live: Live, err: unknown): void {
+    const ms = live.retry ? Math.min(live.retry.ms * 2, CATCH_UP_MAX_MS) : CATCH_UP_FIRST_MS;
+    console.error(`game ${live.session.id}: catching up: ${(err as Error).message}; again in ${ms} ms`);
+    if (live.retry) clearTimeout(live.retry.timer);
+    const timer = setTimeout(() => {
+      // Dropped from memory meanwhile: it is read whole when next asked for.
+      if (this.closed || this.sessions.get(live.session.id) !== live) live.retry = undefined;
+      else this.catchUpNow(live);
+    }, ms);
+    timer.unref();
+    live.retry = { timer, ms };
   }
 
   /**
@@ -214,7 +260,9 @@ export class GameService {
     });
     const id = placed ?? randomUUID().slice(0, 8);
     const token = randomBytes(24).toString('base64url');
-    await this.store.createGame({ id, tokenHash: hash(token), config });
+    await this.store
+      .createGame({ id, tokenHash: hash(token), config })
+      .catch(storeOutage('no game was made: try again in a few seconds'));
     return { id, token };
   }
 
@@ -244,7 +292,7 @@ export class GameService {
   }
 
   private async load(id: string): Promise<Live> {
-    const stored = await this.store.getGame(id);
+    const stored = await this.store.getGame(id).catch(storeOutage('try again in a few seconds'));
     if (!stored) throw new ServiceError('not-found', `no game ${id}`);
     const session: Session =
       stored.config.variant === 'scrabble-me'
@@ -362,7 +410,8 @@ export class GameService {
 
   /**
    * Pulls a camera's MJPEG stream into a game, a frame at most every `everyMs`. Returns at once; the stream runs
-   * until `stopSource`, or until it fails: then the game's snapshot says why, for the scorekeeper's page.
+   * until `stopSource`, or until it fails: then the game's snapshot says it stopped, and its sources' detail why
+   * (the scorekeeper's only, and the log).
    * A Scrabble Me game pulls one stream per camera seat.
    */
   async startSource(id: string, url: string, everyMs = 1000, camera = 0): Promise<void> {
@@ -436,7 +485,7 @@ export class GameService {
           if (!controller.signal.aborted) {
             console.error(`game ${id}: camera stream at seat ${camera} stopped: ${error}`);
             this.sessions.get(id)?.session.sources.set({ camera, host, state: 'stopped', error });
-            // Kept on the hall's list, stopped, with why: every instance's pages show it.
+            // Kept on the hall's list, stopped, with why: every instance's scorekeeper can read it.
             this.shared
               ?.stopped(key, { url, everyMs, host, state: 'stopped', error, at: Date.now() })
               .catch((err: unknown) => console.error(`game ${id}: camera stream: ${(err as Error).message}`));
@@ -575,7 +624,7 @@ export class GameService {
       ...(query.status ? { status: query.status } : {}),
       ...(query.event !== undefined ? { event: query.event } : {}),
     };
-    const rows = await this.store.listGames(q);
+    const rows = await this.store.listGames(q).catch(storeOutage('try again in a few seconds'));
     const page = rows.slice(0, limitTo);
     const last = page.at(-1);
     const now = Date.now();
@@ -640,9 +689,11 @@ export class GameService {
         await live.session.showFrame(frame, job.camera, null);
       throw err;
     } finally {
-      // What the worker decided stands whatever happens here: a store that cannot be read now is caught up later.
-      await this.catchUp(live).catch((err: unknown) =>
-        console.error(`game ${live.session.id}: catching up: ${(err as Error).message}`),
+      // What the worker decided stands whatever happens here: a store that cannot be read now is caught up later,
+      // with a backoff until it can.
+      await this.catchUp(live).then(
+        () => this.caughtUp(live),
+        (err: unknown) => this.catchUpLater(live, err),
       );
     }
   }
@@ -655,10 +706,53 @@ export class GameService {
     if (changes.events.length > 0 || JSON.stringify(changes.held ?? []) !== live.held) refresh(live, changes);
   }
 
+  /**
+   * An End turn decided by a worker, guarded against being doubled by the frame noted with the game in the store
+   * (TurnFrame), not only in this process's memory: a client's retry of an End turn whose answer was lost (Redis
+   * restarted, its worker replaced) is `unchanged`, never a pass. The very frame again within TURN_FRAME_MS with
+   * nothing recorded since; with `version`, the version check alone decides.
+   */
+  private async endTurnOnce(
+    game: string,
+    bytes: Uint8Array,
+    camera: number,
+    version: number | undefined,
+  ): Promise<FrameResult> {
+    const digest = createHash('sha256').update(bytes).digest('base64');
+    const live = await this.live(game);
+    if (version === undefined && this.store.turnFrame) {
+      const noted = await this.store.turnFrame(game, camera).catch(storeOutage('try again in a few seconds'));
+      if (
+        noted?.digest === digest &&
+        noted.version === live.session.version &&
+        Date.now() - Date.parse(noted.at) < TURN_FRAME_MS
+      )
+        return {
+          status: 'unchanged',
+          reasons: ['this very frame has just ended a turn: nothing more recorded'],
+        };
+    }
+    const result = await this.submitFrame(game, bytes, true, { camera, version });
+    if (result.status === 'committed')
+      await this.store
+        .noteTurnFrame?.(game, {
+          camera,
+          digest,
+          version: live.session.version,
+          at: new Date().toISOString(),
+        })
+        .catch((err: unknown) =>
+          console.error(`game ${game}: noting the End turn's frame: ${(err as Error).message}`),
+        );
+    return result;
+  }
+
   /** The work of a `tilecam worker` (work.ts): decided here, as without a queue. */
   readonly handler: WorkHandler = {
     frame: (game, bytes, endTurn, camera, version) =>
-      this.submitFrame(game, bytes, endTurn, { camera, version }),
+      endTurn
+        ? this.endTurnOnce(game, bytes, camera, version)
+        : this.submitFrame(game, bytes, false, { camera, version }),
     act: (game, action, version) => this.act(game, action, version),
     gridOf: (game, frame) => this.sessions.get(game)?.session.gridOf(frame),
     disturbanceOf: (game) => this.sessions.get(game)?.session.disturbance(),

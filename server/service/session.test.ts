@@ -2,7 +2,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { BoardReading } from '../../vision/index.ts';
+import { parseBoard } from '../engine/index.ts';
 import { SqliteStore } from '../store/sqlite.ts';
+import { FrameIntake } from './live.ts';
 import { GameService } from './service.ts';
 import { GameSession } from './session.ts';
 
@@ -109,7 +112,7 @@ describe('the turn clock', () => {
         running: true,
       });
       // Rebuilt from the store, the clock is the same.
-      const again = await new GameService(store).get(session.id);
+      const again = (await new GameService(store).get(session.id)) as GameSession;
       expect(again?.snapshot()).toMatchObject({ clock: { used: [130_000, 20_000], since: clock.since } });
     } finally {
       vi.useRealTimers();
@@ -289,5 +292,130 @@ describe('catching up with another instance', () => {
       forget.mockRestore();
       elsewhere.stopAll();
     }
+  });
+});
+
+describe('what no move can be', () => {
+  const row8 = (text: string) => Array.from({ length: 15 }, (_, r) => (r === 7 ? text : '.'.repeat(15)));
+
+  it('holds more new tiles than a rack holds, naming the rack size, even when the scorekeeper confirms it', async () => {
+    const session = await classicGame(new GameService(store), 'button');
+    // Two names laid out on the board before the game: 13 tiles in one row.
+    const names = row8('.INESSA?STEFAN.');
+    const held = await session.act({ type: 'confirm', board: names });
+    expect(held.status).toBe('needs-confirmation');
+    expect(held.reasons?.[0]).toMatch(/^13 new tiles in one move: a rack holds 7\./);
+    expect(session.snapshot().turns).toHaveLength(0);
+    // Eight tiles are one too many for a rack of 7 …
+    expect((await session.act({ type: 'confirm', board: row8('...SCRABBLE....') })).reasons?.[0]).toMatch(
+      /^8 new tiles in one move: a rack holds 7/,
+    );
+    // … and seven are a move.
+    expect((await session.act({ type: 'confirm', board: row8('....QUARTER....') })).status).toBe('committed');
+  });
+
+  it('allows nine in the nine-tile variant, and not ten', async () => {
+    const { id } = await new GameService(store).create({
+      players: ['Ann', 'Ben'],
+      lang: 'en',
+      variant: 'nine-tile',
+      challengeRule: 'double',
+      capture: 'button',
+    });
+    const session = await new GameService(store).get(id);
+    expect((await session.act({ type: 'confirm', board: row8('..CRABAPPLES...') })).reasons?.[0]).toMatch(
+      /^10 new tiles in one move: a rack holds 9/,
+    );
+    expect((await session.act({ type: 'confirm', board: row8('...ABANDONS....') })).status).toBe('committed');
+  });
+
+  it('holds a photo of an empty board after a move instead of recording a withdrawal', async () => {
+    const session = await classicGame(new GameService(store), 'button');
+    const board1 = readFileSync(new URL('../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
+      .trimEnd()
+      .split('\n');
+    expect((await session.act({ type: 'confirm', board: board1 })).status).toBe('committed');
+    const held = await session.submitFrame(photo(0), true);
+    expect(held).toEqual({
+      status: 'needs-confirmation',
+      reasons: [
+        'the board is empty: every tile of the last move is gone. Confirm to record it as withdrawn, or take the reading back',
+      ],
+    });
+    expect(session.snapshot().turns).toHaveLength(1);
+    // The scorekeeper who knows it was withdrawn says so.
+    expect((await session.act({ type: 'confirm' })).status).toBe('committed');
+    expect(session.snapshot().players.map((p) => p.score)).toEqual([0, 0]);
+  });
+});
+
+describe('turns ended while a move is held', () => {
+  const board = (n: number) =>
+    readFileSync(new URL(`../../fixtures/demo_game/${n}.txt`, import.meta.url), 'utf8')
+      .trimEnd()
+      .split('\n');
+  /** The camera's next reading (a stand-in for the model, so that a square is in doubt where the test says). */
+  const nextReading = (rows: string[], unsure: { row: number; col: number }[] = []) => {
+    const parsed = parseBoard(rows);
+    if (!parsed.ok) throw new Error(parsed.message);
+    vi.spyOn(FrameIntake.prototype, 'read').mockResolvedValueOnce({
+      reading: { board: rows, unsure, alternatives: [] } as unknown as BoardReading,
+      board: parsed.board,
+    });
+  };
+  const frame = new Uint8Array([1]);
+
+  it('wait behind it, are said on the panel, and are decided in order once it is confirmed (after a restart too)', async () => {
+    const service = new GameService(store);
+    const session = await classicGame(service, 'button');
+    // Move 1 is read with a square in doubt: held.
+    nextReading(board(1), [{ row: 7, col: 3 }]);
+    expect((await session.submitFrame(frame, true)).status).toBe('needs-confirmation');
+    // Two more End turns come (the players went on): each waits behind it; the held reading stays move 1.
+    nextReading(board(2));
+    expect(await session.submitFrame(new Uint8Array([2]), true)).toEqual({
+      status: 'needs-confirmation',
+      reasons: ['a move waits for the scorekeeper: this turn waits behind it (1 turn waits)'],
+    });
+    nextReading(board(3));
+    expect((await session.submitFrame(new Uint8Array([3]), true)).reasons).toEqual([
+      'a move waits for the scorekeeper: this turn waits behind it (2 turns wait)',
+    ]);
+    // The same turn again (End turn pressed twice) is a better look at it, not a third turn.
+    nextReading(board(3));
+    expect((await session.submitFrame(new Uint8Array([4]), true)).reasons?.[0]).toMatch(/2 turns wait/);
+    expect(session.snapshot().pending).toMatchObject({ board: board(1), waiting: 2 });
+    // A restart keeps them.
+    const again = (await new GameService(store).get(session.id)) as GameSession;
+    expect(again.snapshot().pending).toMatchObject({ board: board(1), waiting: 2 });
+    // Confirmed: move 1, then the two turns behind it, in order, each by the player whose turn it was.
+    expect((await again.act({ type: 'confirm' })).status).toBe('committed');
+    const after = again.snapshot();
+    expect(after.pending).toBeNull();
+    expect(after.turns.map((t) => [t.player, t.points])).toEqual([
+      [0, 32],
+      [1, 9],
+      [0, after.turns[2]!.points],
+    ]);
+    expect(after.board).toEqual(board(3));
+  });
+
+  it('go on when the held reading is taken back (names laid out before the game)', async () => {
+    const session = await classicGame(new GameService(store), 'button');
+    const names = Array.from({ length: 15 }, (_, r) => (r === 7 ? '.INESSA?STEFAN.' : '.'.repeat(15)));
+    nextReading(names);
+    expect((await session.submitFrame(frame, true)).reasons?.[0]).toMatch(/^13 new tiles in one move/);
+    // The scorekeeper says it was no move: the reading goes, nothing is recorded.
+    expect(await session.act({ type: 'dismiss' })).toEqual({
+      status: 'unchanged',
+      reasons: ['the reading was let go'],
+    });
+    expect(session.snapshot().pending).toBeNull();
+    expect(session.snapshot().turns).toEqual([]);
+    await expect(session.act({ type: 'dismiss' })).rejects.toThrow(/no reading waiting/);
+    // The first real move is the first player's.
+    nextReading(board(1));
+    expect((await session.submitFrame(new Uint8Array([2]), true)).status).toBe('committed');
+    expect(session.snapshot().players.map((p) => p.score)).toEqual([32, 0]);
   });
 });

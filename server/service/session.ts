@@ -10,6 +10,7 @@ import {
   applyEvent,
   type Board,
   describeOverdrawn,
+  EMPTY,
   effectiveEvents,
   explainMove,
   explainTurn,
@@ -27,6 +28,7 @@ import {
   type Placement,
   parseBoard,
   removeTiles,
+  type Square,
   splitTwoMoves,
   squareName,
   writeGcg,
@@ -44,9 +46,18 @@ import {
 import type { GameChanges, GameStore, StoredGame } from '../store/types.ts';
 import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
+import { foreignNote } from './foreign.ts';
 import type { Thumbnail } from './frames.ts';
 import { type Interpretation, interpret, newTiles } from './interpret.ts';
-import { eventsAfter, FrameIntake, HeldReadings, type PictureShare, SourceBoard, Viewers } from './live.ts';
+import {
+  type Behind,
+  eventsAfter,
+  FrameIntake,
+  HeldReadings,
+  type PictureShare,
+  SourceBoard,
+  Viewers,
+} from './live.ts';
 import { clockOf, snapshotOf } from './snapshot.ts';
 import { verdictOf } from './verify.ts';
 
@@ -308,6 +319,19 @@ export class GameSession implements Session {
     if (!ending && !(this.stored.config.capture === 'auto' && still)) return { status: 'waiting' };
     if (seen.hand && (this.handWait || (endTurn && streaming))) return this.waitOutHand(seen, bytes);
     this.stopWaiting();
+    const queued = await this.waitBehind(seen.board, seen.doubts);
+    if (queued) return queued;
+    // New tiles that look like another set's letters (an Ä in an English game): the values would be wrong.
+    const lang = this.stored.config.lang;
+    const strange = (reading.foreign ?? []).filter(
+      (f) => this.state.board.cells[f.row * 15 + f.col] === EMPTY,
+    );
+    const note = foreignNote(
+      strange,
+      lang,
+      (set) => `start a ${set} game, or confirm if these are its own tiles`,
+    );
+    if (note) return this.hold(seen.board, [note], [], bytes);
     if (seen.doubts.length > 0) {
       // A still board with nothing new on it but doubts (or a hand resting on it) is no move to hold: confirmed,
       // it would record a pass.
@@ -321,7 +345,56 @@ export class GameSession implements Session {
   }
 
   /**
-   * An End turn whose frame shows a hand over the board: the next clear frame of the camera ends the turn; after
+   * A turn ended while a reading is held: when the board shows the held reading's new tiles and more (the game has
+   * gone on), it waits behind it, to be decided in order once the scorekeeper has settled the held one; a board
+   * with the same new squares as the last turn held or waiting is a better look at that turn, and takes its place.
+   * Undefined: no reading is held, or this one is to be decided (it replaces the held reading) as before.
+   */
+  private async waitBehind(board: Board, doubts: readonly Square[]): Promise<FrameResult | undefined> {
+    const held = this.held.get(BOARD);
+    if (!held) return undefined;
+    const behind = held.behind ?? [];
+    const fresh = newSquares(this.state.board, board);
+    const last = newSquares(this.state.board, behind.at(-1)?.board ?? held.board);
+    const covers = [...last].every((q) => fresh.has(q));
+    if (covers && fresh.size > last.size) await this.held.queue(BOARD, { board, doubts });
+    else if (covers && fresh.size === last.size && behind.length > 0)
+      await this.held.replaceLast(BOARD, { board, doubts });
+    else return undefined;
+    this.notify();
+    const waiting = this.held.get(BOARD)?.behind?.length ?? 0;
+    return {
+      status: 'needs-confirmation',
+      reasons: [
+        `a move waits for the scorekeeper: this turn waits behind it (${waiting === 1 ? '1 turn waits' : `${waiting} turns wait`})`,
+      ],
+    };
+  }
+
+  /**
+   * The turns that waited behind a held reading, now settled (confirmed or taken back), decided in order as if each
+   * End turn came now; at the first that is held in its turn, the rest wait behind it.
+   */
+  private async decideBehind(behind: readonly Behind[], result: FrameResult): Promise<FrameResult> {
+    let last = result;
+    for (const [k, turn] of behind.entries()) {
+      if (this.state.ended) break;
+      last =
+        turn.doubts.length > 0
+          ? await this.hold(turn.board, ['some squares could not be read with confidence'], turn.doubts)
+          : await this.commitBoard(turn.board, undefined, true);
+      if (last.status === 'needs-confirmation') {
+        for (const rest of behind.slice(k + 1)) await this.held.queue(BOARD, rest);
+        this.notify();
+        break;
+      }
+    }
+    return last;
+  }
+
+  /**
+   * An End turn whose frame shows a hand over the board:
+ the next clear frame of the camera ends the turn; after
    * `HAND_WAIT_MS` without one, the last reading is held for the scorekeeper, saying a hand was in view.
    */
   private waitOutHand(seen: Interpretation, bytes: Uint8Array): FrameResult {
@@ -419,6 +492,29 @@ export class GameSession implements Session {
     }
     const events: GameEvent[] = [];
     const move = inferred.kind === 'withdrawal' ? inferred.next : inferred.move;
+    // More new tiles than a rack holds is no move (names laid out before the game, turns run together): the engine
+    // refuses it, and the scorekeeper sets the board or takes the reading back.
+    const rack = this.state.rules.rackSize;
+    if (move && move.placements.length > rack)
+      return this.hold(
+        board,
+        [
+          `${move.placements.length} new tiles in one move: a rack holds ${rack}. Set the board to what the game shows, or take the reading back`,
+        ],
+        [],
+        photo,
+      );
+    // A photo with no tile left on the board is no withdrawal (the board cleared, names swept away, a new game):
+    // only the scorekeeper records one so.
+    if (inferred.kind === 'withdrawal' && !move && !confirmed && board.cells.every((c) => c === EMPTY))
+      return this.hold(
+        board,
+        [
+          `the board is empty: every tile of the last move is gone. Confirm to record it as withdrawn, or take the reading back`,
+        ],
+        [],
+        photo,
+      );
     // More tiles of a kind than the set has: a misreading, unless the scorekeeper says otherwise.
     const over = move && !confirmed ? overdrawnBy(this.state.rules.tileSet, board, move.placements) : [];
     if (over.length > 0) {
@@ -583,7 +679,22 @@ export class GameSession implements Session {
         if (board && !board.ok) throw new ServiceError('bad-request', board.message);
         const chosen = board?.board ?? this.held.get(BOARD)?.board;
         if (!chosen) throw new ServiceError('not-allowed', 'there is no reading waiting for confirmation');
-        return this.commitBoard(chosen, 'held', true, true);
+        const behind = this.held.get(BOARD)?.behind ?? [];
+        const result = await this.commitBoard(chosen, 'held', true, true);
+        // Held again (the confirmed board is no move either): the turns behind it still wait.
+        return result.status === 'committed' ? this.decideBehind(behind, result) : result;
+      }
+      case 'dismiss': {
+        // The reading was no move of the game (a board being set up, names laid out): it goes, and the turns that
+        // waited behind it are decided in order.
+        const held = this.held.get(BOARD);
+        if (!held) throw new ServiceError('not-allowed', 'there is no reading waiting for confirmation');
+        await this.held.drop(BOARD);
+        this.notify();
+        return this.decideBehind(held.behind ?? [], {
+          status: 'unchanged',
+          reasons: ['the reading was let go'],
+        });
       }
       case 'correct':
         return this.correctSquare(action.row, action.col, action.tile);
@@ -644,4 +755,13 @@ export class GameSession implements Session {
   private notify(): void {
     this.viewers.changed();
   }
+}
+
+/** The squares empty on `committed` that hold a tile on `board`, as `row,col`. */
+function newSquares(committed: Board, board: Board): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i < committed.cells.length; i++)
+    if (committed.cells[i] === EMPTY && board.cells[i] !== EMPTY)
+      out.add(`${Math.floor(i / committed.size)},${i % committed.size}`);
+  return out;
 }

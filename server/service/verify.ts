@@ -7,9 +7,7 @@
  */
 import {
   type Board,
-  diagnose,
   EMPTY,
-  type Explanation,
   explainAnnounced,
   explainMove,
   formatBoard,
@@ -26,8 +24,12 @@ import {
 } from '../engine/index.ts';
 import type { UnsureSquare, Verification } from '../protocol/index.ts';
 import { ServiceError } from './errors.ts';
+import { foreignNote } from './foreign.ts';
 import { readFrame } from './frames.ts';
 import { COMMIT_SHARE, HAND_SHARE, interpret, MIN_OPTION, type Option, type Reading } from './interpret.ts';
+import { unsettled, verdictOf } from './verdict.ts';
+
+export { unsettled, verdictOf };
 
 export interface VerifyOptions {
   readonly lang: 'en' | 'de';
@@ -45,71 +47,13 @@ export type PhotoReader = (bytes: Uint8Array, lang: 'en' | 'de') => Promise<Read
 export const readPhoto: PhotoReader = async (bytes, lang) => {
   // Someone waits for a check: read before the frames between turns.
   const { reading, board } = await readFrame(bytes, lang, undefined, true);
-  return { board, unsure: reading.unsure, alternatives: reading.alternatives };
+  return {
+    board,
+    unsure: reading.unsure,
+    alternatives: reading.alternatives,
+    ...(reading.foreign ? { foreign: reading.foreign } : {}),
+  };
 };
-
-/** The verdict on `explanation` against `claimed`. */
-export function verdictOf(
-  explanation: Explanation,
-  claimed: number | null,
-  rules: GameRules,
-  boards: Verification['boards'],
-): Verification {
-  const base = {
-    move: explanation.move,
-    words: explanation.words,
-    bingo: explanation.bingo,
-    points: explanation.points,
-    sentence: explanation.sentence,
-    claimed,
-    unsure: [],
-    boards,
-  };
-  const main = explanation.words.find((w) => w.main) ?? explanation.words[0];
-  const what = `${main?.word ?? explanation.move.tiles.map((t) => t.tile).join('')} at ${explanation.move.position} scores ${explanation.points}`;
-  if (claimed === null) return { ...base, verdict: 'right', cause: null, causes: [], message: `${what}.` };
-  if (claimed === explanation.points)
-    return {
-      ...base,
-      verdict: 'right',
-      cause: null,
-      causes: [],
-      message: `${what}: the claim of ${claimed} is right.`,
-    };
-  const causes = diagnose(explanation, claimed, rules);
-  const diff = claimed - explanation.points;
-  const by = `${Math.abs(diff)} ${diff > 0 ? 'too many' : 'too few'}`;
-  return {
-    ...base,
-    verdict: 'wrong',
-    cause: causes[0]?.message ?? null,
-    causes,
-    message: `${what}, not ${claimed} (${by})${causes[0] ? `: ${causes[0].message}` : ''}.`,
-  };
-}
-
-/** A verification that cannot settle the score. */
-export function unsettled(
-  message: string,
-  claimed: number | null,
-  extra: { unsure?: UnsureSquare[]; boards?: Verification['boards']; explanation?: Explanation } = {},
-): Verification {
-  const e = extra.explanation;
-  return {
-    move: e?.move ?? null,
-    words: e?.words ?? [],
-    bingo: e?.bingo ?? 0,
-    points: null,
-    sentence: null,
-    claimed,
-    verdict: 'unsure',
-    cause: null,
-    causes: [],
-    unsure: extra.unsure ?? [],
-    message,
-    boards: extra.boards ?? null,
-  };
-}
 
 async function readOrSay(
   bytes: Uint8Array,
@@ -145,6 +89,9 @@ export async function verifyPhotos(
     return unsettled([before, after].filter((r) => typeof r === 'string').join('; '), claimed);
   const size = before.board.size;
   const boards = { before: formatBoard(before.board), after: formatBoard(after.board) };
+  // Letters the chosen set lacks (an Ä on a board checked as English): the points hang on the set; no verdict.
+  const other = foreignNote([...(before.foreign ?? []), ...(after.foreign ?? [])], options.lang);
+  if (other) return unsettled(other, claimed, { boards });
 
   // The board before: its certain squares are facts; an unsure one is settled by the photo after when that reads
   // it with certainty as one of its readings (tiles do not change), otherwise it stays in doubt.
@@ -291,6 +238,8 @@ export async function verifyAnnouncedPhoto(
   if (typeof after === 'string') return unsettled(after, claimed);
   const size = after.board.size;
   const boards = { before: null, after: formatBoard(after.board) };
+  const other = foreignNote(after.foreign ?? [], options.lang);
+  if (other) return unsettled(other, claimed, { boards });
   const result = explainAnnounced(after.board, { ...parsed.announced, points: claimed }, rules);
   if (!result.ok) return unsettled(result.message, claimed, { boards });
   // The announced word's squares must be read with certainty (the announcement names letters, not the photo).

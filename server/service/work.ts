@@ -46,19 +46,29 @@ import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Corners } from '../../vision/index.ts';
 import type { FrameResult } from '../protocol/index.ts';
-import { type ErrorCode, errorStatus, ServiceError } from './errors.ts';
+import { type ErrorCode, errorStatus, outage, ServiceError } from './errors.ts';
 import { RELEASE } from './sources.ts';
 import { isSquares } from './validate.ts';
 
 /** How many queues a hall's games are spread over (the most workers that can share the work). */
 export const PARTITIONS = 16;
 /** A worker not heard from for this long is gone: its queues go to the others. */
-const GONE_MS = 6000;
+const GONE_MS = 4000;
 const HEARTBEAT_MS = 1000;
 /** A job's lock: a worker killed mid-job has its job taken again after about this (and its lease's end). */
-const LOCK_MS = 6000;
+const LOCK_MS = 4000;
 /** How long an instance waits for a job's answer. */
 const ANSWER_MS = 60_000;
+/** How long a queue given up may take to finish its running job before its BullMQ worker is closed by force (a
+ *  worker whose Redis restarted may never finish closing: it is left behind, never waited for). */
+const CLOSE_MS = 3000;
+/** How long a heartbeat may take before the next one starts afresh (Redis away: its commands fail after a few
+ *  reconnection tries, but a BullMQ call may wait longer). */
+const BEAT_MS = 5000;
+/** How long a worker waits, after Redis came back, before it takes queues: every live worker beats meanwhile. */
+const REJOIN_MS = HEARTBEAT_MS + 500;
+/** How long a queue given up waits for its End turns waiting out a hand to be held and noted. */
+const SETTLE_MS = 3000;
 const WORKERS_KEY = 'tilecam:workers';
 /** The count of games placed on the queues in turn (`WorkQueue.newGameId`), and how long placing one may take. */
 const NEXT_QUEUE_KEY = 'tilecam:games-placed';
@@ -76,11 +86,15 @@ export const startKey = (id: string) => `tilecam:job-start:${id}`;
 /** Where a worker notes the End turns of `game` it waits out a hand for (camera → the wait's mark): a worker that
  *  takes the game's queue over after that one was lost goes on with them. */
 export const handWaitKey = (game: string) => `tilecam:hand-wait:${game}`;
-/** How long such a note is kept from when the wait began: a takeover comes 6–8 s after a kill (GONE_MS, then the
+/** How long such a note is kept from when the wait began: a takeover comes 4–6 s after a kill (GONE_MS, then the
  *  camera's next frame); an End turn not gone on with by then is forgotten, never joined to a later move. */
 const HAND_WAIT_KEEP_MS = 15_000;
 /** Renews a lease held by ARGV[1]; 0 when it is not (any longer) theirs. */
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+/** Takes a lease that is free or already ARGV[1]'s (kept through a rebuild, when Redis did not lose it); 1 if taken. */
+const TAKE = `local v = redis.call('get', KEYS[1])
+if v == false or v == ARGV[1] then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+return 0`;
 const replies = (instance: string) => `tilecam:replies:${instance}`;
 
 /** A piece of one game's work. */
@@ -205,12 +219,24 @@ export function placementOrder(plan: readonly (string | undefined)[]): number[] 
 }
 
 /** `promise`, or a rejection after `ms`. */
-function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+function within<T>(ms: number, promise: Promise<T>, what = 'Redis'): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer in ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new Error(`${what} did not answer in ${ms} ms`)), ms);
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** Closes a BullMQ worker: its running job may finish for CLOSE_MS, then it is closed by force, and that too is
+ *  waited for at most CLOSE_MS (after a Redis restart `close()` may never settle). Never throws. */
+async function closeWorker(worker: Worker): Promise<void> {
+  try {
+    await within(CLOSE_MS, worker.close(), 'closing the queue');
+  } catch {
+    await within(CLOSE_MS, worker.close(true), 'closing the queue by force').catch((err: unknown) =>
+      console.error(`worker: ${(err as Error).message}: left behind`),
+    );
+  }
 }
 
 /** Every queue's owner among `live` (see ownerOf). */
@@ -243,13 +269,37 @@ function connect(url: string, options: Record<string, unknown> = {}): Redis {
   return redis;
 }
 
+/** Which dependency a job's failure lost, named for the client (never its address): Redis's client's own errors,
+ *  else the database's connection failures. */
+function lostDependency(err: unknown): string | undefined {
+  const e = err as { name?: unknown; message?: unknown } | null;
+  if (e?.name === 'MaxRetriesPerRequestError' || /^Connection is closed|Redis/.test(String(e?.message)))
+    return 'Redis';
+  return outage(err, 'the database', '') ? 'the database' : undefined;
+}
+
+/** A job handed over whose answer was lost: a worker may have decided it (and recorded a move) or not. */
+function unknownAnswer(): ServiceError {
+  return new ServiceError(
+    'unknown',
+    'unknown: the work queue lost this request (Redis restarted or was away), and it may have been recorded: reload the game before sending it again',
+  );
+}
+
 /** An instance's side: hands work over and waits for its answer. */
 export class WorkQueue {
   private readonly instance = randomUUID();
   private readonly queues: Queue[] = [];
   private readonly waiting = new Map<
     string,
-    { resolve: (r: WorkAnswer) => void; reject: (e: unknown) => void; timer: NodeJS.Timeout; since: number }
+    {
+      resolve: (r: WorkAnswer) => void;
+      reject: (e: unknown) => void;
+      timer: NodeJS.Timeout;
+      since: number;
+      /** Its queue, once the hand-over was acknowledged (before that, its absence from the queue says nothing). */
+      queue?: Queue;
+    }
   >();
   private readonly recheck: NodeJS.Timeout;
 
@@ -264,6 +314,7 @@ export class WorkQueue {
     // at once when the subscriber is back (its first ready came before this: `open` waits for it), and every few
     // seconds for answers waited for that long.
     sub.on('ready', () => void this.lookUp(0));
+    commands.on('ready', () => void this.lookUp(0));
     this.recheck = setInterval(() => void this.lookUp(recheckMs), recheckMs);
     this.recheck.unref();
   }
@@ -328,14 +379,20 @@ export class WorkQueue {
             if (text !== null) this.answer(text);
             if (!this.waiting.has(id)) return;
             this.waiting.delete(id);
-            // Not decided later behind the client's back, if nobody has taken it yet.
-            this.queues[partitionOf(job.game)]!.remove(id).catch(() => {});
-            reject(
-              new ServiceError(
-                'unavailable',
-                `no worker answered in ${ANSWER_MS / 1000} s: is a \`tilecam worker\` running on this Redis?`,
-              ),
-            );
+            // Not decided later behind the client's back, if nobody has taken it yet; if it cannot be taken back
+            // (a worker has it, or Redis is away), whether it was decided is not known here.
+            void within(PLACE_MS, this.queues[partitionOf(job.game)]!.remove(id))
+              .catch(() => 0)
+              .then((removed) =>
+                reject(
+                  removed === 1
+                    ? new ServiceError(
+                        'unavailable',
+                        `no worker answered in ${ANSWER_MS / 1000} s, and it was taken back: nothing was recorded (is a \`tilecam worker\` running on this Redis?)`,
+                      )
+                    : unknownAnswer(),
+                ),
+              );
           });
       }, ANSWER_MS);
       this.waiting.set(id, { resolve, reject, timer, since: Date.now() });
@@ -344,8 +401,9 @@ export class WorkQueue {
     // unhandled (it would end the process); it is thrown to the caller below.
     answered.catch(() => {});
     const data: WorkData = { id, reply: replies(this.instance), job };
+    const queue = this.queues[partitionOf(job.game)]!;
     try {
-      await this.queues[partitionOf(job.game)]!.add(job.kind, data, {
+      await queue.add(job.kind, data, {
         jobId: id,
         // A job is not tried again behind the game's later work: a failure is answered (a worker killed mid-job
         // is another matter: its job goes back to the front of the queue).
@@ -357,8 +415,16 @@ export class WorkQueue {
       const waiting = this.waiting.get(id);
       if (waiting) clearTimeout(waiting.timer);
       this.waiting.delete(id);
-      throw new ServiceError('unavailable', `the work queue cannot be reached: ${(err as Error).message}`);
+      console.error(`handing work over: ${(err as Error).message}`);
+      // A worker refuses a job handed over longer ago than ANSWER_MS: one that reached Redis after all is not
+      // decided behind the client's back once it has been told to send it again.
+      throw new ServiceError(
+        'unavailable',
+        'Redis (the work queue) is out of reach: not handed over, and never decided later: send it again',
+      );
     }
+    const waiting = this.waiting.get(id);
+    if (waiting) waiting.queue = queue;
     return answered;
   }
 
@@ -367,11 +433,25 @@ export class WorkQueue {
     // Redis away: nothing to look up (the look-up when the subscriber is back comes).
     if (this.commands.status !== 'ready') return;
     const now = Date.now();
-    const ids = [...this.waiting].flatMap(([id, w]) => (now - w.since >= age ? [id] : []));
-    if (ids.length === 0) return;
+    const jobs = [...this.waiting].flatMap(([id, w]) =>
+      now - w.since >= age ? [{ id, queue: w.queue }] : [],
+    );
+    if (jobs.length === 0) return;
     try {
-      const found = await this.commands.mget(ids.map(answerKey));
+      // Whether each job is still in its queue, asked before its answer: a worker keeps the answer before the job
+      // leaves the queue, so a job gone without an answer was lost (Redis restarted, its data gone).
+      const kept = await Promise.all(
+        jobs.map(({ id, queue }) => (queue ? queue.getJob(id).then((j) => j !== undefined) : true)),
+      );
+      const found = await this.commands.mget(jobs.map(({ id }) => answerKey(id)));
       for (const text of found) if (text !== null) this.answer(text);
+      jobs.forEach(({ id }, k) => {
+        const waiting = this.waiting.get(id);
+        if (!waiting || kept[k]) return;
+        this.waiting.delete(id);
+        clearTimeout(waiting.timer);
+        waiting.reject(unknownAnswer());
+      });
     } catch (err) {
       console.error(`Redis: looking up answers: ${(err as Error).message}`);
     }
@@ -473,7 +553,37 @@ export class WorkConsumer {
   ) {
     for (let p = 0; p < PARTITIONS; p++) this.queues.push(new Queue(queueName(p), { connection: commands }));
     this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
+    // Redis lost and back (restarted, its data gone with it, or the connection dropped): the BullMQ workers are
+    // rebuilt rather than trusted to have recovered (one whose blocking connection hung stalled its queue for good);
+    // the next heartbeat takes the leases again. The first ready came before this (`start` waits for it).
+    commands.on('ready', () => this.rebuild());
   }
+
+  /**
+   * Gives every queue up for the next heartbeats to take again: each BullMQ worker closed by force, not waited for
+   * (its running job goes on in the game's own queue here, before anything taken next). Queues are taken again only
+   * once every live worker has had a heartbeat to say so in a Redis that may have lost the list: the first one back
+   * would otherwise take every queue, and hand half of them over a few seconds later.
+   */
+  private rebuild(): void {
+    if (this.closed) return;
+    console.error('worker: Redis is back: taking the queues again');
+    this.rebuilds++;
+    this.holdUntil = Date.now() + REJOIN_MS;
+    for (const [p, worker] of [...this.workers]) {
+      this.workers.delete(p);
+      void within(CLOSE_MS, worker.close(true), 'closing the queue by force').catch((err: unknown) =>
+        console.error(`worker: ${(err as Error).message}: left behind`),
+      );
+    }
+    void this.beat();
+  }
+
+  /** Until when no queue is taken (Redis is back: the live workers are saying so again). */
+  private holdUntil = 0;
+
+  /** How many times the queues were taken again after Redis came back. */
+  rebuilds = 0;
 
   static async start(url: string, handler: WorkHandler): Promise<WorkConsumer> {
     const commands = connect(url, { maxRetriesPerRequest: 3 });
@@ -501,7 +611,7 @@ export class WorkConsumer {
   private beat(): Promise<void> {
     // An End turn held when its wait ran out (the session's timer, no job of ours) is no longer noted.
     for (const game of this.noted.keys()) if (!this.running.has(game)) void this.note(game);
-    this.beating ??= this.reconcile()
+    this.beating ??= within(BEAT_MS, this.reconcile(), 'the heartbeat')
       .catch((err: unknown) => console.error(`worker: ${(err as Error).message}`))
       .finally(() => {
         this.beating = undefined;
@@ -529,8 +639,8 @@ export class WorkConsumer {
       if (!kept) this.giveUp(p);
     }
     for (const p of mine) {
-      if (this.closed || this.workers.has(p) || this.closing.has(p)) continue;
-      if ((await this.commands.set(leaseKey(p), this.id, 'PX', GONE_MS, 'NX')) !== 'OK') continue;
+      if (this.closed || Date.now() < this.holdUntil || this.workers.has(p) || this.closing.has(p)) continue;
+      if ((await this.commands.eval(TAKE, 1, leaseKey(p), this.id, GONE_MS)) !== 1) continue;
       // One job at a time for the queue, said again by each owner (a Redis started afresh has forgotten it).
       await this.queues[p]!.setGlobalConcurrency(1);
       this.handler.dropPartition(p);
@@ -552,18 +662,24 @@ export class WorkConsumer {
     const worker = this.workers.get(p);
     if (!worker) return this.closing.get(p) ?? Promise.resolve();
     this.workers.delete(p);
-    const closing = worker
-      .close()
+    const closing = closeWorker(worker)
       .then(async () => {
-        // An End turn waiting here for a hand to leave is held now, not left to a timer the next owner never sees.
-        await this.handler.settlePartition(p);
-        // Its own End turns are held now; those taken over from a lost worker and not gone on with stay noted.
-        await Promise.all(
-          [...this.noted.keys()].filter((g) => partitionOf(g) === p).map((g) => this.note(g)),
-        );
+        // An End turn waiting here for a hand to leave is held now, not left to a timer the next owner never sees;
+        // its own End turns are held now, and those taken over from a lost worker and not gone on with stay noted.
+        // Not waited for past SETTLE_MS (the database or Redis away): the queue is let go all the same.
+        await within(
+          SETTLE_MS,
+          (async () => {
+            await this.handler.settlePartition(p);
+            await Promise.all(
+              [...this.noted.keys()].filter((g) => partitionOf(g) === p).map((g) => this.note(g)),
+            );
+          })(),
+          'settling the queue',
+        ).catch((err: unknown) => console.error(`worker, giving queue ${p} up: ${(err as Error).message}`));
         this.handler.dropPartition(p);
         this.forget(p);
-        await this.commands.eval(RELEASE, 1, leaseKey(p), this.id);
+        await within(CLOSE_MS, this.commands.eval(RELEASE, 1, leaseKey(p), this.id));
       })
       .catch((err: unknown) => console.error(`worker, giving queue ${p} up: ${(err as Error).message}`))
       .finally(() => this.closing.delete(p));
@@ -649,14 +765,19 @@ export class WorkConsumer {
       // run behind the game's later work.
       if (!(err instanceof ServiceError))
         console.error(`worker: game ${work.game}: ${(err as Error).stack ?? String(err)}`);
+      // The database or Redis going away mid-job: a move may have been recorded before (its acknowledgement
+      // lost), so the client is told it is not known, never that it failed; it reloads the game first.
+      const away = lostDependency(err);
       answer =
         err instanceof ServiceError
           ? { id, error: { code: err.code, message: err.message } }
           : {
               id,
               error: {
-                code: 'unavailable',
-                message: `the worker could not decide it: ${(err as Error).message}`,
+                code: 'unknown',
+                message: away
+                  ? `unknown: ${away} went out of reach while it was decided, and it may have been recorded: reload the game before sending it again`
+                  : 'unknown: the worker failed while deciding it (see its log): reload the game before sending it again',
               },
             };
     }
@@ -765,11 +886,12 @@ export class WorkConsumer {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.heartbeat);
+    // Each step bounded: a worker stopping with Redis or the database away still stops within seconds.
     await this.beating;
     await Promise.allSettled([...this.workers.keys()].map((p) => this.giveUp(p)));
     await Promise.allSettled([...this.closing.values()]);
-    await this.commands.zrem(WORKERS_KEY, this.id).catch(() => {});
-    await Promise.allSettled(this.queues.map((q) => q.close()));
-    await this.commands.quit().catch(() => {});
+    await within(CLOSE_MS, this.commands.zrem(WORKERS_KEY, this.id)).catch(() => {});
+    await within(CLOSE_MS, Promise.allSettled(this.queues.map((q) => q.close()))).catch(() => {});
+    await within(CLOSE_MS, this.commands.quit()).catch(() => this.commands.disconnect());
   }
 }

@@ -18,7 +18,7 @@ import {
   listed,
   storedEvent,
 } from './rows.ts';
-import { DEFAULT_PHOTO_BYTES_PER_GAME } from './sqlite.ts';
+import { DEFAULT_PHOTO_BYTES_PER_GAME, DEFAULT_PHOTO_BYTES_TOTAL } from './sqlite.ts';
 import {
   type GameChanges,
   type GameConfig,
@@ -26,12 +26,15 @@ import {
   type GameSummary,
   type ListedGame,
   type ListQuery,
+  type PhotoCaps,
   StoreConflict,
   type StoredCheck,
   type StoredEvent,
   type StoredGame,
   type StoredHeld,
   type StoredImage,
+  StoreFull,
+  type TurnFrame,
 } from './types.ts';
 
 /** The schema, one migration per version; never edit one that has shipped, add the next. */
@@ -60,6 +63,10 @@ export const MIGRATIONS: readonly string[] = [
   // in the hall's bench, 2.5 ms since. Metadata only: no table is rewritten; photos kept before stay as they are.
   `ALTER TABLE photos ALTER COLUMN bytes SET STORAGE EXTERNAL;
    ALTER TABLE checks ALTER COLUMN before SET STORAGE EXTERNAL, ALTER COLUMN after SET STORAGE EXTERNAL;`,
+  // 4: the frame that last ended a turn, per camera: a doubled End turn is known after a restart (TurnFrame).
+  `CREATE TABLE turn_frames (
+     game_id TEXT NOT NULL REFERENCES games(id), camera INTEGER NOT NULL, digest TEXT NOT NULL,
+     version INTEGER NOT NULL, at TEXT NOT NULL, PRIMARY KEY (game_id, camera));`,
 ];
 
 /** Any number: the advisory lock the migrations run under. */
@@ -83,16 +90,19 @@ function changesOf(row: ChangesRow): GameChanges {
 }
 
 export class PostgresStore implements GameStore {
+  private readonly maxPhotoBytesPerGame: number;
+  private readonly maxPhotoBytesTotal: number;
+
   private constructor(
     private readonly pool: pg.Pool,
-    private readonly maxPhotoBytesPerGame: number,
-  ) {}
+    caps: Partial<PhotoCaps>,
+  ) {
+    this.maxPhotoBytesPerGame = caps.perGame ?? DEFAULT_PHOTO_BYTES_PER_GAME;
+    this.maxPhotoBytesTotal = caps.total ?? DEFAULT_PHOTO_BYTES_TOTAL;
+  }
 
   /** Connects (a small pool) and brings the schema up to date. */
-  static async open(
-    url: string,
-    maxPhotoBytesPerGame = DEFAULT_PHOTO_BYTES_PER_GAME,
-  ): Promise<PostgresStore> {
+  static async open(url: string, caps: Partial<PhotoCaps> = {}): Promise<PostgresStore> {
     const pool = new pg.Pool({ connectionString: url, max: 8, idleTimeoutMillis: 30_000 });
     // An idle client losing its connection (the server restarted) is not this process's crash.
     pool.on('error', (err) => console.error(`PostgreSQL: ${err.message}`));
@@ -102,7 +112,7 @@ export class PostgresStore implements GameStore {
       await pool.end();
       throw err;
     }
-    return new PostgresStore(pool, maxPhotoBytesPerGame);
+    return new PostgresStore(pool, caps);
   }
 
   /** The schema version the database is at. */
@@ -194,6 +204,22 @@ export class PostgresStore implements GameStore {
     };
   }
 
+  async noteTurnFrame(gameId: string, frame: TurnFrame): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO turn_frames (game_id, camera, digest, version, at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (game_id, camera) DO UPDATE SET digest = $3, version = $4, at = $5`,
+      [gameId, frame.camera, frame.digest, frame.version, frame.at],
+    );
+  }
+
+  async turnFrame(gameId: string, camera: number): Promise<TurnFrame | undefined> {
+    const { rows } = await this.pool.query<TurnFrame>(
+      'SELECT camera, digest, version, at FROM turn_frames WHERE game_id = $1 AND camera = $2',
+      [gameId, camera],
+    );
+    return rows[0];
+  }
+
   async getChanges(id: string, after: number): Promise<GameChanges | undefined> {
     // One statement, as getGame: every instance catches up after each change made elsewhere, and a game's events
     // grow all game long, so only the new ones are read.
@@ -239,6 +265,7 @@ export class PostgresStore implements GameStore {
         [gameId, file],
       );
       if (Number(used.rows[0]?.bytes ?? 0) + bytes.length > this.maxPhotoBytesPerGame) return false;
+      if (!(await this.room(client, bytes.length))) return false;
       await client.query(
         `INSERT INTO photos (game_id, name, bytes) VALUES ($1, $2, $3)
          ON CONFLICT (game_id, name) DO UPDATE SET bytes = EXCLUDED.bytes`,
@@ -287,7 +314,45 @@ export class PostgresStore implements GameStore {
     );
   }
 
+  async photoBytesKept(): Promise<number> {
+    return this.keptBytes(this.pool);
+  }
+
+  /** Bytes of every photo kept: games' and checks' (`length` reads a photo's size, not the photo). */
+  private async keptBytes(client: pg.Pool | pg.PoolClient): Promise<number> {
+    const { rows } = await client.query<{ bytes: string }>(
+      `SELECT (SELECT coalesce(sum(length(bytes)), 0) FROM photos)
+            + (SELECT coalesce(sum(coalesce(length(before), 0) + length(after)), 0) FROM checks) AS bytes`,
+    );
+    return Number(rows[0]?.bytes ?? 0);
+  }
+
+  /**
+   * Whether `bytes` more fit under the ceiling on all photos, once the photos of the games that ended longest ago
+   * have gone, a game at a time, as far as needed. Instances writing at once may pass it by a photo each.
+   */
+  private async room(client: pg.Pool | pg.PoolClient, bytes: number): Promise<boolean> {
+    for (let k = 0; k < 10_000; k++) {
+      if ((await this.keptBytes(client)) + bytes <= this.maxPhotoBytesTotal) return true;
+      const { rows } = await client.query<{ id: string; freed: string }>(
+        `WITH oldest AS (SELECT g.id FROM games g WHERE g.ended_at IS NOT NULL
+                           AND EXISTS (SELECT 1 FROM photos p WHERE p.game_id = g.id)
+                         ORDER BY g.ended_at, g.id LIMIT 1),
+              gone AS (DELETE FROM photos WHERE game_id IN (SELECT id FROM oldest) RETURNING game_id, length(bytes) AS n)
+         SELECT game_id AS id, sum(n) AS freed FROM gone GROUP BY game_id`,
+      );
+      const game = rows[0];
+      if (!game) return false;
+      console.error(
+        `the photos are at their ceiling: game ${game.id}'s photos (${game.freed} bytes, ended) removed`,
+      );
+    }
+    return false;
+  }
+
   async saveCheck(check: StoredCheck, keep: number): Promise<void> {
+    if (!(await this.room(this.pool, (check.before?.bytes.byteLength ?? 0) + check.after.bytes.byteLength)))
+      throw new StoreFull();
     await this.inTransaction(async (client) => {
       await client.query(
         `INSERT INTO checks (id, created_at, lang, verification, before_type, before, after_type, after)

@@ -23,27 +23,35 @@ import {
   type GameSummary,
   type ListedGame,
   type ListQuery,
+  type PhotoCaps,
   StoreConflict,
   type StoredCheck,
   type StoredEvent,
   type StoredGame,
   type StoredHeld,
   type StoredImage,
+  StoreFull,
+  type TurnFrame,
 } from './types.ts';
 
 /** Default cap on one game's photos: a long game of phone photos with every reading held is well under it. */
 export const DEFAULT_PHOTO_BYTES_PER_GAME = 256 * 1024 * 1024;
+/** Default ceiling on every photo kept (games' and checks'): a club's season of games at a few hundred KB a photo. */
+export const DEFAULT_PHOTO_BYTES_TOTAL = 4 * 1024 * 1024 * 1024;
 
 export class SqliteStore implements GameStore {
   private readonly db: Database.Database;
   private readonly dataDir: string;
   /** Bytes of photos per game, counted from the folder on first use. */
   private readonly photoBytes = new Map<string, number>();
+  /** Bytes of every game's photos, counted from the folders on first use. */
+  private gamePhotoBytes: number | undefined;
+  private readonly maxPhotoBytesPerGame: number;
+  private readonly maxPhotoBytesTotal: number;
 
-  constructor(
-    file: string,
-    private readonly maxPhotoBytesPerGame = DEFAULT_PHOTO_BYTES_PER_GAME,
-  ) {
+  constructor(file: string, caps: Partial<PhotoCaps> = {}) {
+    this.maxPhotoBytesPerGame = caps.perGame ?? DEFAULT_PHOTO_BYTES_PER_GAME;
+    this.maxPhotoBytesTotal = caps.total ?? DEFAULT_PHOTO_BYTES_TOTAL;
     mkdirSync(dirname(file), { recursive: true });
     this.dataDir = dirname(file);
     this.db = new Database(file);
@@ -86,6 +94,10 @@ export class SqliteStore implements GameStore {
         'UPDATE games SET last_event_at = (SELECT max(at) FROM events WHERE events.game_id = games.id)',
       );
     this.db.exec('CREATE INDEX IF NOT EXISTS games_by_event ON games (event, created_at DESC)');
+    // Version 7: the frame that last ended a turn, per camera (TurnFrame).
+    this.db.exec(`CREATE TABLE IF NOT EXISTS turn_frames (
+      game_id TEXT NOT NULL REFERENCES games(id), camera INTEGER NOT NULL, digest TEXT NOT NULL,
+      version INTEGER NOT NULL, at TEXT NOT NULL, PRIMARY KEY (game_id, camera))`);
   }
 
   async setArchived(gameId: string, at: string | null): Promise<void> {
@@ -93,6 +105,8 @@ export class SqliteStore implements GameStore {
   }
 
   async saveCheck(check: StoredCheck, keep: number): Promise<void> {
+    if (!this.room((check.before?.bytes.byteLength ?? 0) + check.after.bytes.byteLength))
+      throw new StoreFull();
     this.db.transaction(() => {
       this.db
         .prepare(
@@ -188,6 +202,22 @@ export class SqliteStore implements GameStore {
     };
   }
 
+  async noteTurnFrame(gameId: string, frame: TurnFrame): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO turn_frames (game_id, camera, digest, version, at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (game_id, camera) DO UPDATE SET digest = excluded.digest, version = excluded.version,
+         at = excluded.at`,
+      )
+      .run(gameId, frame.camera, frame.digest, frame.version, frame.at);
+  }
+
+  async turnFrame(gameId: string, camera: number): Promise<TurnFrame | undefined> {
+    return this.db
+      .prepare('SELECT camera, digest, version, at FROM turn_frames WHERE game_id = ? AND camera = ?')
+      .get(gameId, camera) as TurnFrame | undefined;
+  }
+
   async getChanges(id: string, after: number): Promise<GameChanges | undefined> {
     if (!this.db.prepare('SELECT 1 FROM games WHERE id = ?').get(id)) return undefined;
     return this.changes(id, after);
@@ -230,13 +260,62 @@ export class SqliteStore implements GameStore {
   }
 
   async savePhoto(gameId: string, name: string, bytes: Uint8Array): Promise<string | undefined> {
+    if (this.bytesOf(gameId) + bytes.length > this.maxPhotoBytesPerGame) return undefined;
+    if (!this.room(bytes.length)) return undefined;
     const used = this.bytesOf(gameId);
-    if (used + bytes.length > this.maxPhotoBytesPerGame) return undefined;
+    const all = this.allGamePhotoBytes();
     const path = this.photoPath(gameId, name);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, bytes);
     this.photoBytes.set(gameId, used + bytes.length);
+    this.gamePhotoBytes = all + bytes.length;
     return relative(this.dataDir, path);
+  }
+
+  async photoBytesKept(): Promise<number> {
+    return this.allGamePhotoBytes() + this.checkPhotoBytes();
+  }
+
+  /**
+   * Whether `bytes` more fit under the ceiling on all photos, once the photos of the games that ended longest ago
+   * have gone, a game at a time, as far as needed.
+   */
+  private room(bytes: number): boolean {
+    const fits = () => this.allGamePhotoBytes() + this.checkPhotoBytes() + bytes <= this.maxPhotoBytesTotal;
+    if (fits()) return true;
+    const ended = this.db
+      .prepare('SELECT id FROM games WHERE ended_at IS NOT NULL ORDER BY ended_at, id')
+      .all() as { id: string }[];
+    for (const { id } of ended) {
+      if (this.bytesOf(id) === 0) continue;
+      const freed = this.bytesOf(id);
+      rmSync(join(this.dataDir, 'photos', id), { recursive: true, force: true });
+      this.photoBytes.set(id, 0);
+      this.gamePhotoBytes = this.allGamePhotoBytes() - freed;
+      console.error(`the photos are at their ceiling: game ${id}'s photos (${freed} bytes, ended) removed`);
+      if (fits()) return true;
+    }
+    return false;
+  }
+
+  private allGamePhotoBytes(): number {
+    if (this.gamePhotoBytes === undefined) {
+      let games: string[] = [];
+      try {
+        games = readdirSync(join(this.dataDir, 'photos'));
+      } catch {
+        // no photos yet
+      }
+      this.gamePhotoBytes = games.reduce((sum, id) => sum + this.bytesOf(id), 0);
+    }
+    return this.gamePhotoBytes;
+  }
+
+  private checkPhotoBytes(): number {
+    const row = this.db
+      .prepare('SELECT coalesce(sum(coalesce(length(before), 0) + length(after)), 0) AS bytes FROM checks')
+      .get() as { bytes: number };
+    return row.bytes;
   }
 
   async renamePhoto(gameId: string, path: string, name: string): Promise<string> {
@@ -259,6 +338,7 @@ export class SqliteStore implements GameStore {
     }
     rmSync(file, { force: true });
     this.photoBytes.set(gameId, Math.max(0, this.bytesOf(gameId) - size));
+    if (this.gamePhotoBytes !== undefined) this.gamePhotoBytes = Math.max(0, this.gamePhotoBytes - size);
   }
 
   async sweepPhotos(gameId: string, prefix: string): Promise<void> {

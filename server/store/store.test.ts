@@ -11,7 +11,7 @@ import { postgresBin, type RunningPostgres, startPostgres } from '../dev/servers
 import type { GameConfig } from '../protocol/index.ts';
 import { MIGRATIONS, PostgresStore } from './postgres.ts';
 import { SqliteStore } from './sqlite.ts';
-import { type GameStore, StoreConflict, type StoredEvent } from './types.ts';
+import { type GameStore, type PhotoCaps, StoreConflict, type StoredEvent, StoreFull } from './types.ts';
 
 const config: GameConfig = {
   players: ['Ann', 'Ben'],
@@ -35,17 +35,27 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => postgres?.stop());
 
-const kinds: { name: string; open: (cap?: number) => Promise<GameStore> }[] = [
+let databases = 0;
+/** A store's opening: with `caps`; `fresh`, on a database of its own (no other test's photos in its totals). */
+const kinds: { name: string; open: (caps?: Partial<PhotoCaps>, fresh?: boolean) => Promise<GameStore> }[] = [
   {
     name: 'SQLite',
-    open: async (cap) =>
-      new SqliteStore(join(mkdtempSync(join(tmpdir(), 'tilecam-store-')), 'games.db'), cap),
+    open: async (caps) =>
+      new SqliteStore(join(mkdtempSync(join(tmpdir(), 'tilecam-store-')), 'games.db'), caps),
   },
   {
     name: 'PostgreSQL',
-    open: async (cap) => {
+    open: async (caps, fresh) => {
       if (!postgres) throw new Error('PostgreSQL is not installed here (apt-get install -y postgresql)');
-      return PostgresStore.open(postgres.url, cap);
+      if (!fresh) return PostgresStore.open(postgres.url, caps);
+      const name = `fresh${++databases}`;
+      const admin = new pg.Client({ connectionString: postgres.url });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.end();
+      const url = new URL(postgres.url);
+      url.pathname = `/${name}`;
+      return PostgresStore.open(url.toString(), caps);
     },
   },
 ];
@@ -65,7 +75,7 @@ const heldNaming = (id: string, board: number, name: string) => ({
 describe.each(kinds)('the $name store', ({ name, open }) => {
   let store: GameStore;
   beforeAll(async () => {
-    store = await open(5000);
+    store = await open({ perGame: 5000 });
   });
   afterAll(() => store.close());
 
@@ -221,6 +231,43 @@ describe.each(kinds)('the $name store', ({ name, open }) => {
     expect(got(await store.getPhoto(id, 'pending-3.jpg'))).toBeUndefined();
     // A path of another game's photo is refused.
     await expect(store.deletePhoto(id, `photos/other/event-1.jpg`)).rejects.toThrow(/not one of game/);
+  });
+
+  it("keeps all photos under one ceiling: the oldest ended games' go first, then photos and checks are refused", async () => {
+    const capped = await open({ perGame: 10_000, total: 6_000 }, true);
+    try {
+      const [a, b, live] = [newId(), newId(), newId()];
+      for (const id of [a, b, live]) await capped.createGame({ id, tokenHash: 'x', config });
+      await capped.savePhoto(a, 'event-1.jpg', bytes(2000, 1));
+      await capped.savePhoto(b, 'event-1.jpg', bytes(2000, 2));
+      await capped.savePhoto(live, 'event-1.jpg', bytes(1500, 3));
+      expect(await capped.photoBytesKept()).toBe(5500);
+      // b ended before a: b's photos go first when room is needed.
+      await capped.appendEvents(a, [pass(1)], { ended: '2026-11-23T12:00:00.000Z', scores: [0, 0] });
+      await capped.appendEvents(b, [pass(1)], { ended: '2026-11-23T11:00:00.000Z', scores: [0, 0] });
+      expect(await capped.savePhoto(live, 'event-2.jpg', bytes(1500, 4))).toBe(`photos/${live}/event-2.jpg`);
+      expect(got(await capped.getPhoto(b, 'event-1.jpg'))).toBeUndefined();
+      expect(got(await capped.getPhoto(a, 'event-1.jpg'))).toEqual(bytes(2000, 1));
+      expect(await capped.photoBytesKept()).toBe(5000);
+      // A check needs room too: a's photos go for it.
+      const check = (n: number, size: number) => ({
+        id: `${name}-capped-${n}-${newId()}`,
+        createdAt: new Date().toISOString(),
+        lang: 'en' as const,
+        verification: { verdict: 'right' } as never,
+        before: null,
+        after: { type: 'image/jpeg', bytes: bytes(size, n) },
+      });
+      await capped.saveCheck(check(1, 2500), 10);
+      expect(got(await capped.getPhoto(a, 'event-1.jpg'))).toBeUndefined();
+      expect(await capped.photoBytesKept()).toBe(5500);
+      // No ended game has photos left: the live game's photo is not kept, and a check is refused.
+      expect(await capped.savePhoto(live, 'event-3.jpg', bytes(1000, 5))).toBeUndefined();
+      await expect(capped.saveCheck(check(2, 1000), 10)).rejects.toBeInstanceOf(StoreFull);
+      expect(await capped.photoBytesKept()).toBe(5500);
+    } finally {
+      await capped.close();
+    }
   });
 
   it('keeps the newest checks with their photos', async () => {

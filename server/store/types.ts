@@ -32,6 +32,11 @@ export interface StoredHeld {
   readonly photo?: string;
   /** Where the board is in the photo and the readings of its unsure squares. */
   readonly look?: Look;
+  /** Later turns ended while this reading waits, oldest first: the board each showed and its squares in doubt. */
+  readonly behind?: readonly {
+    readonly reading: readonly string[];
+    readonly doubts: readonly { readonly row: number; readonly col: number }[];
+  }[];
 }
 
 /**
@@ -105,6 +110,42 @@ export interface GameSummary {
   readonly scores?: readonly number[];
 }
 
+/**
+ * The store's ceiling on photos (game photos and kept checks' together) is reached, and thinning the oldest ended
+ * games' photos made no room.
+ */
+export class StoreFull extends Error {
+  constructor(message = "the server's photo storage is full") {
+    super(message);
+    this.name = 'StoreFull';
+  }
+}
+
+/** The store's caps on photo bytes. */
+export interface PhotoCaps {
+  /** One game's photos (beyond it moves are recorded without their photo). */
+  readonly perGame: number;
+  /**
+   * Every photo the store keeps: games' and checks'. When a photo would pass it, the photos of the games that ended
+   * longest ago go first, a game at a time; when no ended game has photos left, a game's photo is not kept (its move
+   * is recorded all the same) and a check is refused (StoreFull).
+   */
+  readonly total: number;
+}
+
+/**
+ * The frame that last ended a turn of one of a game's cameras (its SHA-256, base64), with the game's version right
+ * after: the very frame again, with nothing recorded since, is a doubled or retried End turn, not a pass. Kept with
+ * the game so that the guard survives a worker's restart and Redis losing its data.
+ */
+export interface TurnFrame {
+  readonly camera: number;
+  readonly digest: string;
+  readonly version: number;
+  /** When it was noted (ISO 8601). */
+  readonly at: string;
+}
+
 /** Events that could not be appended: another writer (another instance) recorded the game's next event first. */
 export class StoreConflict extends Error {
   constructor(message: string) {
@@ -135,13 +176,20 @@ export interface GameStore {
    * the game read up to `after` needs to catch up, without reading the whole game again. Undefined: no such game.
    */
   getChanges(id: string, after: number): Promise<GameChanges | undefined>;
+  /** Notes the frame that has just ended a turn of the game's camera `frame.camera` (replacing the one before). */
+  noteTurnFrame?(gameId: string, frame: TurnFrame): Promise<void>;
+  /** The frame that last ended a turn of the game's camera `camera`, if one is noted. */
+  turnFrame?(gameId: string, camera: number): Promise<TurnFrame | undefined>;
   listGames(query: ListQuery): Promise<ListedGame[]>;
   /**
    * Keeps a photo and returns its path (`photos/GAME/NAME`), or undefined when the game's photos already take the
    * most bytes a game may keep (the move is still recorded, without its photo).
    */
   savePhoto(gameId: string, name: string, bytes: Uint8Array): Promise<string | undefined>;
+  /** Bytes of every photo kept, games' and checks' (what the ceiling of PhotoCaps.total counts). */
+  photoBytesKept(): Promise<number>;
   /** The bytes of a kept photo of the game, by its name. */
+
   getPhoto(gameId: string, name: string): Promise<Uint8Array | undefined>;
   /** Renames a kept photo of the game (a held reading's photo becoming its move's); returns the new path. */
   renamePhoto(gameId: string, path: string, name: string): Promise<string>;

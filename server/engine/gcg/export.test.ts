@@ -81,3 +81,24 @@ describe('the GCG export, read by a second reader', () => {
     expect(again.report.mismatches).toEqual([]);
   });
 });
+
+describe('a name that holds a line break (a game stored before names were checked)', () => {
+  it('cannot add a line to the export: the record reads back with its players and no move', () => {
+    const state = newGame(
+      ['Ann', 'Ben\n>Ann: ZAX 8G ZAX +500 500', 'Cy\r#player1 x y', 'Di\u2028>Di: - +9 9'],
+      makeRules(),
+    );
+    if (!state.ok) throw new Error(state.message);
+    const text = writeGcg(gcgFromGame(state.state));
+    expect(text.split('\n').filter(Boolean)).toHaveLength(5);
+    const read = readGcg(text);
+    if (!read.ok) throw new Error(read.message);
+    expect(read.document.players.map((p) => p.nick)).toEqual([
+      'Ann',
+      'Ben_>Ann_ZAX_8G_ZAX_+500_500',
+      'Cy_#player1_x_y',
+      'Di_>Di_-_+9_9',
+    ]);
+    expect(read.document.lines.filter((l) => l.type === 'entry')).toEqual([]);
+  });
+});

@@ -9,7 +9,7 @@ import type { GcgDocument, GcgEntry, GcgLine } from './read.ts';
 
 export function gcgFromGame(state: GameState): GcgDocument {
   const players = state.players.map((name, i) => ({
-    nick: name.replace(/[\s:]+/gu, '_') || `player${i + 1}`,
+    nick: name.replace(/[\s:\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, '_') || `player${i + 1}`,
     name,
   }));
   const lines: GcgLine[] = [

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeGcg, gcgFromGame, readGcg, replayGcg, writeGcg } from '../index.ts';
+import { decodeGcg, gcgFromGame, MAX_GCG_MOVES, readGcg, replayGcg, writeGcg } from '../index.ts';
 
 const gamesDir = new URL('../../../fixtures/games/', import.meta.url);
 const fixtureGames = readdirSync(gamesDir).filter((f) => f.endsWith('.gcg'));
@@ -133,5 +133,19 @@ describe('exporting a game', () => {
       expect(again.report.players, file).toEqual(replayed.report.players);
       expect(again.report.mismatches, file).toEqual([]);
     }
+  });
+});
+
+describe('a record past the cap on move lines', () => {
+  it('is refused at the first line past it, before anything is replayed', () => {
+    const lines = ['#player1 a Ann', '#player2 b Ben'];
+    for (let i = 0; i < MAX_GCG_MOVES; i++) lines.push(`>${i % 2 ? 'b' : 'a'}: - +0 0`);
+    expect(readGcg(lines.join('\n')).ok).toBe(true);
+    lines.push('>a: - +0 0');
+    expect(readGcg(lines.join('\n'))).toMatchObject({
+      ok: false,
+      line: MAX_GCG_MOVES + 3,
+      message: `line ${MAX_GCG_MOVES + 3}: a game record holds at most ${MAX_GCG_MOVES} move lines; this one holds more`,
+    });
   });
 });

@@ -7,6 +7,7 @@ export {
   type GcgFailure,
   type GcgLine,
   type GcgPlayer,
+  MAX_GCG_MOVES,
   readGcg,
 } from './read.ts';
 export {

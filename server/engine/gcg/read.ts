@@ -61,10 +61,17 @@ const WORD = /^[\p{L}.()]+$/u;
 const SCORE = /^[+-]\d+$/;
 const TOTAL = /^-?\d+$/;
 
+/**
+ * The most move lines a record may hold. A real game has well under a hundred (the 44 recorded games of the shared
+ * corpus: at most 53); a record of more is refused before anything is replayed, so that rescoring one stays cheap.
+ */
+export const MAX_GCG_MOVES = 1000;
+
 export function readGcg(text: string): Result<{ document: GcgDocument }, GcgFailure> {
   const lines: GcgLine[] = [];
   const players: GcgPlayer[] = [];
   const rows = text.replace(/^\uFEFF/, '').split(/\r?\n|\r/);
+  let moves = 0;
   for (const [i, raw] of rows.entries()) {
     const line = i + 1;
     const row = raw.normalize('NFC');
@@ -81,6 +88,8 @@ export function readGcg(text: string): Result<{ document: GcgDocument }, GcgFail
         players.push({ nick, name: name.join(' ') || nick });
       }
     } else if (row.startsWith('>')) {
+      if (++moves > MAX_GCG_MOVES)
+        return bad(line, `a game record holds at most ${MAX_GCG_MOVES} move lines; this one holds more`);
       const entry = readEntry(row, line);
       if (!entry.ok) return entry;
       lines.push({ type: 'entry', entry: entry.entry });

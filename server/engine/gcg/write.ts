@@ -9,11 +9,20 @@ import type { GcgDocument, GcgEntry } from './read.ts';
 export function writeGcg(document: GcgDocument): string {
   const out: string[] = [];
   for (const line of document.lines) {
-    if (line.type === 'pragma') out.push(line.text);
-    else if (line.type === 'text') out.push(line.text);
-    else out.push(formatEntry(line.entry));
+    if (line.type === 'pragma') out.push(oneLine(line.text));
+    else if (line.type === 'text') out.push(oneLine(line.text));
+    else out.push(oneLine(formatEntry(line.entry)));
   }
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * A line as written: every control character but the tab, and Unicode's line and paragraph separators, become a
+ * space. Whatever text a document holds (a player's name stored before names were checked), it cannot end its line
+ * and start another: no name or word adds a move or a pragma to the file.
+ */
+function oneLine(text: string): string {
+  return text.replace(/[\p{Cc}\p{Zl}\p{Zp}]/gu, (c) => (c === '\t' ? c : ' '));
 }
 
 export function formatEntry(entry: GcgEntry): string {
