@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { type RunningServer, startServer } from '../server/http/app.ts';
@@ -101,7 +102,7 @@ describe('games over HTTP', () => {
       [{ clockMinutes: 181 }, /clockMinutes must be a whole number/],
       [{ event: 'x'.repeat(61) }, /event must be a name of 1 to 60 characters/],
       [{ event: '  ' }, /event must be a name of 1 to 60 characters/],
-      [{ event: 'a\u0007b' }, /event must be a name/],
+      [{ event: 'a\u0007b' }, /an event name cannot hold line breaks or control characters/],
       [{ variant: 'scrabble-me', podium: 'EATRSN', clockMinutes: 5 }, /Scrabble Me .* no game clock/],
     ] as const) {
       // Checked as the server checks a request body (each game created over HTTP counts against the rate limit).
@@ -226,16 +227,24 @@ describe('games over HTTP', () => {
     expect(snap.toMove).toBe(0);
   });
 
-  it('turns an end of turn with nothing new into a pass, and undoes it', async () => {
+  it('turns an end of turn with nothing new into a pass, and undoes it; the empty board before the first move is no pass', async () => {
     const { id, token } = await newGame();
-    expect((await postFrame(id, token, frame(0))).body.status).toBe('committed');
+    const empty = await postFrame(id, token, frame(0));
+    expect(empty.body).toMatchObject({
+      status: 'unchanged',
+      reasons: ['the board is empty and no move has been made yet: nothing recorded (Pass records a pass)'],
+    });
+    expect((await postFrame(id, token, frame(1))).body.status).toBe('committed');
+    // The same board in another photo (the same picture encoded again): nothing new, a pass.
+    const again = await sharp(frame(1)).jpeg({ quality: 90 }).toBuffer();
+    expect((await postFrame(id, token, again)).body.status).toBe('committed');
     let snap = (await api(`/api/games/${id}`)).body as unknown as GameSnapshot;
-    expect(snap.turns.map((t) => t.kind)).toEqual(['pass']);
-    expect(snap.toMove).toBe(1);
+    expect(snap.turns.map((t) => t.kind)).toEqual(['play', 'pass']);
+    expect(snap.toMove).toBe(0);
     const undone = await api(`/api/games/${id}/actions`, { method: 'POST', token, json: { type: 'undo' } });
     snap = undone.body.snapshot as GameSnapshot;
-    expect(snap.turns).toEqual([]);
-    expect(snap.toMove).toBe(0);
+    expect(snap.turns.map((t) => t.kind)).toEqual(['play']);
+    expect(snap.toMove).toBe(1);
   });
 
   it('lets only the scorekeeper change a game, and refuses bad frames and actions clearly', async () => {

@@ -59,7 +59,7 @@ describe('tilecam replay', () => {
     const option = await tilecam('replay', '--frobnicate', 'x.gcg');
     expect(option.code).toBe(1);
     expect(option.stderr).toMatch(
-      /unknown option --frobnicate \(`tilecam help` lists each command's options\)/,
+      /unknown option --frobnicate \(`tilecam COMMAND --help` lists a command's options\)/,
     );
   });
 

@@ -96,8 +96,9 @@ describe('tilecam feed', () => {
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
     const { frames } = JSON.parse(run.out) as { frames: { file: string; status: string }[] };
-    // The empty board's End turn is a pass; then the three moves.
-    expect(frames.map((f) => f.status)).toEqual(['committed', 'committed', 'committed', 'committed']);
+    // The empty board before the first move records nothing (no one's pass); then the three moves, each said.
+    expect(frames.map((f) => f.status)).toEqual(['unchanged', 'committed', 'committed', 'committed']);
+    expect((frames[1] as { recorded?: string }).recorded).toBe('Ann: WINDY 8D +32 (Ann 32, Ben 0)');
     // The server did refuse frames for coming too fast, and every photo went through in the end.
     expect(run.statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(run.statuses.filter((s) => s === 200)).toHaveLength(4);
@@ -106,7 +107,7 @@ describe('tilecam feed', () => {
       if (status === 429) expect(run.sent[i + 1]!.at - at).toBeGreaterThanOrEqual(990);
     });
     const game = (await (await fetch(`${base}/api/games/${id}`)).json()) as GameSnapshot;
-    expect(game.turns).toHaveLength(4);
+    expect(game.turns).toHaveLength(3);
   }, 60_000);
 
   it('answers a frame that comes too fast with 429 and a Retry-After', async () => {
@@ -130,7 +131,7 @@ describe('tilecam feed', () => {
     const photos = folder('held', [0, 3, [1, '4.jpg']]);
     const run = await feed(id, photos, '--token', token);
     expect(run.code).toBe(2);
-    expect(run.out).toMatch(/0\.jpg: committed\n.*3\.jpg: needs-confirmation\n$/s);
+    expect(run.out).toMatch(/0\.jpg: unchanged\n.*3\.jpg: needs-confirmation\n$/s);
     expect(run.out).not.toMatch(/4\.jpg/);
     expect(run.err).toContain(`held for the scorekeeper`);
     expect(run.err).toContain(`then go on with --from ${join(photos, '4.jpg')}\n`);
@@ -162,4 +163,17 @@ describe('tilecam feed', () => {
     expect(twice.err).toMatch(/--from 0\.jpg: 2 folders hold a photo of that name: give its path/);
     expect(twice.statuses).toEqual([]);
   });
+});
+
+describe('tilecam feed, photo by photo', () => {
+  it('takes a single photo as well as a folder, and says what each recorded', async () => {
+    const { id, token } = await newGame();
+    const photos = folder('single', [0, 1]);
+    const run = await feed(id, join(photos, '1.jpg'), '--token', token);
+    expect(run.code).toBe(0);
+    expect(run.out).toBe(`${join(photos, '1.jpg')}: committed: Ann: WINDY 8D +32 (Ann 32, Ben 0)\n`);
+    const wrong = await feed(id, join(photos, 'missing.jpg'), '--token', token);
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toMatch(/cannot read .*missing\.jpg: no such file or folder/);
+  }, 60_000);
 });

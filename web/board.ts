@@ -11,7 +11,7 @@ import type {
   MeSnapshot,
   Snapshot,
 } from '../server/protocol/index.ts';
-import { connect } from './connection.ts';
+import { type ConnectionState, connect } from './connection.ts';
 import { askFields, askText, choose, confirmDialog } from './dialog.ts';
 import { heldKey, heldPanel, newlyHeld, soundToggle } from './held.ts';
 import { meView } from './me.ts';
@@ -25,6 +25,7 @@ import {
   legendView,
   movesHead,
   movesView,
+  noSuchGameView,
   onSquareClick,
   scoresView,
   setLetters,
@@ -428,6 +429,14 @@ function render(s: Snapshot) {
   afterRender(focused);
 }
 
+/** What the header says of the connection. */
+const STATE_WORDS: Record<ConnectionState, string> = {
+  connecting: 'connecting…',
+  live: 'live',
+  stale: 'connection lost: reconnecting…',
+  missing: 'no such game',
+};
+
 if (!game) root.textContent = 'No game given: open this page from the game list.';
 else {
   // The running turn's clock, a second at a time between snapshots.
@@ -438,9 +447,9 @@ else {
     game,
     render,
     (state) => {
-      status.textContent =
-        state === 'live' ? 'live' : state === 'stale' ? 'connection lost: reconnecting…' : 'connecting…';
+      status.textContent = STATE_WORDS[state];
       status.className = state;
+      if (state === 'missing') return void root.replaceChildren(noSuchGameView(game));
       if (state === 'live' && latest) status.title = `updated ${new Date().toLocaleTimeString()}`;
     },
     (m) => {

@@ -11,6 +11,7 @@ import type { GameSnapshot, MeSnapshot, Snapshot } from '../server/protocol/inde
 import { connect } from './connection.ts';
 import { FrameGate, GLANCE_HEIGHT, GLANCE_WIDTH, greyOf } from './frame-gate.ts';
 import { meStatus } from './me.ts';
+import { noSuchGameView } from './render.ts';
 
 const query = new URLSearchParams(location.search);
 const game = query.get('game') ?? '';
@@ -222,8 +223,12 @@ function cameraProblem(err?: unknown): { title: string; text: string } {
   };
 }
 
+/** Whether the server has no such game: the page says so, and nothing else it says replaces that. */
+let missing = false;
+
 /** Shows why there is no camera, for as long as the page is open; End turn then takes a photo. */
 function showProblem(problem: { title: string; text: string }, photos = true): void {
+  if (missing) return;
   cameraOn = false;
   byId('no-camera-title').textContent = problem.title;
   byId('no-camera-text').textContent = problem.text;
@@ -236,12 +241,30 @@ function showProblem(problem: { title: string; text: string }, photos = true): v
   setItem('cam-board', 'no camera', 'warn');
 }
 
+/** A link to a game the server does not have: the camera stops, and the page says so with the way back. */
+function noSuchGame(): void {
+  showProblem({ title: 'No such game', text: '' }, false);
+  missing = true;
+  status.textContent = 'no such game';
+  status.className = 'missing';
+  for (const track of (video.srcObject as MediaStream | null)?.getTracks() ?? []) track.stop();
+  video.srcObject = null;
+  const view = noSuchGameView(game);
+  byId('no-camera-text').replaceChildren(...(view.querySelector('p')?.childNodes ?? []));
+  setItem('cam-board', 'no game', 'warn');
+}
+
 async function start(deviceId?: string): Promise<void> {
   const stream = await navigator.mediaDevices.getUserMedia({
     video: deviceId
       ? { deviceId: { exact: deviceId } }
       : { facingMode: 'environment', width: { ideal: 1280 } },
   });
+  // The game turned out not to exist while the camera started: it is not used.
+  if (missing) {
+    for (const track of stream.getTracks()) track.stop();
+    return;
+  }
   video.srcObject = stream;
   cameraOn = true;
   // Another camera: its first frame is sent whatever the last one showed.
@@ -329,6 +352,7 @@ const link = !game
       game,
       showSnapshot,
       (state) => {
+        if (state === 'missing') return noSuchGame();
         // Connected again, perhaps to another instance (the last one stopped) that has no frame of this camera yet:
         // the next one goes whatever it shows.
         gate.connection(state === 'live');

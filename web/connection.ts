@@ -1,10 +1,23 @@
 /**
  * The browser's side of the wire protocol: connects to /ws?game=ID, keeps the latest snapshot, notices a gap in
  * `seq` or a silence longer than three heartbeats, and reconnects (a new connection starts with a full snapshot).
+ * A connection refused before it opened asks the HTTP API whether the game exists: a missing game (a mistyped or
+ * old link) is said once (`missing`) and never retried.
  */
 import type { ClientMessage, ServerMessage, Snapshot } from '../server/protocol/index.ts';
 
-export type ConnectionState = 'connecting' | 'live' | 'stale';
+/** `missing`: the server has no such game (its API answers 404); the connection is not tried again. */
+export type ConnectionState = 'connecting' | 'live' | 'stale' | 'missing';
+
+/** Whether the server says there is no game `game` (404); false when it has it, or could not be asked. */
+async function gameMissing(game: string): Promise<boolean> {
+  try {
+    const res = await fetch(`/api/games/${encodeURIComponent(game)}`, { method: 'GET' });
+    return res.status === 404;
+  } catch {
+    return false;
+  }
+}
 
 export function connect(
   game: string,
@@ -29,7 +42,9 @@ export function connect(
     ws = new WebSocket(
       `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?game=${encodeURIComponent(game)}`,
     );
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
       if (token)
         ws?.send(JSON.stringify({ type: 'camera-view', data: { token, ...(pictures ? {} : { pictures }) } }));
     };
@@ -42,7 +57,14 @@ export function connect(
       if (m.type === 'snapshot') onSnapshot(m.data);
       onMessage(m);
     };
-    ws.onclose = () => {
+    ws.onclose = async () => {
+      if (closed) return;
+      // Refused before it opened: the WebSocket cannot tell why (the server answers a missing game with a 404).
+      if (!opened && (await gameMissing(game))) {
+        closed = true;
+        clearInterval(watch);
+        return onState('missing');
+      }
       if (closed) return;
       onState('stale');
       setTimeout(open, 1000);

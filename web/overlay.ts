@@ -14,6 +14,7 @@ import {
   clockTimeView,
   el,
   headlineView,
+  noSuchGameView,
   scoresView,
   tickClocks,
   tileValues,
@@ -182,4 +183,18 @@ setInterval(() => tickClocks(root), 500);
 addEventListener('resize', () => {
   if (latest) fitToSource();
 });
-if (options.game) connect(options.game, render, () => {});
+/** A wrong address in the streaming software: said on the source, where whoever set it up looks. */
+function showMissing(game: string): void {
+  const box = el('section', { class: 'ov-panel ov-missing' });
+  box.append(noSuchGameView(game));
+  root.replaceChildren(box);
+  root.dataset.ready = 'true';
+}
+
+const asked = new URLSearchParams(location.search).get('game');
+if (options.game)
+  connect(options.game, render, (state) => {
+    if (state === 'missing') showMissing(options.game);
+  });
+// An id no game can have (not 8 hex digits): no need to ask the server.
+else if (asked) showMissing(asked);

@@ -622,3 +622,69 @@ export function heldSquaresView(
 export function browserTileSet(): 'en' | 'de' {
   return /^de\b/i.test(navigator.language) ? 'de' : 'en';
 }
+
+/**
+ * The tile sets' names on every page, in English (the pages are in English; the sets' data files name themselves in
+ * their own language: "Deutsch").
+ */
+const TILE_SET_NAMES: Readonly<Record<string, string>> = {
+  en: 'English',
+  de: 'German',
+  fr: 'French',
+  nl: 'Dutch',
+  pl: 'Polish',
+};
+
+/** A tile set's name (`de` → German); the id itself for a set this page does not know. */
+export function tileSetName(id: string): string {
+  return TILE_SET_NAMES[id] ?? id;
+}
+
+/** Names each option of a tile-set `<select>` (its value an id) as every page names it; other options stay. */
+export function nameTileSetOptions(select: HTMLSelectElement): void {
+  for (const option of select.options) if (TILE_SET_NAMES[option.value]) option.text = tileSetName(option.value);
+}
+
+/**
+ * What a page says when the server has no such game (a mistyped or old link): what happened, and the way back to
+ * the start page, where the games are listed.
+ */
+export function noSuchGameView(game: string): HTMLElement {
+  const box = el('section', { class: 'no-game', role: 'alert', 'aria-labelledby': 'no-game-title' });
+  const text = el(
+    'p',
+    {},
+    `There is no game "${game}" on this server: the link may be mistyped or cut short, or the game was deleted. `,
+  );
+  text.append(el('a', { href: '/' }, 'Go to the start page'), ' to find the game or start one.');
+  box.append(el('h2', { id: 'no-game-title' }, 'No such game'), text);
+  return box;
+}
+
+/**
+ * What the move list's marks mean, said beside it when the list shows one: ≈ (a move some of whose squares the
+ * game's context decided, the camera being unsure) and * (a word not in the game's word list). Nothing when none is.
+ */
+export function movesKeyView(s: GameSnapshot): HTMLElement | undefined {
+  const context = s.turns.some((t) => t.decided?.how === 'context');
+  const unknown = s.turns.some((t) => t.words?.some((w) => w.unknown));
+  if (!context && !unknown) return undefined;
+  const list = el('ul', { class: 'moves-key', 'aria-label': 'marks in the move list' });
+  if (context) {
+    const li = el('li', {});
+    li.append(
+      el('span', { class: 'mark context', 'aria-hidden': 'true' }, '≈'),
+      ' decided by the game: the camera was unsure of a square, and the legal move, the tiles left and the word list settled it',
+    );
+    list.append(li);
+  }
+  if (unknown) {
+    const li = el('li', {});
+    li.append(
+      el('span', { class: 'mark unknown', 'aria-hidden': 'true' }, 'WORD*'),
+      " a word not in the game's word list",
+    );
+    list.append(li);
+  }
+  return list;
+}

@@ -36,6 +36,6 @@ export function argsError(err: unknown): string {
   const e = err as { code?: string; message?: string } | null;
   const option = /'(-[^']*)'/.exec(e?.message ?? '')?.[1];
   if (e?.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option)
-    return `unknown option ${option} (\`tilecam help\` lists each command's options)`;
+    return `unknown option ${option} (\`tilecam COMMAND --help\` lists a command's options)`;
   return err instanceof Error ? err.message : String(err);
 }

@@ -1,7 +1,7 @@
 /**
- * `tilecam feed GAME DIR… --token TOKEN [--url http://localhost:3000] [--from PHOTO] [--json]`: replays photos in
- * order through the same frame intake a camera uses, each as the end of a turn. Photos are taken in natural order (2
- * before 10), from `--from` when given (its path, or its file name when only one folder holds that name). A frame the
+ * `tilecam feed GAME PHOTO|DIR… --token TOKEN [--url http://localhost:3000] [--from PHOTO] [--json]`: replays photos
+ * in order through the same frame intake a camera uses, each as the end of a turn, and says what each recorded (the
+ * move, its points and the totals). A folder's photos are taken in natural order (2 before 10), from `--from` when given (its path, or its file name when only one folder holds that name). A frame the
  * server refuses for coming too fast (the game's frames a second) is sent again when the server says it may be
  * (Retry-After, a second at least), for up to 30 s. A move held for the scorekeeper
  * (`needs-confirmation`) stops the feed with exit 2: the photos after it would show the board moves ahead of the game.
@@ -9,7 +9,7 @@
  * `tilecam demo [--port 3000] [--db FILE]`: starts the service and plays the rendered demo game into it, so a
  * newcomer without a camera sees the scoreboard work.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -27,10 +27,24 @@ const TYPES: Record<string, string> = {
 /** How long one photo is sent again while the server answers that frames come too fast, at most. */
 const RATE_WAIT_MS = 30_000;
 
-/** The photos of the folders, each folder's in natural order; a folder that cannot be read is named. */
+/**
+ * The photos named: a photo as it is, a folder's photos in natural order; one that cannot be read, or a file that is
+ * no photo, is named.
+ */
 async function photosIn(dirs: string[]): Promise<string[]> {
   const out: string[] = [];
   for (const dir of dirs) {
+    let file = false;
+    try {
+      file = (await stat(dir)).isFile();
+    } catch (err) {
+      throw new Error(`cannot read ${dir}: ${whyUnreadable(err)}`);
+    }
+    if (file) {
+      if (!IMAGE.test(dir)) throw new Error(`${dir} is neither a folder nor a photo (.jpg, .png or .webp)`);
+      out.push(dir);
+      continue;
+    }
     let names: string[];
     try {
       names = (await readdir(dir)).filter((n) => IMAGE.test(n));
@@ -88,6 +102,38 @@ async function postPaced(url: string, token: string, file: string): Promise<Post
   }
 }
 
+/**
+ * The game's last turn and the totals after it, as the scoreboard says them: `Ann: WINDY 8D +32 (Ann 32, Ben 0)`,
+ * `Ben: pass (Ann 32, Ben 0)`; undefined when the game cannot be read (the move is recorded all the same).
+ */
+async function lastTurn(base: string): Promise<string | undefined> {
+  try {
+    const res = await fetch(base);
+    if (!res.ok) return undefined;
+    const game = (await res.json()) as {
+      players: { name: string; score: number }[];
+      turns: {
+        player: number;
+        kind: string;
+        points: number;
+        position?: string;
+        words?: { word: string }[];
+      }[];
+    };
+    const turn = game.turns.at(-1);
+    if (!turn) return undefined;
+    const who = game.players[turn.player]?.name ?? `player ${turn.player + 1}`;
+    const signed = turn.points >= 0 ? `+${turn.points}` : String(turn.points);
+    const what =
+      turn.kind === 'play'
+        ? `${turn.words?.[0]?.word ?? '?'} ${turn.position ?? ''} ${signed}`
+        : `${turn.kind.replace('-', ' ')}${turn.points !== 0 ? ` ${signed}` : ''}`;
+    return `${who}: ${what} (${game.players.map((p) => `${p.name} ${p.score}`).join(', ')})`;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function feedCommand(args: string[]): Promise<number> {
   const json = args.includes('--json');
   let values: { token?: string; url?: string; from?: string; json?: boolean };
@@ -108,7 +154,7 @@ export async function feedCommand(args: string[]): Promise<number> {
   }
   const [game, ...dirs] = positionals;
   if (!game || dirs.length === 0 || !values.token)
-    return reportError(json, 'feed needs GAME, at least one folder of photos and --token');
+    return reportError(json, 'feed needs GAME, at least one photo or folder of photos, and --token');
   const url = (values.url ?? 'http://localhost:3000').replace(/\/$/, '');
   const base = `${url}/api/games/${encodeURIComponent(game)}`;
   let files: string[];
@@ -142,8 +188,10 @@ export async function feedCommand(args: string[]): Promise<number> {
     if (r.status !== 200) return reportError(json, `${file}: ${r.body.error?.message ?? `HTTP ${r.status}`}`);
     const status = r.body.status ?? '?';
     const reasons = r.body.reasons;
-    frames.push({ file, status, ...(reasons ? { reasons } : {}) });
-    if (!json) process.stdout.write(`${file}: ${status}\n`);
+    // What was recorded, in words: the move and its points, and the totals after it.
+    const said = status === 'committed' ? await lastTurn(base) : undefined;
+    frames.push({ file, status, ...(reasons ? { reasons } : {}), ...(said ? { recorded: said } : {}) });
+    if (!json) process.stdout.write(`${file}: ${status}${said ? `: ${said}` : ''}\n`);
     if (status === 'needs-confirmation') {
       // The photos after it would show the board moves ahead of the game: stop until the scorekeeper has settled it.
       const next = files[i + 1];

@@ -468,6 +468,13 @@ export class GameSession implements Session {
     if (!inferred.ok) {
       if (inferred.reason === 'no-change') {
         if (!endTurn && !confirmed) return { status: 'unchanged' };
+        // The empty board before the first move (a photo taken as the game starts, or after names laid out on it
+        // were cleared away) is no one's pass: only the Pass button records one then.
+        if (!confirmed && this.state.turns.length === 0 && board.cells.every((c) => c === EMPTY))
+          return {
+            status: 'unchanged',
+            reasons: ['the board is empty and no move has been made yet: nothing recorded (Pass records a pass)'],
+          };
         // An end of turn with nothing new on the board is a pass (the scorekeeper can make it an exchange).
         return this.commit([{ type: 'pass', player: this.state.toMove }], photo);
       }

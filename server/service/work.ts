@@ -72,6 +72,8 @@ const SETTLE_MS = 3000;
 const WORKERS_KEY = 'tilecam:workers';
 /** The count of games placed on the queues in turn (`WorkQueue.newGameId`), and how long placing one may take. */
 const NEXT_QUEUE_KEY = 'tilecam:games-placed';
+/** How long a job waits for Redis to be connected before it is refused (`unavailable`: send it again). */
+const REDIS_WAIT_MS = 2000;
 const PLACE_MS = 1000;
 const queueName = (p: number) => `tilecam-work-${p}`;
 const leaseKey = (p: number) => `tilecam:queue-owner:${p}`;
@@ -372,8 +374,7 @@ export class WorkQueue {
     const answered = new Promise<WorkAnswer>((resolve, reject) => {
       const timer = setTimeout(() => {
         // A last look where the workers keep their answers (one missed since the last look-up), then given up.
-        void this.commands
-          .get(answerKey(id))
+        void within(PLACE_MS, this.commands.get(answerKey(id)))
           .catch(() => null)
           .then((text) => {
             if (text !== null) this.answer(text);
@@ -403,6 +404,9 @@ export class WorkQueue {
     const data: WorkData = { id, reply: replies(this.instance), job };
     const queue = this.queues[partitionOf(job.game)]!;
     try {
+      // Redis away: a short wait for it (a connection being made again), not the reconnection tries of every
+      // command (some 20 s in a long outage): the client is told at once to send it again.
+      if (this.commands.status !== 'ready') await this.connected(REDIS_WAIT_MS);
       await queue.add(job.kind, data, {
         jobId: id,
         // A job is not tried again behind the game's later work: a failure is answered (a worker killed mid-job
@@ -426,6 +430,21 @@ export class WorkQueue {
     const waiting = this.waiting.get(id);
     if (waiting) waiting.queue = queue;
     return answered;
+  }
+
+  /** Resolves when the command connection is ready again, or rejects after `ms`. */
+  private connected(ms: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const ready = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.commands.off('ready', ready);
+        reject(new Error(`Redis not connected in ${ms} ms`));
+      }, ms);
+      this.commands.once('ready', ready);
+    });
   }
 
   /** Answers, from where the workers keep them, the jobs waited for at least `age` ms. */

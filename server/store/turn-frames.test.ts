@@ -33,7 +33,13 @@ describe.each(backends)('%s keeps the frame that ended a turn', (name, open) => 
     await store.createGame({
       id,
       tokenHash: 'x',
-      config: { players: ['Ann', 'Ben'] } as never,
+      config: {
+        players: ['Ann', 'Ben'],
+        lang: 'en',
+        variant: 'classic',
+        challengeRule: 'double',
+        capture: 'button',
+      },
     });
     expect(await store.turnFrame!(id, 0)).toBeUndefined();
     const at = new Date().toISOString();
