@@ -289,3 +289,35 @@ describe.skipIf(!present)('a German board checked, or played, as English', () =>
     await store.close();
   });
 });
+
+describe.skipIf(!present)('what a check cannot settle, said so that the player knows what to do', () => {
+  const image = (n: number) => readFileSync(join(games, 'game04', `image-${n}.jpg`));
+  const lexicon = germanReadingLexicon();
+
+  it('photos given the wrong way round: says they look swapped and how to give them', async () => {
+    const v = await verifyPhotos(image(6), image(5), { lang: 'de', claimed: 30, lexicon });
+    expect(v.verdict).toBe('unsure');
+    expect(v.message).toBe(
+      'the photo after has no tiles on 15C, 15D, 15F, 15G, 15H, which the photo before shows: the photos look swapped. Give the earlier photo first (tilecam verify EARLIER LATER)',
+    );
+    // The right way round, the sheet's 30.
+    const right = await verifyPhotos(image(5), image(6), { lang: 'de', claimed: 30, lexicon });
+    expect([right.verdict, right.points]).toEqual(['right', 30]);
+  });
+
+  it('two moves apart: names each move by its word on the board, not by the tiles placed', async () => {
+    const v = await verifyPhotos(image(5), image(7), { lang: 'de', lexicon });
+    expect(v.message).toMatch(
+      /more than one move between the photos \((ÄRA at 4L, then FINNEN at 15C|FINNEN at 15C, then ÄRA at 4L)\)/,
+    );
+  });
+
+  it('an announced word whose old tiles the photo cannot tell: each reading written as the player would mark it', async () => {
+    const { verifyAnnouncedPhoto } = await import('../server/service/verify.ts');
+    const v = await verifyAnnouncedPhoto(image(6), '15C FINNEN 30', { lang: 'de', claimed: null, lexicon });
+    expect(v.verdict).toBe('unsure');
+    expect(v.message).toMatch(
+      /^FINNEN at 15C: 3 readings score the 30 announced\. Mark the tiles that were already there, as in FI\(N\)NEN: FI\(N\)NEN scores 30; /,
+    );
+  });
+});

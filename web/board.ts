@@ -24,6 +24,7 @@ import {
   headlineView,
   legendView,
   movesHead,
+  movesKeyView,
   movesView,
   noSuchGameView,
   onSquareClick,
@@ -327,6 +328,69 @@ function afterRender(focused: string | undefined): void {
   if (focused) root.querySelector<HTMLElement>(`[data-action="${CSS.escape(focused)}"]`)?.focus();
 }
 
+/**
+ * The side column: the move list, the tiles unseen, the legend and the GCG file; on the scorekeeper's page the
+ * controls first (in view beside the board however long the game, the list scrolling in its box), the camera's
+ * warning, the filter of the list, the camera streams and pictures and the Share panel.
+ */
+function sideView(s: GameSnapshot): HTMLElement {
+  const side = el('div', { class: 'side' });
+  const movesBox = el('div', { class: 'moves-box' });
+  movesBox.append(movesHead(), movesView(s, onlyContext));
+  const key = movesKeyView(s);
+  const rest = [
+    movesBox,
+    ...(key ? [key] : []),
+    unseenView(s),
+    legendView(),
+    el('a', { href: `/api/games/${game}/gcg`, class: 'gcg' }, 'Download the game as GCG'),
+  ];
+  if (!token) {
+    side.append(...rest);
+    return side;
+  }
+  const filter = el('label', { class: 'filter' });
+  const only = el('input', { type: 'checkbox' }) as HTMLInputElement;
+  only.checked = onlyContext;
+  only.onchange = () => {
+    onlyContext = only.checked;
+    render(s);
+  };
+  filter.append(only, ' only moves decided by context');
+  side.append(controls(s));
+  if (s.disturbed.length > 0)
+    side.append(
+      el(
+        'p',
+        { class: 'source stopped' },
+        `The camera sees a change at ${s.disturbed.map((q) => `${q.row + 1}${'ABCDEFGHIJKLMNO'[q.col]}`).join(', ')}: has the board been knocked? Look, and fix the square if a tile moved.`,
+      ),
+    );
+  side.append(filter, ...rest, ...streams(s), cameraView([]), shareView(s));
+  return side;
+}
+
+/**
+ * The newest move in view, the list scrolled to its end inside its box, and its first row shown whole below the
+ * list's sticky header: the row the header would cut in half is scrolled out of sight, room left below the last.
+ */
+function showNewest(): void {
+  const box = root.querySelector<HTMLElement>('.moves-box');
+  const list = box?.querySelector<HTMLElement>('.moves');
+  const head = box?.querySelector('.moves-head');
+  if (!box || !list || !head) return;
+  list.style.paddingBottom = '';
+  box.scrollTop = box.scrollHeight;
+  if (box.scrollTop === 0) return;
+  const below = head.getBoundingClientRect().bottom;
+  const cut = [...list.children].find((li) => li.getBoundingClientRect().bottom > below + 0.5);
+  const shown = cut ? cut.getBoundingClientRect().bottom - below : 0;
+  if (!cut || cut.getBoundingClientRect().top >= below - 0.5) return;
+  list.style.paddingBottom = `${shown}px`;
+  box.scrollTop = box.scrollHeight;
+}
+addEventListener('resize', showNewest);
+
 /** The page's own title, before a held reading marks it. */
 const baseTitle = document.title;
 
@@ -387,45 +451,20 @@ function render(s: Snapshot) {
       }
     });
   }
-  const side = el('div', { class: 'side' });
-  const filter = el('label', { class: 'filter' });
-  const only = el('input', { type: 'checkbox' }) as HTMLInputElement;
-  only.checked = onlyContext;
-  only.onchange = () => {
-    onlyContext = only.checked;
-    render(s);
-  };
-  filter.append(only, ' only moves decided by context');
   const head = el('div', { class: 'room-head' });
   head.append(scoresView(s, { clock: true }), headlineView(s));
-  const movesBox = el('div', { class: 'moves-box' });
-  movesBox.append(movesHead(), movesView(s, onlyContext));
-  side.append(
-    ...(token ? [filter] : []),
-    movesBox,
-    unseenView(s),
-    legendView(),
-    el('a', { href: `/api/games/${game}/gcg`, class: 'gcg' }, 'Download the game as GCG'),
-  );
-  if (token && s.disturbed.length > 0)
-    side.append(
-      el(
-        'p',
-        { class: 'source stopped' },
-        `The camera sees a change at ${s.disturbed.map((q) => `${q.row + 1}${'ABCDEFGHIJKLMNO'[q.col]}`).join(', ')}: has the board been knocked? Look, and fix the square if a tile moved.`,
-      ),
-    );
-  if (token) side.append(controls(s), ...streams(s), cameraView([]), shareView(s));
+  const side = sideView(s);
   const boardArea = el('div', { class: 'board-area' });
   boardArea.append(boardFrame(board));
   // The scorekeeper sees a held reading first, above the board; the room's screen keeps it below.
   const held = s.pending ? pendingView(s) : undefined;
   root.classList.toggle('held', Boolean(held && token));
+  // The room's screen: the panel takes the side column's top on a landscape screen (style.css, `waiting`).
+  root.classList.toggle('waiting', Boolean(held && !token));
   if (held && token) root.replaceChildren(held, head, boardArea, side);
   else root.replaceChildren(head, boardArea, side, ...(held ? [held] : []));
   markHeld(s, held ? [held] : []);
-  // The newest move in view: the list scrolls inside its box on a wide screen.
-  movesBox.scrollTop = movesBox.scrollHeight;
+  showNewest();
   afterRender(focused);
 }
 

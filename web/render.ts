@@ -673,7 +673,7 @@ export function movesKeyView(s: GameSnapshot): HTMLElement | undefined {
   if (context) {
     const li = el('li', {});
     li.append(
-      el('span', { class: 'mark context', 'aria-hidden': 'true' }, '≈'),
+      el('span', { class: 'mark context' }, '≈'),
       ' decided by the game: the camera was unsure of a square, and the legal move, the tiles left and the word list settled it',
     );
     list.append(li);
@@ -681,7 +681,7 @@ export function movesKeyView(s: GameSnapshot): HTMLElement | undefined {
   if (unknown) {
     const li = el('li', {});
     li.append(
-      el('span', { class: 'mark unknown', 'aria-hidden': 'true' }, 'WORD*'),
+      el('span', { class: 'mark unknown' }, 'WORD*'),
       " a word not in the game's word list",
     );
     list.append(li);

@@ -517,15 +517,31 @@ export function explainAnnounced(
       ...byPoints[0]!,
       otherwise: options.filter((o) => o !== byPoints[0]).map((o) => o.explanation),
     };
+  // Each reading as the announcement would be written with the tiles already there marked: FI(N)NEN. Those that
+  // score the points announced first, then the rest by most tiles placed (a move crosses a tile or two, rarely more).
+  const marked = (o: (typeof options)[number]) =>
+    [...word]
+      .map((letter, k) => {
+        const s = squares[k]!;
+        return o.before.cells[s.row * after.size + s.col] === EMPTY ? letter : `(${letter})`;
+      })
+      .join('')
+      .replaceAll(')(', '');
+  const ranked = [...options].sort(
+    (a, b) =>
+      Number(b.explanation.points === announced.points) - Number(a.explanation.points === announced.points) ||
+      b.explanation.move.tiles.length - a.explanation.move.tiles.length,
+  );
+  const shown = ranked.slice(0, 4).map((o) => `${marked(o)} scores ${o.explanation.points}`);
+  const more = ranked.length > 4 ? ` (and ${ranked.length - 4} more)` : '';
+  const why =
+    byPoints.length > 1
+      ? `${byPoints.length} readings score the ${announced.points} announced`
+      : 'the photo cannot tell which tiles were already on the board';
   return {
     ok: false,
     reason: 'ambiguous',
-    message: `the photo cannot tell which tiles of ${word} were already on the board; mark them, e.g. "(${word[0]})${word.slice(1)}": ${options
-      .slice(0, 5)
-      .map(
-        (o) => `${o.explanation.move.tiles.map((t) => t.tile).join('')} new scores ${o.explanation.points}`,
-      )
-      .join(', ')}`,
+    message: `${word} at ${formatPosition(position)}: ${why}. Mark the tiles that were already there, as in ${marked(ranked[0]!)}: ${shown.join('; ')}${more}`,
     options: options.map((o) => o.explanation),
   };
 }

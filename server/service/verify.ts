@@ -136,6 +136,20 @@ export async function verifyPhotos(
     tileSet: rules.tileSet,
     lexicon: options.lexicon,
   });
+  // Every square that disagrees holds a tile before and none after: the photo "after" is the earlier one.
+  const swapped =
+    seen.disturbed.length > 0 &&
+    seen.disturbed.every(
+      (s) => committed[s.row * size + s.col] !== EMPTY && after.board.cells[s.row * size + s.col] === EMPTY,
+    );
+  if (swapped)
+    return cannot(
+      `the photo after has no tiles on ${seen.disturbed
+        .map(squareName)
+        .join(
+          ', ',
+        )}, which the photo before shows: the photos look swapped. Give the earlier photo first (tilecam verify EARLIER LATER)`,
+    );
   if (seen.disturbed.length > 0)
     return cannot(
       `the photos disagree on ${seen.disturbed
@@ -154,7 +168,7 @@ export async function verifyPhotos(
     const two = splitTwoMoves(beforeBoard, seen.board, rules.layout);
     if (two.length > 0)
       return cannot(
-        `more than one move between the photos (${describeMoves(two[0]!)}): check each move with its own pair of photos`,
+        `more than one move between the photos (${describeMoves(two[0]!, seen.board)}): check each move with its own pair of photos`,
       );
     if (inferred.reason === 'tile-removed')
       return cannot(`${inferred.message}: is the photo before really the earlier one?`);
@@ -316,8 +330,14 @@ function tileText(tile: string): string {
   return tile === '?' ? 'a blank' : tile;
 }
 
-function describeMoves(pair: ReturnType<typeof splitTwoMoves>[number]): string {
-  const word = (m: typeof pair.first) =>
-    `${m.placements.map((p) => p.tile).join('')} at ${formatPosition(m.position)}`;
+/** Two moves as a player would say them: each one's main word, as the board after both shows it, and its place. */
+function describeMoves(pair: ReturnType<typeof splitTwoMoves>[number], after: Board): string {
+  const word = (m: typeof pair.first) => {
+    const main = m.words[0];
+    const letters = main
+      ? main.squares.map((q) => after.cells[q.row * after.size + q.col]!).join('')
+      : m.placements.map((p) => p.tile).join('');
+    return `${letters.toUpperCase()} at ${formatPosition(m.position)}`;
+  };
   return `${word(pair.first)}, then ${word(pair.second)}`;
 }

@@ -36,10 +36,14 @@
  *   its timer held again the very reading already held (the same squares, the same reasons: the stamp cannot tell),
  *   before the heartbeat deletes the note, leaves the wait to be gone on with.
  * - **Answers.** The worker publishes each job's result on the channel of the instance that handed it over, which
- *   answers its client with it. A job that fails unexpectedly (the database away) is answered `unavailable`, never
- *   tried again behind the game's later work; one nobody answers in ANSWER_MS is `unavailable` for the client (no
- *   worker running, or an answer lost while Redis reconnected) and is taken back from the queue if still waiting, and
- *   a worker does not decide a job handed over longer ago than that.
+ *   answers its client with it. A job that fails unexpectedly (the database or Redis away) is answered `unknown` (a
+ *   move may have been recorded before: the client reloads the game), never tried again behind the game's later
+ *   work. A job whose answer is lost (Redis restarted: the job gone from its queue, no answer kept) is `unknown` as
+ *   soon as the instance sees it; one nobody answers in ANSWER_MS is `unavailable` if it could be taken back from the
+ *   queue (nothing was decided), else `unknown`; a worker does not decide a job handed over longer ago than that.
+ * - **Redis lost and back.** A worker rebuilds its BullMQ workers (the old ones closed by force, never waited for
+ *   long) and takes its queues again once every live worker has had a heartbeat to say so; every close and
+ *   heartbeat is bounded, so a worker always stops within seconds (docs/operations.md).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { type Job, Queue, Worker } from 'bullmq';
@@ -265,7 +269,13 @@ export function owners(live: readonly string[]): (string | undefined)[] {
 }
 
 function connect(url: string, options: Record<string, unknown> = {}): Redis {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 5000, ...options });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 5000,
+    // Tried again every second at most while Redis is away: a restarted Redis is noticed within a second.
+    retryStrategy: (times: number) => Math.min(times * 100, 1000),
+    ...options,
+  });
   // A dropped connection reconnects by itself; its errors are the log's, not a crash.
   redis.on('error', (err: Error) => console.error(`Redis: ${err.message}`));
   return redis;
@@ -595,7 +605,7 @@ export class WorkConsumer {
         console.error(`worker: ${(err as Error).message}: left behind`),
       );
     }
-    void this.beat();
+    void this.beat(true);
   }
 
   /** Until when no queue is taken (Redis is back: the live workers are saying so again). */
@@ -625,16 +635,20 @@ export class WorkConsumer {
   /**
    * Says it is alive, renews the leases of its queues, gives up the queues another live worker should have (or whose
    * lease it lost), and takes those it should have whose lease is free. A beat still running is not doubled; giving
-   * a queue up (its running job finishing) does not hold the next beat.
+   * a queue up (its running job finishing) does not hold the next beat. `fresh`: Redis is back, and a beat stuck
+   * on the old connection's commands is not waited for.
    */
-  private beat(): Promise<void> {
+  private beat(fresh = false): Promise<void> {
     // An End turn held when its wait ran out (the session's timer, no job of ours) is no longer noted.
     for (const game of this.noted.keys()) if (!this.running.has(game)) void this.note(game);
-    this.beating ??= within(BEAT_MS, this.reconcile(), 'the heartbeat')
-      .catch((err: unknown) => console.error(`worker: ${(err as Error).message}`))
-      .finally(() => {
-        this.beating = undefined;
-      });
+    if (fresh || !this.beating) {
+      const beating = within(BEAT_MS, this.reconcile(), 'the heartbeat')
+        .catch((err: unknown) => console.error(`worker: ${(err as Error).message}`))
+        .finally(() => {
+          if (this.beating === beating) this.beating = undefined;
+        });
+      this.beating = beating;
+    }
     return this.beating;
   }
 
@@ -662,6 +676,8 @@ export class WorkConsumer {
       if ((await this.commands.eval(TAKE, 1, leaseKey(p), this.id, GONE_MS)) !== 1) continue;
       // One job at a time for the queue, said again by each owner (a Redis started afresh has forgotten it).
       await this.queues[p]!.setGlobalConcurrency(1);
+      // Checked again after the waits: a heartbeat left over from before Redis came back may be taking it too.
+      if (this.closed || this.workers.has(p) || this.closing.has(p)) continue;
       this.handler.dropPartition(p);
       this.forget(p);
       const worker = new Worker(queueName(p), (job: Job<WorkData>) => this.process(job), {
