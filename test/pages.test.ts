@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyBoard, formatBoard, place, placementsFromNotation } from '../server/engine/index.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot } from '../server/protocol/index.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
@@ -28,6 +29,50 @@ const SIZES = [
   [1280, 800],
   [1920, 1080],
 ] as const;
+
+/**
+ * A long game, 27 turns: the plays of a published game (Macondo's `doug_v_emely`, its withdrawn phony left out)
+ * with two passes among them, after the 5th and the 12th play.
+ */
+const LONG_GAME = [
+  '8D WINDY',
+  '7C GALE',
+  'E3 JAVE..N',
+  'F2 VOX',
+  '10B DONATES',
+  '9G EAU',
+  '4D Z..',
+  'A5 LATINO',
+  'B2 TEIID',
+  'A1 WEB',
+  '11E SAT',
+  '6D R.D',
+  'C1 CAN',
+  'B8 FU.',
+  '7H RILL',
+  'K5 RE.IgION',
+  'L11 MURK',
+  '15H ARIOSE',
+  '14F COY',
+  'L4 GET',
+  '2F .ERB',
+  '1G PEA',
+  'M2 QUOTH',
+  'N1 HIM',
+  '14L .aFS',
+];
+
+/** Where an element is, or null when the page has none. */
+function rect(page: Page, selector: string) {
+  return page.evaluate((s) => {
+    const r = document.querySelector(s)?.getBoundingClientRect();
+    return r ? { top: r.top, left: r.left, bottom: r.bottom, right: r.right } : null;
+  }, selector);
+}
+
+type Box = { top: number; left: number; bottom: number; right: number };
+const overlaps = (a: Box, b: Box) =>
+  a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
 /** Whether the page is wider (or taller) than the screen. */
 function overflow(page: Page) {
@@ -63,6 +108,8 @@ describe.skipIf(!chromiumPresent)('the pages at a phone, a laptop and a TV size'
   let game: { id: string; token: string };
   /** A game whose first move is held: a hand over the board, 11 squares in doubt. */
   let held: { id: string; token: string };
+  /** A game of 27 turns (LONG_GAME). */
+  let long: { id: string; token: string };
   /** The page's clock, stopped a little after the last event: the running turn shows 1:23 used. */
   let frozen: number;
   const snapshot = async (id: string) =>
@@ -94,6 +141,25 @@ describe.skipIf(!chromiumPresent)('the pages at a phone, a laptop and a TV size'
       body: readFileSync(join(root, 'fixtures/photos/hand_over_row_8.jpg')),
     });
     expect(((await res.json()) as { status: string }).status).toBe('needs-confirmation');
+
+    long = await server.service.create(parseGameConfig({ players: ['Doug', 'Emely'] }));
+    let board = emptyBoard();
+    const act = async (body: unknown) => {
+      const res = await fetch(`${base}/api/games/${long.id}/actions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${long.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(200);
+    };
+    for (const [i, play] of LONG_GAME.entries()) {
+      const placed = placementsFromNotation(board, play);
+      if (!placed.ok) throw new Error(`${play}: ${placed.message}`);
+      board = place(board, placed.placements);
+      await act({ type: 'confirm', board: formatBoard(board) });
+      if (i === 4 || i === 11) await act({ type: 'pass' });
+    }
+    expect((await snapshot(long.id)).turns).toHaveLength(27);
   }, 90_000);
   afterAll(async () => {
     await browser?.close();
@@ -194,6 +260,101 @@ describe.skipIf(!chromiumPresent)('the pages at a phone, a laptop and a TV size'
       );
       expect((await snapshot(game.id)).version).toBe(version);
       await closeWatched(page);
+    }
+  }, 90_000);
+
+  it("shows the room's screen with a reading held clear of the board, the TV's page not scrolling", async () => {
+    for (const [width, height] of SIZES) {
+      const where = `${width}×${height}`;
+      const page = await watchedPage(browser, width, height);
+      await page.clock.setFixedTime(frozen);
+      await page.goto(`${base}/board.html?game=${held.id}`);
+      await page.waitForSelector('#status.live');
+      await page.waitForSelector('main.room > .pending.held .held-crop');
+      const panel = (await rect(page, 'main.room > .pending.held'))!;
+      const board = (await rect(page, 'main.room .board-frame'))!;
+      expect(overlaps(panel, board), `${where}: the panel clear of the board`).toBe(false);
+      expect(await page.locator('main.room > .pending.held h2').textContent()).toMatch(
+        /waiting for the scorekeeper/i,
+      );
+      const o = await overflow(page);
+      expect(o.scrollWidth, `${where}: nothing wider than the screen`).toBeLessThanOrEqual(o.clientWidth);
+      if (width > height) {
+        expect(o.scrollHeight, `${where}: the page does not scroll`).toBeLessThanOrEqual(o.clientHeight);
+        expect(panel.bottom, `${where}: the panel within the screen`).toBeLessThanOrEqual(height);
+      }
+      await page.screenshot({ path: join(shots, `scoreboard-held-${width}x${height}.png`) });
+      await closeWatched(page);
+    }
+  }, 60_000);
+
+  it("keeps the scorekeeper's controls in view beside a long game, its move list scrolling in its panel", async () => {
+    for (const [width, height] of SIZES) {
+      const where = `${width}×${height}`;
+      const page = await watchedPage(browser, width, height);
+      await page.clock.setFixedTime(frozen);
+      await page.goto(`${base}/board.html?game=${long.id}#token=${long.token}`);
+      await page.waitForSelector('#status.live');
+      await page.waitForFunction(() => document.querySelectorAll('.moves li').length === 27);
+      const inView = await page.evaluate(() =>
+        ['end-turn', 'pass', 'undo', 'end-game'].map((action) => {
+          const r = document.querySelector(`.controls [data-action="${action}"]`)?.getBoundingClientRect();
+          return Boolean(r && r.width > 0 && r.top >= 0 && r.bottom <= innerHeight && r.right <= innerWidth);
+        }),
+      );
+      expect(inView, `${where}: End turn, Pass, Undo and End game in view`).toEqual([true, true, true, true]);
+      const list = await page.locator('.moves-box').evaluate((b) => ({
+        scrolls: b.scrollHeight > b.clientHeight + 1,
+        overflowY: getComputedStyle(b).overflowY,
+        height: b.getBoundingClientRect().height,
+      }));
+      expect(list.scrolls, `${where}: the move list scrolls in its panel`).toBe(true);
+      expect(list.overflowY).toBe('auto');
+      const o = await overflow(page);
+      expect(o.scrollWidth, `${where}: nothing wider than the screen`).toBeLessThanOrEqual(o.clientWidth);
+      if (width > height)
+        expect(o.scrollHeight, `${where}: the page does not scroll`).toBeLessThanOrEqual(o.clientHeight);
+      // The player's column as wide as the longest name, not a fixed share left empty beside it.
+      const who = await page.locator('.moves li .who').evaluateAll((ws) => ({
+        column: Math.max(...ws.map((w) => w.getBoundingClientRect().width)),
+        names: Math.max(...ws.map((w) => w.scrollWidth)),
+      }));
+      expect(who.column, `${where}: the player's column`).toBeLessThanOrEqual(who.names + 1);
+      await page.screenshot({ path: join(shots, `scorekeeper-long-${width}x${height}.png`) });
+      await closeWatched(page);
+    }
+  }, 90_000);
+
+  it("shows the long game's newest moves whole below the list's header, and says what its marks mean", async () => {
+    for (const [width, height] of SIZES) {
+      for (const keeper of [false, true]) {
+        const where = `${width}×${height}${keeper ? ', scorekeeper' : ''}`;
+        const page = await watchedPage(browser, width, height);
+        await page.clock.setFixedTime(frozen);
+        await page.goto(`${base}/board.html?game=${long.id}${keeper ? `#token=${long.token}` : ''}`);
+        await page.waitForSelector('#status.live');
+        await page.waitForFunction(() => document.querySelectorAll('.moves li').length === 27);
+        const rows = await page.evaluate(() => {
+          const box = document.querySelector('.moves-box')!.getBoundingClientRect();
+          const head = document.querySelector('.moves-head')!.getBoundingClientRect();
+          const lis = [...document.querySelectorAll('.moves li')].map((li) => li.getBoundingClientRect());
+          const first = lis.find((r) => r.bottom > head.bottom + 0.5)!;
+          return { head: head.bottom, first: first.top, last: lis.at(-1)!.bottom, box: box.bottom };
+        });
+        expect(rows.first, `${where}: the first row shown whole below the header`).toBeGreaterThanOrEqual(
+          rows.head - 0.5,
+        );
+        expect(rows.last, `${where}: the newest move in view`).toBeLessThanOrEqual(rows.box + 0.5);
+        // Words not in the word list (WORD*): said under the list, in view.
+        const key = page.locator('.moves-key');
+        expect(await key.textContent()).toContain("not in the game's word list");
+        expect(await key.isVisible()).toBe(true);
+        if (width > height) {
+          const r = (await rect(page, '.moves-key'))!;
+          expect(r.bottom, `${where}: the marks' meaning in view`).toBeLessThanOrEqual(height);
+        }
+        await closeWatched(page);
+      }
     }
   }, 90_000);
 

@@ -9,7 +9,7 @@
 import type { ExplainedWord, PremiumName } from '../server/engine/index.ts';
 import { standardLayout } from '../server/engine/index.ts';
 import type { CheckView, GcgCheck, TurnCheck, UnsureSquare, Verification } from '../server/protocol/index.ts';
-import { browserTileSet, el } from './render.ts';
+import { browserTileSet, el, nameTileSetOptions, tileSetName } from './render.ts';
 
 const SIZE = 15;
 const COLS = 'ABCDEFGHIJKLMNO';
@@ -355,6 +355,7 @@ const formError = form.querySelector<HTMLElement>('.form-error')!;
 const formBusy = form.querySelector<HTMLElement>('.form-busy')!;
 const submit = form.querySelector<HTMLButtonElement>('button[type=submit]')!;
 const langSelect = form.elements.namedItem('lang') as HTMLSelectElement;
+nameTileSetOptions(langSelect);
 const moveInput = form.elements.namedItem('move') as HTMLInputElement;
 const chosen: { before?: File; after?: File } = {};
 
@@ -424,7 +425,7 @@ function showCheck(view: CheckView) {
   const meta = el(
     'p',
     { class: 'meta' },
-    `Checked ${Number.isNaN(when.getTime()) ? view.createdAt : when.toLocaleString()} · ${view.lang === 'de' ? 'German' : 'English'} tiles`,
+    `Checked ${Number.isNaN(when.getTime()) ? view.createdAt : when.toLocaleString()} · ${tileSetName(view.lang)} tiles`,
   );
   showResult(
     verificationView(view.verification),
@@ -555,6 +556,7 @@ form.onsubmit = async (e) => {
 
 const gcgForm = document.getElementById('gcg-form') as HTMLFormElement;
 const gcgError = gcgForm.querySelector<HTMLElement>('.form-error')!;
+nameTileSetOptions(gcgForm.elements.namedItem('lang') as HTMLSelectElement);
 const gcgResult = document.getElementById('gcg-result')!;
 
 function gcgView(g: GcgCheck): HTMLElement {

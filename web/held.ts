@@ -70,9 +70,11 @@ export function heldPanel(
       el(
         'p',
         { class: 'held-hint' },
-        count === 1
-          ? 'The camera is unsure of one square: pick what is on it.'
-          : `The camera is unsure of ${count} squares: pick what is on each.`,
+        actions
+          ? count === 1
+            ? 'The camera is unsure of one square: pick what is on it.'
+            : `The camera is unsure of ${count} squares: pick what is on each.`
+          : `The camera is unsure of ${count === 1 ? 'one square' : `${count} squares`}: the scorekeeper says what is on ${count === 1 ? 'it' : 'each'}.`,
       ),
       heldSquaresView(p, actions?.pick, actions?.ask),
     );

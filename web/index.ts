@@ -6,7 +6,7 @@
  */
 import type { GameConfigInput } from '../server/protocol/index.ts';
 import { hallHref, type ListedGame, listGames, playersWithScores } from './listing.ts';
-import { browserTileSet, el } from './render.ts';
+import { browserTileSet, el, nameTileSetOptions } from './render.ts';
 import { copyText, gameShareLinks, sharePanel } from './share.ts';
 
 const form = document.getElementById('new-game') as HTMLFormElement;
@@ -32,7 +32,9 @@ function showVariantFields(): void {
 }
 variantSelect.addEventListener('change', showVariantFields);
 showVariantFields();
-(form.elements.namedItem('lang') as HTMLSelectElement).value = browserTileSet();
+const langSelect = form.elements.namedItem('lang') as HTMLSelectElement;
+nameTileSetOptions(langSelect);
+langSelect.value = browserTileSet();
 
 /** A game as this page shares it: the server's list, or a game kept on this computer. */
 interface Listed {

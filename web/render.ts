@@ -392,7 +392,7 @@ export function unseenView(s: GameSnapshot) {
     el(
       'div',
       { class: 'counts' },
-      `${s.unseen.total} unseen · ${s.unseen.vowels} vowels · ${s.unseen.consonants} consonants · ${s.unseen.blanks} blanks · bag ${s.unseen.bag}`,
+      `${s.unseen.total} unseen · ${count(s.unseen.vowels, 'vowel')} · ${count(s.unseen.consonants, 'consonant')} · ${count(s.unseen.blanks, 'blank')} · bag ${s.unseen.bag}`,
     ),
     grid,
   );
@@ -687,4 +687,9 @@ export function movesKeyView(s: GameSnapshot): HTMLElement | undefined {
     list.append(li);
   }
   return list;
+}
+
+/** `1 vowel`, `2 vowels`, `0 blanks`. */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

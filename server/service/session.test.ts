@@ -419,3 +419,38 @@ describe('turns ended while a move is held', () => {
     expect(session.snapshot().players.map((p) => p.score)).toEqual([32, 0]);
   });
 });
+
+describe('a blank in a game without a lexicon of its own', () => {
+  const shared = new URL('../../../shared/realdata/scrabscrap-de/game06/', import.meta.url);
+  const present = (() => {
+    try {
+      readFileSync(new URL('image-2.txt', shared));
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+
+  it.skipIf(!present)(
+    'is named from the reading lexicon where only one letter makes every word',
+    async () => {
+      const { id } = await new GameService(store).create({
+        players: ['Ann', 'Ben'],
+        lang: 'de',
+        variant: 'classic',
+        challengeRule: 'double',
+        capture: 'button',
+      });
+      const session = (await new GameService(store).get(id)) as GameSession;
+      const board = (n: number) =>
+        readFileSync(new URL(`image-${n}.txt`, shared), 'utf8')
+          .trimEnd()
+          .split('\n');
+      expect((await session.act({ type: 'confirm', board: board(1) })).status).toBe('committed');
+      // Move 2 of game06 is DUB?O.EN at 7C: the blank can only be an I (DUBIOSEN).
+      expect((await session.act({ type: 'confirm', board: board(2) })).status).toBe('committed');
+      const turn = session.snapshot().turns[1]!;
+      expect(turn.words?.[0]?.word).toBe('DUBiOSEN');
+    },
+  );
+});

@@ -539,8 +539,9 @@ export class GameSession implements Session {
       const before =
         inferred.kind === 'withdrawal' ? removeTiles(this.state.board, inferred.withdrawn) : this.state.board;
       const letters = this.state.rules.tileSet.letters.map(([l]) => l);
-      const named =
-        this.lexicon && nameBlanks(before, move.placements, move.direction, letters, this.lexicon);
+      // The game's lexicon names it, or where the game has none (a German game), the one the camera reads with.
+      const naming = this.lexicon ?? this.readingLexicon;
+      const named = naming && nameBlanks(before, move.placements, move.direction, letters, naming);
       events.push({ type: 'play', player: this.state.toMove, placements: named ?? move.placements });
     }
     return this.commit(events, photo, decision);
