@@ -45,6 +45,13 @@ async function look(page: Page) {
         ? ''
         : (document.getElementById('no-camera')!.textContent ?? ''),
       problemInView: inView(document.getElementById('no-camera')),
+      /** The items whose words are cut off (an ellipsis: "no came…"). */
+      clipped: items
+        .filter((i) => {
+          const v = i.querySelector<HTMLElement>('.cam-v');
+          return v !== null && (v.scrollWidth > v.clientWidth + 1 || v.scrollHeight > v.clientHeight + 1);
+        })
+        .map((i) => i.id),
     };
   });
 }
@@ -230,6 +237,7 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
     expect(m.problem).toContain('localhost');
     expect(m.problemInView).toBe(true);
     expect(m.items['cam-board']).toBe('no camera');
+    expect(m.clipped, 'every item said whole').toEqual([]);
     expect(m.endTurn).toContain('Take a photo');
     expect(m.endTurnDisabled).toBe(false);
     expect(m.endTurnInView).toBe(true);
@@ -281,6 +289,7 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
     );
     const m = await look(page);
     expect(m.items['cam-doubt']).toMatch(/held$/);
+    expect(m.clipped, 'every item said whole').toEqual([]);
     await closeWatched(page);
   }, 60_000);
 

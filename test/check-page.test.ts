@@ -153,6 +153,23 @@ describe.skipIf(!chromiumPresent)('the check page in a browser', () => {
       [...document.querySelectorAll<HTMLImageElement>('#result .photos img')].every((i) => i.complete),
     );
     expect(await phone.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(390);
+    // A new tile's letter readable: the premium's badge on it clear of the letter.
+    const badges = await phone.evaluate(() =>
+      [...document.querySelectorAll('.sq.tile.new')].flatMap((sq) => {
+        const badge = sq.querySelector('.badge')?.getBoundingClientRect();
+        const letter = sq.querySelector('.letter')!;
+        // The glyph's own box, not its span's (which may be as wide as the square).
+        const range = document.createRange();
+        range.selectNodeContents(letter);
+        const glyph = range.getBoundingClientRect();
+        if (!badge) return [];
+        const clear =
+          badge.right <= glyph.left || badge.bottom <= glyph.top || badge.left >= glyph.right || badge.top >= glyph.bottom;
+        return [{ square: (sq as HTMLElement).dataset.square, clear }];
+      }),
+    );
+    expect(badges.length, 'a premium counted under a new tile').toBeGreaterThan(0);
+    expect(badges).toEqual(badges.map((b) => ({ ...b, clear: true })));
     await phone.screenshot({ path: join(screenshots, 'check-phone.png'), fullPage: true });
     await closePage(phone);
   }, 90_000);

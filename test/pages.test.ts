@@ -383,6 +383,10 @@ describe.skipIf(!chromiumPresent)('the pages at a phone, a laptop and a TV size'
         panels.every((p) => p.inside),
         `${where}: every panel inside`,
       ).toBe(true);
+      // The last move's points (the accent's yellow) outlined in black all round: read over a light picture too.
+      const shadow = await page.locator('#overlay .head-points').evaluate((e) => getComputedStyle(e).textShadow);
+      const outline = shadow.match(/rgb\(0, 0, 0\) -?[\d.]+px -?[\d.]+px 0px/g) ?? [];
+      expect(outline.length, `${where}: the points outlined`).toBeGreaterThanOrEqual(4);
       // Over a stand-in for the stream's picture (the overlay itself is transparent).
       await page.addStyleTag({
         content:

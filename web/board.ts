@@ -13,6 +13,7 @@ import type {
 } from '../server/protocol/index.ts';
 import { type ConnectionState, connect } from './connection.ts';
 import { askFields, askText, choose, confirmDialog } from './dialog.ts';
+import { racksFromTracker } from './end-racks.ts';
 import { heldKey, heldPanel, newlyHeld, soundToggle } from './held.ts';
 import { meView } from './me.ts';
 import {
@@ -212,15 +213,20 @@ function controls(s: GameSnapshot) {
   });
   undo();
   button('End game', async () => {
+    // With the bag empty and one player out, the tracker knows the other rack: filled in, to check and change.
+    const known = racksFromTracker(s, rackSize);
     const racks = await askFields({
       title: 'End the game',
-      text: 'The letters left on each rack (? for a blank); leave it empty if none.',
+      text: known
+        ? 'The bag is empty: the tiles not on the board are filled in as the last rack left. Check them (? for a blank).'
+        : 'The letters left on each rack (? for a blank); leave it empty if none.',
       className: 'racks',
       fields: s.players.map((p, i) => ({
         label: `${p.name}'s rack`,
         maxlength: rackSize,
         placeholder: 'empty',
         name: `rack-${i}`,
+        ...(known ? { value: known[i] } : {}),
       })),
       note: endRackNote(s),
       submit: 'End the game',
@@ -386,7 +392,8 @@ function showNewest(): void {
   const cut = [...list.children].find((li) => li.getBoundingClientRect().bottom > below + 0.5);
   const shown = cut ? cut.getBoundingClientRect().bottom - below : 0;
   if (!cut || cut.getBoundingClientRect().top >= below - 0.5) return;
-  list.style.paddingBottom = `${shown}px`;
+  // A pixel more: the scroll positions are rounded to whole pixels, the rows are not.
+  list.style.paddingBottom = `${Math.ceil(shown) + 1}px`;
   box.scrollTop = box.scrollHeight;
 }
 addEventListener('resize', showNewest);

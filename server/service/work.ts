@@ -60,7 +60,7 @@ export const PARTITIONS = 16;
 const GONE_MS = 4000;
 const HEARTBEAT_MS = 1000;
 /** A job's lock: a worker killed mid-job has its job taken again after about this (and its lease's end). */
-const LOCK_MS = 4000;
+const LOCK_MS = 6000;
 /** How long an instance waits for a job's answer. */
 const ANSWER_MS = 60_000;
 /** How long a queue given up may take to finish its running job before its BullMQ worker is closed by force (a
