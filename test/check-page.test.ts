@@ -164,7 +164,10 @@ describe.skipIf(!chromiumPresent)('the check page in a browser', () => {
         const glyph = range.getBoundingClientRect();
         if (!badge) return [];
         const clear =
-          badge.right <= glyph.left || badge.bottom <= glyph.top || badge.left >= glyph.right || badge.top >= glyph.bottom;
+          badge.right <= glyph.left ||
+          badge.bottom <= glyph.top ||
+          badge.left >= glyph.right ||
+          badge.top >= glyph.bottom;
         return [{ square: (sq as HTMLElement).dataset.square, clear }];
       }),
     );

@@ -4,7 +4,8 @@
  * event's game the link to its hall; the form's Event goes with the new game (and is offered for the next). A
  * finished game whose scorekeeper link this browser keeps has Archive: pressed, the game leaves the list (what went
  * wrong is said in its line, never in an alert); "Show archived" lists it with Restore, which brings it back. A game
- * being played, or one this computer does not keep, has no button. No serious or critical axe violation. Saves
+ * being played, or one this computer does not keep, has no button. The tile sets are named as on the Check page
+ * (English, German). No serious or critical axe violation. Saves
  * web/screenshots/start-games.png.
  */
 import { mkdirSync } from 'node:fs';
@@ -77,6 +78,24 @@ describe.skipIf(!chromiumPresent)('the games list on the start page', () => {
       await page.close();
     }
   });
+
+  it('names the tile sets alike on the start page and the Check page', async () => {
+    const names = async (path: string) => {
+      const page = await watchedPage(browser, 1280, 800);
+      await page.goto(`${base}${path}`);
+      await page.waitForLoadState('networkidle');
+      const texts = await page
+        .locator('select[name=lang]')
+        .first()
+        .evaluate((s) => [...(s as HTMLSelectElement).options].map((o) => `${o.value}=${o.text}`));
+      await closeWatched(page);
+      return texts;
+    };
+    const start = await names('/');
+    const check = await names('/check');
+    expect(start).toEqual(['en=English', 'de=German']);
+    expect(check).toEqual(start);
+  }, 60_000);
 
   it('shows scores, status and date, archives a finished game and restores it', async () => {
     const page = await watchedPage(browser, 1280, 800);

@@ -392,9 +392,11 @@ function showNewest(): void {
   const cut = [...list.children].find((li) => li.getBoundingClientRect().bottom > below + 0.5);
   const shown = cut ? cut.getBoundingClientRect().bottom - below : 0;
   if (!cut || cut.getBoundingClientRect().top >= below - 0.5) return;
-  // A pixel more: the scroll positions are rounded to whole pixels, the rows are not.
-  list.style.paddingBottom = `${Math.ceil(shown) + 1}px`;
-  box.scrollTop = box.scrollHeight;
+  // Scrolled on by what shows of that row, in whole pixels (as the browser scrolls), room made below the last.
+  const by = Math.ceil(shown);
+  const from = box.scrollTop;
+  list.style.paddingBottom = `${by + 1}px`;
+  box.scrollTop = from + by;
 }
 addEventListener('resize', showNewest);
 

@@ -642,7 +642,8 @@ export function tileSetName(id: string): string {
 
 /** Names each option of a tile-set `<select>` (its value an id) as every page names it; other options stay. */
 export function nameTileSetOptions(select: HTMLSelectElement): void {
-  for (const option of select.options) if (TILE_SET_NAMES[option.value]) option.text = tileSetName(option.value);
+  for (const option of select.options)
+    if (TILE_SET_NAMES[option.value]) option.text = tileSetName(option.value);
 }
 
 /**
@@ -680,10 +681,7 @@ export function movesKeyView(s: GameSnapshot): HTMLElement | undefined {
   }
   if (unknown) {
     const li = el('li', {});
-    li.append(
-      el('span', { class: 'mark unknown' }, 'WORD*'),
-      " a word not in the game's word list",
-    );
+    li.append(el('span', { class: 'mark unknown' }, 'WORD*'), " a word not in the game's word list");
     list.append(li);
   }
   return list;
