@@ -47,6 +47,31 @@ const slip = diagnose(truth, wrongClaim, makeRules())[0]!;
 
 /** A page that fails the test on a script error or a native dialog (alert, prompt, confirm: the page uses none). */
 const openPage = watchedPage;
+
+/**
+ * The tiles (`.new`: the new ones only) of the boards that carry a premium's badge, and whether the badge is clear
+ * of the letter's glyph (its own box, not its span's).
+ */
+function tileBadges(page: Page, which = '') {
+  return page.evaluate(
+    (w) =>
+      [...document.querySelectorAll(`.sq.tile${w}`)].flatMap((sq) => {
+        const badge = sq.querySelector('.badge')?.getBoundingClientRect();
+        if (!badge) return [];
+        const range = document.createRange();
+        range.selectNodeContents(sq.querySelector('.letter')!);
+        const g = range.getBoundingClientRect();
+        // A tile's badge is a triangle in its corner (the box's top-left half): clear when the glyph's corner lies
+        // beyond its long side; a badge of any other shape is clear only when the boxes do not meet.
+        const dogEar = getComputedStyle(sq.querySelector('.badge')!).clipPath.startsWith('polygon');
+        const clear = dogEar
+          ? (g.left - badge.left) / badge.width + (g.top - badge.top) / badge.height >= 1
+          : badge.right <= g.left || badge.bottom <= g.top || badge.left >= g.right || badge.top >= g.bottom;
+        return [{ square: (sq as HTMLElement).dataset.square, clear }];
+      }),
+    which,
+  );
+}
 const closePage = closeWatched;
 
 /** Fills the form with the demo game's photos and `claimed`, checks, and waits for the verdict. */
@@ -153,25 +178,9 @@ describe.skipIf(!chromiumPresent)('the check page in a browser', () => {
       [...document.querySelectorAll<HTMLImageElement>('#result .photos img')].every((i) => i.complete),
     );
     expect(await phone.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(390);
-    // A new tile's letter readable: the premium's badge on it clear of the letter.
-    const badges = await phone.evaluate(() =>
-      [...document.querySelectorAll('.sq.tile.new')].flatMap((sq) => {
-        const badge = sq.querySelector('.badge')?.getBoundingClientRect();
-        const letter = sq.querySelector('.letter')!;
-        // The glyph's own box, not its span's (which may be as wide as the square).
-        const range = document.createRange();
-        range.selectNodeContents(letter);
-        const glyph = range.getBoundingClientRect();
-        if (!badge) return [];
-        const clear =
-          badge.right <= glyph.left ||
-          badge.bottom <= glyph.top ||
-          badge.left >= glyph.right ||
-          badge.top >= glyph.bottom;
-        return [{ square: (sq as HTMLElement).dataset.square, clear }];
-      }),
-    );
-    expect(badges.length, 'a premium counted under a new tile').toBeGreaterThan(0);
+    // A tile's letter readable: the badge of a premium under it (here DL, used before) clear of the letter.
+    const badges = await tileBadges(phone);
+    expect(badges.length, 'a premium under a tile').toBeGreaterThan(0);
     expect(badges).toEqual(badges.map((b) => ({ ...b, clear: true })));
     await phone.screenshot({ path: join(screenshots, 'check-phone.png'), fullPage: true });
     await closePage(phone);
@@ -328,5 +337,14 @@ describe.skipIf(!chromiumPresent)('the check page in a browser', () => {
     expect(await page.getAttribute('#result .game-head a.back', 'href')).toBe(`/board.html?game=${id}`);
     expect((await shown(page)).sentences).toEqual(expected.sentences);
     await closePage(page);
+
+    // The first move on a phone, WINDY over a double letter and the centre star: the new tiles' letters readable.
+    const phone = await openPage(browser, 390, 844);
+    await phone.goto(`${base}/check?game=${id}&turn=0`);
+    await phone.waitForSelector('#result .verdict');
+    const badges = await tileBadges(phone, '.new');
+    expect(badges.map((b) => b.square).sort()).toEqual(['8D', '8H']);
+    expect(badges).toEqual(badges.map((b) => ({ ...b, clear: true })));
+    await closePage(phone);
   }, 60_000);
 });

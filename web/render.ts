@@ -674,14 +674,14 @@ export function movesKeyView(s: GameSnapshot): HTMLElement | undefined {
   if (context) {
     const li = el('li', {});
     li.append(
-      el('span', { class: 'mark context' }, '≈'),
+      el('span', { class: 'moves-mark context' }, '≈'),
       ' decided by the game: the camera was unsure of a square, and the legal move, the tiles left and the word list settled it',
     );
     list.append(li);
   }
   if (unknown) {
     const li = el('li', {});
-    li.append(el('span', { class: 'mark unknown' }, 'WORD*'), " a word not in the game's word list");
+    li.append(el('span', { class: 'moves-mark unknown' }, 'WORD*'), " a word not in the game's word list");
     list.append(li);
   }
   return list;

@@ -473,7 +473,9 @@ export class GameSession implements Session {
         if (!confirmed && this.state.turns.length === 0 && board.cells.every((c) => c === EMPTY))
           return {
             status: 'unchanged',
-            reasons: ['the board is empty and no move has been made yet: nothing recorded (Pass records a pass)'],
+            reasons: [
+              'the board is empty and no move has been made yet: nothing recorded (Pass records a pass)',
+            ],
           };
         // An end of turn with nothing new on the board is a pass (the scorekeeper can make it an exchange).
         return this.commit([{ type: 'pass', player: this.state.toMove }], photo);

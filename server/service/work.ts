@@ -69,8 +69,6 @@ const CLOSE_MS = 3000;
 /** How long a heartbeat may take before the next one starts afresh (Redis away: its commands fail after a few
  *  reconnection tries, but a BullMQ call may wait longer). */
 const BEAT_MS = 5000;
-/** How long a worker waits, after Redis came back, before it takes queues: every live worker beats meanwhile. */
-const REJOIN_MS = HEARTBEAT_MS + 500;
 /** How long a queue given up waits for its End turns waiting out a hand to be held and noted. */
 const SETTLE_MS = 3000;
 const WORKERS_KEY = 'tilecam:workers';
@@ -598,7 +596,7 @@ export class WorkConsumer {
     if (this.closed) return;
     console.error('worker: Redis is back: taking the queues again');
     this.rebuilds++;
-    this.holdUntil = Date.now() + REJOIN_MS;
+    this.holdUntil = Date.now() + GONE_MS;
     for (const [p, worker] of [...this.workers]) {
       this.workers.delete(p);
       void within(CLOSE_MS, worker.close(true), 'closing the queue by force').catch((err: unknown) =>
@@ -608,8 +606,11 @@ export class WorkConsumer {
     void this.beat(true);
   }
 
-  /** Until when no queue is taken (Redis is back: the live workers are saying so again). */
+  /** Until when no queue is taken (Redis is back: the live workers are saying so again), unless every worker
+   *  known live before has said so sooner. */
   private holdUntil = 0;
+  /** The live workers as last seen while no queue was held back. */
+  private known: readonly string[] = [];
 
   /** How many times the queues were taken again after Redis came back. */
   rebuilds = 0;
@@ -663,6 +664,10 @@ export class WorkConsumer {
       .zremrangebyscore(WORKERS_KEY, 0, now - GONE_MS)
       .exec();
     const live = await this.commands.zrange(WORKERS_KEY, '0', '-1');
+    // Back from losing Redis: queues are taken once the workers live before are all back in the list (or after
+    // GONE_MS, for those that are gone), never shared out among the first to come back and handed over again.
+    if (Date.now() < this.holdUntil && this.known.every((w) => live.includes(w))) this.holdUntil = 0;
+    if (Date.now() >= this.holdUntil) this.known = live;
     const mine = new Set<number>();
     owners(live).forEach((owner, p) => {
       if (owner === this.id) mine.add(p);

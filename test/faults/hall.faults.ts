@@ -51,7 +51,21 @@ let struck = 0;
 
 async function startInstance(): Promise<Proc> {
   const { child, ready } = startTilecam(
-    ['serve', '--port', '0', '--host', '127.0.0.1', '--db', postgres.url, '--redis', redis.url, '--queue'],
+    [
+      'serve',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--db',
+      postgres.url,
+      '--redis',
+      redis.url,
+      '--queue',
+      // Each round makes four games: the suite makes more than a table would in a minute.
+      '--limit',
+      'gamesPerMinute=1000',
+    ],
     { stderr: logFd },
   );
   try {
