@@ -129,6 +129,18 @@ async function act(action: ActionInput | MeActionInput): Promise<void> {
   }
   if (body.error?.code === 'stale') status.textContent = 'the game had moved on: nothing was recorded twice';
   else showError(body.error?.message ?? 'the action failed');
+  // The server cannot tell whether it was recorded (an answer lost in a hall's fault): the game as it is now shows.
+  if (body.error?.code === 'unknown') await reload();
+}
+
+/** The game as the server has it now, shown (after an answer that could not say what was recorded). */
+async function reload(): Promise<void> {
+  try {
+    const res = await fetch(`/api/games/${game}`);
+    if (res.ok) render((await res.json()) as Snapshot);
+  } catch {
+    // The WebSocket's next snapshot shows it.
+  }
 }
 
 /** The camera streams the server pulls, and why one stopped: the scorekeeper must see a camera that went away. */

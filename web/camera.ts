@@ -360,7 +360,12 @@ const link = !game
         status.className = state;
       },
       (m) => {
-        if (m.type === 'error') say(m.data.message, 'error');
+        if (m.type === 'error') {
+          say(m.data.message, 'error');
+          // The server cannot tell whether the End turn was recorded (an answer lost in a hall's fault): the game
+          // as it is now is asked for, and shows what was.
+          if (m.data.code === 'unknown') link.send({ type: 'resync' });
+        }
         // In a game with a camera per seat, only this seat's frames show where this camera's grid is.
         if (m.type === 'thumbnail' && (m.data.camera ?? 0) === seat) {
           drawGrid(m.data.corners, m.data.width, m.data.height);
