@@ -177,3 +177,13 @@ describe('tilecam feed, photo by photo', () => {
     expect(wrong.err).toMatch(/cannot read .*missing\.jpg: no such file or folder/);
   }, 60_000);
 });
+
+describe('tilecam feed, a token starting with a dash', () => {
+  it('takes it as the token (base64url tokens start with - one time in 64), not as an option', async () => {
+    const { id } = await newGame();
+    const run = await feed(id, folder('dash', [1]), '--token', '-not-the-token');
+    expect(run.code).toBe(1);
+    expect(run.err).not.toMatch(/ambiguous/);
+    expect(run.err).toMatch(/token/i);
+  });
+});

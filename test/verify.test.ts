@@ -169,6 +169,11 @@ describe('tilecam verify', () => {
       [[join(demo, '2.jpg'), join(demo, '2.jpg')], /no move: the two photos show the same tiles/],
       [
         [join(demo, '2.jpg'), join(root, 'fixtures/photos/german_umlauts.jpg')],
+        // Read as English, the German board's Ä, Ö and Ü are said first: the points would hang on the wrong set.
+        /^these tiles look German: .*This is the English set: Check with the German set\?$/,
+      ],
+      [
+        [join(demo, '2.jpg'), join(root, 'fixtures/photos/german_umlauts.jpg'), '--lang', 'de'],
         /no single legal move|disagree|more than one move/,
       ],
       [[noBoard, join(demo, '2.jpg')], /the photo before: no Scrabble board/],

@@ -140,7 +140,14 @@ export async function feedCommand(args: string[]): Promise<number> {
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
-      args,
+      // A token may start with '-' (base64url): `--token -x…` is taken as `--token=-x…`, not as an option.
+      args: args.flatMap((a, i) =>
+        a === '--token' && args[i + 1]?.startsWith('-')
+          ? []
+          : i > 0 && args[i - 1] === '--token' && a.startsWith('-')
+            ? [`--token=${a}`]
+            : [a],
+      ),
       allowPositionals: true,
       options: {
         token: { type: 'string' },
