@@ -669,7 +669,9 @@ export function noSuchGameView(game: string): HTMLElement {
 export function movesKeyView(s: GameSnapshot): HTMLElement | undefined {
   const context = s.turns.some((t) => t.decided?.how === 'context');
   const unknown = s.turns.some((t) => t.words?.some((w) => w.unknown));
-  if (!context && !unknown) return undefined;
+  // A blank no lexicon could name (more than one letter makes every word): it stays `?` until someone names it.
+  const unnamed = s.turns.some((t) => t.words?.some((w) => w.word.includes('?')));
+  if (!context && !unknown && !unnamed) return undefined;
   const list = el('ul', { class: 'moves-key', 'aria-label': 'marks in the move list' });
   if (context) {
     const li = el('li', {});
@@ -682,6 +684,14 @@ export function movesKeyView(s: GameSnapshot): HTMLElement | undefined {
   if (unknown) {
     const li = el('li', {});
     li.append(el('span', { class: 'moves-mark unknown' }, 'WORD*'), " a word not in the game's word list");
+    list.append(li);
+  }
+  if (unnamed) {
+    const li = el('li', { class: 'unnamed-blank' });
+    li.append(
+      el('span', { class: 'moves-mark blank' }, '?'),
+      ' a blank whose letter is not known (more than one letter makes the words): the scorekeeper names it by clicking it on the board',
+    );
     list.append(li);
   }
   return list;

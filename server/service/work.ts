@@ -59,8 +59,12 @@ export const PARTITIONS = 16;
 /** A worker not heard from for this long is gone: its queues go to the others. */
 const GONE_MS = 4000;
 const HEARTBEAT_MS = 1000;
-/** A job's lock: a worker killed mid-job has its job taken again after about this (and its lease's end). */
-const LOCK_MS = 6000;
+/**
+ * A job's lock: a worker killed mid-job has its job taken again after about this and half of it again (BullMQ's
+ * check for stalled jobs), 6 s, within the 10 s a move may take to commit after a fault (at 6 s it was 9 s at worst,
+ * one second from the line). BullMQ renews it every 2 s while the job runs: only an event loop blocked for 4 s loses it.
+ */
+const LOCK_MS = 4000;
 /** How long an instance waits for a job's answer. */
 const ANSWER_MS = 60_000;
 /** How long a queue given up may take to finish its running job before its BullMQ worker is closed by force (a
