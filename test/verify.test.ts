@@ -170,7 +170,7 @@ describe('tilecam verify', () => {
       [
         [join(demo, '2.jpg'), join(root, 'fixtures/photos/german_umlauts.jpg')],
         // Read as English, the German board's Ä, Ö and Ü are said first: the points would hang on the wrong set.
-        /^these tiles look German: .*This is the English set: Check with the German set\?$/,
+        /^these tiles look German: .*This is the English set: check it with the German set \(the Check page's tile set, or tilecam verify --lang de\)$/,
       ],
       [
         [join(demo, '2.jpg'), join(root, 'fixtures/photos/german_umlauts.jpg'), '--lang', 'de'],
@@ -263,7 +263,7 @@ describe.skipIf(!present)('a German board checked, or played, as English', () =>
     const v = await verifyPhotos(image(2), image(3), { lang: 'en', claimed: 21 });
     expect(v.verdict).toBe('unsure');
     expect(v.message).toMatch(
-      /^these tiles look German: Ö at 10C\. This is the English set: Check with the German set\?$/,
+      /^these tiles look German: Ö at 10C\. This is the English set: check it with the German set \(the Check page's tile set, or tilecam verify --lang de\)$/,
     );
     const right = await verifyPhotos(image(2), image(3), { lang: 'de', claimed: 19 });
     expect([right.verdict, right.points]).toEqual(['right', 19]);

@@ -21,14 +21,15 @@ export interface ForeignTile {
 }
 
 /**
- * `these tiles look German: Ä at 9G, Ü at 12C. This is the English set: check with the German set?` for the tiles of
+ * `these tiles look German: Ä at 9G, Ü at 12C. This is the English set: check it with the German set (…)` for the tiles of
  * `foreign` (the first few named), or undefined when there are none. `ask` ends the sentence (a question for a
  * check, an instruction for a live game).
  */
 export function foreignNote(
   foreign: readonly ForeignTile[],
   lang: TileSetId,
-  ask: (set: string) => string = (set) => `Check with the ${set} set?`,
+  ask: (set: string, id: string) => string = (set, id) =>
+    `check it with the ${set} set (the Check page's tile set, or tilecam verify --lang ${id})`,
 ): string | undefined {
   const seen = new Set<string>();
   foreign = foreign.filter((f) => !seen.has(`${f.row},${f.col}`) && seen.add(`${f.row},${f.col}`));
@@ -37,10 +38,11 @@ export function foreignNote(
     (id) => id !== lang && foreign.every((f) => tileSets[id].letters.some(([l]) => l === f.letter)),
   );
   const other = sets[0] ? ENGLISH_NAMES[sets[0]] : 'of another set';
+  const id = sets[0] ?? '…';
   const named = foreign
     .slice(0, 3)
     .map((f) => `${f.letter} at ${squareName(f)}`)
     .join(', ');
   const more = foreign.length > 3 ? ` and ${foreign.length - 3} more` : '';
-  return `these tiles look ${other}: ${named}${more}. This is the ${ENGLISH_NAMES[lang]} set: ${ask(other)}`;
+  return `these tiles look ${other}: ${named}${more}. This is the ${ENGLISH_NAMES[lang]} set: ${ask(other, id)}`;
 }

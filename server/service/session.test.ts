@@ -400,6 +400,27 @@ describe('turns ended while a move is held', () => {
     expect(after.board).toEqual(board(3));
   });
 
+  it('an earlier photo sent again (tiles of earlier moves gone) is held, not taken as a withdrawal or a pass', async () => {
+    const session = await classicGame(new GameService(store), 'button');
+    for (const n of [1, 2, 3])
+      expect((await session.act({ type: 'confirm', board: board(n) })).status).toBe('committed');
+    // The photo of the empty board, fed again by mistake: read as facts, it would withdraw the last move.
+    nextReading(Array.from({ length: 15 }, () => '.'.repeat(15)));
+    const held = await session.submitFrame(frame, true);
+    expect(held.status).toBe('needs-confirmation');
+    expect(held.reasons?.[0]).toMatch(
+      /^7 tiles of earlier moves look different or gone in this photo \(8D, 8E, 8F, 8G…\): an earlier photo/,
+    );
+    // The photo after move 1, sent again: move 2's tiles gone with the last move's; no withdrawal recorded.
+    nextReading(board(1));
+    expect((await session.submitFrame(new Uint8Array([5]), true)).reasons?.[0]).toMatch(
+      /^2 tiles of earlier moves look different or gone in this photo \(9D, 9E\)/,
+    );
+    expect(session.snapshot().turns).toHaveLength(3);
+    expect((await session.act({ type: 'dismiss' })).status).toBe('unchanged');
+    expect(session.snapshot().turns).toHaveLength(3);
+  });
+
   it('go on when the held reading is taken back (names laid out before the game)', async () => {
     const session = await classicGame(new GameService(store), 'button');
     const names = Array.from({ length: 15 }, (_, r) => (r === 7 ? '.INESSA?STEFAN.' : '.'.repeat(15)));

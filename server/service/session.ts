@@ -332,6 +332,26 @@ export class GameSession implements Session {
       (set) => `start a ${set} game, or confirm if these are its own tiles`,
     );
     if (note) return this.hold(seen.board, [note], [], bytes);
+    // Tiles of earlier moves that this photo confidently shows otherwise (gone, or other letters), several at once:
+    // an old photo sent again, the board cleared or knocked, another game. Read as the game's facts they would
+    // record a withdrawal or a pass nobody made: only the scorekeeper decides.
+    const withdrawing = (this.state.lastPlay?.placements ?? []).some(
+      (p) => seen.board.cells[p.row * 15 + p.col] === EMPTY,
+    );
+    if (seen.disturbed.length >= DISTURBED_HOLD || (seen.disturbed.length > 0 && withdrawing))
+      return this.hold(
+        seen.board,
+        [
+          `${seen.disturbed.length} tiles of earlier moves look different or gone in this photo (${seen.disturbed
+            .slice(0, 4)
+            .map(squareName)
+            .join(
+              ', ',
+            )}${seen.disturbed.length > 4 ? '…' : ''}): an earlier photo, another game, or the board knocked? Take the reading back, or confirm the board as the game has it`,
+        ],
+        [],
+        bytes,
+      );
     if (seen.doubts.length > 0) {
       // A still board with nothing new on it but doubts (or a hand resting on it) is no move to hold: confirmed,
       // it would record a pass.
@@ -766,6 +786,13 @@ export class GameSession implements Session {
     this.viewers.changed();
   }
 }
+
+/**
+ * How many tiles of earlier moves a photo must show otherwise, with confidence, to be held (fewer are a notice to the
+ * scorekeeper: one tile knocked, or one misread, is no reason to stop the game); with the last move's tiles gone as
+ * well, one is enough (a withdrawal takes the last move's tiles only).
+ */
+const DISTURBED_HOLD = 3;
 
 /** The squares empty on `committed` that hold a tile on `board`, as `row,col`. */
 function newSquares(committed: Board, board: Board): Set<string> {
