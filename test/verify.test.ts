@@ -326,3 +326,12 @@ describe.skipIf(!present)('what a check cannot settle, said so that the player k
     );
   });
 });
+
+describe.skipIf(!present)('a new tile of another set that the camera doubts', () => {
+  it('is no confident verdict either: game04 3→4, MENÜS with its Ü read as an unsure U in English', async () => {
+    const image = (n: number) => readFileSync(join(games, 'game04', `image-${n}.jpg`));
+    const v = await verifyPhotos(image(3), image(4), { lang: 'en', claimed: 32 });
+    expect(v.verdict).toBe('unsure');
+    expect(v.message).toMatch(/^these tiles look German: Ü at 9G\./);
+  });
+});
