@@ -324,7 +324,7 @@ export class GameSession implements Session {
     // New tiles that look like another set's letters (an Ä in an English game): the values would be wrong.
     const lang = this.stored.config.lang;
     const strange = (reading.foreign ?? []).filter(
-      (f) => this.state.board.cells[f.row * 15 + f.col] === EMPTY,
+      (f) => this.state.board.cells[f.row * this.state.board.size + f.col] === EMPTY,
     );
     const note = foreignNote(
       strange,
@@ -336,7 +336,7 @@ export class GameSession implements Session {
     // an old photo sent again, the board cleared or knocked, another game. Read as the game's facts they would
     // record a withdrawal or a pass nobody made: only the scorekeeper decides.
     const withdrawing = (this.state.lastPlay?.placements ?? []).some(
-      (p) => seen.board.cells[p.row * 15 + p.col] === EMPTY,
+      (p) => seen.board.cells[p.row * seen.board.size + p.col] === EMPTY,
     );
     if (seen.disturbed.length >= DISTURBED_HOLD || (seen.disturbed.length > 0 && withdrawing))
       return this.hold(
