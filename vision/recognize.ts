@@ -16,6 +16,10 @@ import {
 import { opencv } from './cv.ts';
 import { type DecodedImage, decodeImage, shrink } from './decode.ts';
 import { gridHomography } from './homography.ts';
+import { liftedCorners, TILE_HEIGHT } from './pose.ts';
+
+const LIFT = process.env.TILECAM_LIFT ? Number(process.env.TILECAM_LIFT) : TILE_HEIGHT;
+
 import { locateBoard, orderCorners, WORK } from './locate.ts';
 import { fewerBlanks, photoColours, settleBlanks } from './surface.ts';
 import {
@@ -123,9 +127,11 @@ export async function readFrame(
   const cells = await model;
   const exact = !(quick && cells.quick && !options.memory);
   // A frame where some squares changed: only they are drawn again on the last frame's straightened board.
+  // Tiles are read through the plane of their faces (pose.ts); the grid found is the board's.
+  const faces = liftedCorners(corners, photo, LIFT);
   const warped = reuse
-    ? patchBoard(reuse.state.warped, photo, corners, reuse.cells, 0.35)
-    : warpBoard(photo, corners);
+    ? patchBoard(reuse.state.warped, photo, faces, reuse.cells, 0.35)
+    : warpBoard(photo, faces);
   const allowed = options.letters ? new Set([...options.letters]) : undefined;
   let probs: Float32Array;
   let features: Float32Array | undefined;

@@ -305,8 +305,9 @@ def skin(rng):
     return jitter(rng.choice([(225, 180, 150), (200, 150, 120), (160, 110, 80), (110, 75, 55), (240, 200, 175)]), 15, rng)
 
 
-def draw_hand(canvas, cx, cy, s, rng):
-    """A rough finger-and-palm shape in skin tones, shaded, covering around (cx, cy)."""
+def draw_hand(canvas, cx, cy, s, rng, arm_to=None):
+    """A rough finger-and-palm shape in skin tones, shaded, covering around (cx, cy); with `arm_to` (a point, off the
+    picture), the arm it comes in on from there."""
     layer = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
     d = ImageDraw.Draw(layer)
     c = skin(rng)
@@ -321,6 +322,8 @@ def draw_hand(canvas, cx, cy, s, rng):
         d.line([ox, oy, ex, ey], fill=c + (255,), width=int(w))
         d.ellipse([ox - w / 2, oy - w / 2, ox + w / 2, oy + w / 2], fill=c + (255,))
     d.ellipse([cx - s * 0.9, cy - s * 0.9, cx + s * 0.9, cy + s * 0.9], fill=c + (255,)) if rng.random() < 0.5 else None
+    if arm_to is not None:
+        d.line([cx, cy, arm_to[0], arm_to[1]], fill=c + (255,), width=int(s * 1.8))
     layer = layer.filter(ImageFilter.GaussianBlur(s * 0.05))
     arr = np.array(layer).astype(np.float32)
     grad = np.linspace(rng.uniform(0.7, 1.0), rng.uniform(1.0, 1.2), arr.shape[1])[None, :, None]

@@ -1,7 +1,9 @@
 /**
  * `tilecam eval DIR… [--lang en|de] [--json] [--blanks-labelled-empty] [--errata FILE] [--debug DIR] [--model PATH]
- * [--sequence]`: reads every labelled photo below the folders (NAME.jpg|jpeg|png|webp beside NAME.txt in board
- * text) and measures the vision. A photo whose board is not found counts all 225 of its squares as errors. A progress
+ * [--sequence] [--labels DIR]`: reads every labelled photo below the folders (NAME.jpg|jpeg|png|webp beside NAME.txt
+ * in board text) and measures the vision. `--labels DIR` takes the labels from another folder instead, at the same
+ * path below it as the photo below its folder: for photos that may not be copied into the project, whose
+ * hand-made labels are (fixtures/labels/). A photo whose board is not found counts all 225 of its squares as errors. A progress
  * bar goes to stderr when it is a terminal.
  *
  * `--blanks-labelled-empty` is for label sets that write a blank tile as `.` (kwwangkw-en says so of itself): a
@@ -85,8 +87,8 @@ interface Item {
   name: string;
 }
 
-/** Every photo below `dir`, labelled or not, in path order. */
-async function imagesBelow(dir: string): Promise<Item[]> {
+/** Every photo below `dir`, labelled or not, in path order; its label beside it, or below `labels`. */
+async function imagesBelow(dir: string, labels?: string): Promise<Item[]> {
   const out: Item[] = [];
   let entries: Dirent[];
   try {
@@ -98,24 +100,46 @@ async function imagesBelow(dir: string): Promise<Item[]> {
     throw new Error(`cannot read ${dir}: ${why}`);
   }
   const names = new Set(entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)));
+  const elsewhere = labels === undefined ? undefined : await labelsBelow(labels);
   for (const file of [...names].sort()) {
     const m = /^(.*)\.(jpe?g|png|webp)$/i.exec(file);
-    if (m)
-      out.push({
-        image: file,
-        ...(names.has(`${m[1]}.txt`) ? { label: `${m[1]}.txt` } : {}),
-        name: relative(dir, m[1]!).replace(/[\\/]/g, '_'),
-      });
+    if (!m) continue;
+    const label = elsewhere
+      ? elsewhere.has(`${relative(dir, m[1]!)}.txt`)
+        ? join(labels!, `${relative(dir, m[1]!)}.txt`)
+        : undefined
+      : names.has(`${m[1]}.txt`)
+        ? `${m[1]}.txt`
+        : undefined;
+    out.push({
+      image: file,
+      ...(label ? { label } : {}),
+      name: relative(dir, m[1]!).replace(/[\\/]/g, '_'),
+    });
   }
   return out;
+}
+
+/** The label files below `dir`, as paths relative to it. */
+async function labelsBelow(dir: string): Promise<Set<string>> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+    return new Set(
+      entries
+        .filter((e) => e.isFile() && e.name.endsWith('.txt'))
+        .map((e) => relative(dir, join(e.parentPath, e.name))),
+    );
+  } catch (err) {
+    throw new Error(`cannot read the labels in ${dir}: ${(err as Error).message}`);
+  }
 }
 
 /**
  * What is read together: with `sequence`, the photos of each folder that holds some, in natural order (a folder
  * with no labelled photo is left out); otherwise each labelled photo on its own.
  */
-async function groupsOf(dirs: string[], sequence: boolean): Promise<Item[][]> {
-  const items = (await Promise.all(dirs.map(imagesBelow))).flat();
+async function groupsOf(dirs: string[], sequence: boolean, labels?: string): Promise<Item[][]> {
+  const items = (await Promise.all(dirs.map((dir) => imagesBelow(dir, labels)))).flat();
   if (!sequence) return items.filter((i) => i.label).map((i) => [i]);
   const folders = new Map<string, Item[]>();
   for (const item of items) {
@@ -145,15 +169,18 @@ export async function evaluate(
     errata,
     debug,
     sequence = false,
+    labels,
   }: {
     blanksLabelledEmpty?: boolean;
     model?: string;
     errata?: readonly Erratum[];
     debug?: string;
     sequence?: boolean;
+    /** A folder of labels for the photos, instead of the labels beside them (`--labels`). */
+    labels?: string;
   } = {},
 ): Promise<EvalResult> {
-  const groups = await groupsOf(dirs, sequence);
+  const groups = await groupsOf(dirs, sequence, labels);
   const frames = groups.flat();
   const items = frames.filter((i): i is Item & { label: string } => i.label !== undefined);
   const corrections = new Map(items.map(({ label }) => [label, errata ? errataFor(errata, label) : []]));
@@ -343,6 +370,7 @@ export async function evalCommand(args: string[]): Promise<number> {
     errata?: string;
     debug?: string;
     sequence?: boolean;
+    labels?: string;
   };
   let positionals: string[];
   try {
@@ -357,6 +385,7 @@ export async function evalCommand(args: string[]): Promise<number> {
         errata: { type: 'string' },
         debug: { type: 'string' },
         sequence: { type: 'boolean' },
+        labels: { type: 'string' },
       },
     }));
   } catch (err) {
@@ -400,6 +429,7 @@ export async function evalCommand(args: string[]): Promise<number> {
         ...(errata ? { errata } : {}),
         ...(values.debug ? { debug: values.debug } : {}),
         sequence: values.sequence === true,
+        ...(values.labels ? { labels: values.labels } : {}),
       },
     );
   } catch (err) {

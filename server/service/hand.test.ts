@@ -51,9 +51,11 @@ beforeEach(() => {
 const photo = readFileSync(new URL('../../fixtures/demo_game/1.jpg', import.meta.url));
 const rowsWith = (row8: string) => Array.from({ length: 15 }, (_, r) => (r === 7 ? row8 : '.'.repeat(15)));
 
-/** WINDY on row 8; with `hand`, a hand over its last two squares (the model sees mostly a hand there). */
+/** WINDY on row 8; with `hand`, a hand over its last two squares (the model sees mostly a hand there), its arm
+ *  reaching in from the board's near edge down column H. */
 function reading(hand: boolean): BoardReading {
-  const squares = hand ? [6, 7].map((col) => ({ row: 7, col })) : [];
+  const arm = Array.from({ length: 7 }, (_, k) => ({ row: 8 + k, col: 7 }));
+  const squares = hand ? [...[6, 7].map((col) => ({ row: 7, col })), ...arm] : [];
   return {
     board: rowsWith(hand ? '...WIN.........' : '...WINDY.......'),
     confidence: Array.from({ length: 15 }, () => Array(15).fill(0.99)),
@@ -143,6 +145,7 @@ describe('a hand over the board at End turn', () => {
     expect(look?.squares.map((q) => [q.row, q.col, q.options[0]?.tile])).toEqual([
       [7, 6, '#'],
       [7, 7, '#'],
+      ...Array.from({ length: 7 }, (_, k) => [8 + k, 7, '#']),
     ]);
     // Kept across a restart, with the reading.
     const reloaded = new GameService(store);

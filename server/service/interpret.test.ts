@@ -175,27 +175,52 @@ describe('a frame read in the game’s context', () => {
     expect(rowOf(seen.board, 7)).toBe('.......CATS....');
   });
 
+  // A hand over 8K, its arm reaching in from the board's edge down column K.
+  type Unsure = [row: number, col: number, options: Option[]];
+  const arm = Array.from(
+    { length: 7 },
+    (_, k): Unsure => [
+      8 + k,
+      10,
+      [
+        { tile: '#', p: 0.7 },
+        { tile: '.', p: 0.3 },
+      ],
+    ],
+  );
+  const handOver = (tile: string): Unsure => [
+    7,
+    10,
+    [
+      { tile: '#', p: 0.6 },
+      { tile, p: 0.3 },
+    ],
+  ];
+
   it('holds a square under a hand, saying so', () => {
     const committed = board({ 7: '.......CAT' });
     const read = board({ 7: '.......CATS' });
-    const seen = interpret(
-      reading(read, [
-        [
-          7,
-          10,
-          [
-            { tile: '#', p: 0.6 },
-            { tile: 'S', p: 0.3 },
-          ],
-        ],
-      ]),
-      {
-        ...en,
-        committed,
-      },
-    );
+    const seen = interpret(reading(read, [handOver('S'), ...arm]), { ...en, committed });
     expect(seen.hand).toBe(true);
-    expect(seen.doubts).toEqual([{ row: 7, col: 10 }]);
+    // The square under the arm beside the new tile waits too.
+    expect(seen.doubts).toEqual([
+      { row: 7, col: 10 },
+      { row: 8, col: 10 },
+    ]);
+  });
+
+  it('takes no hand from squares the model finds odd that no arm joins to the board’s edge', () => {
+    const committed = board({ 7: '.......CAT' });
+    const read = board({ 7: '.......CATS' });
+    // The hand share alone on 8K, or on 8K and a neighbour: a doubtful square, not a hand.
+    for (const extra of [[], [arm[0]!]]) {
+      const seen = interpret(reading(read, [handOver('S'), ...extra]), { ...en, committed });
+      expect(seen.hand).toBe(false);
+    }
+    // A run that stops short of the edge is not; one that reaches it is.
+    const short = interpret(reading(read, [handOver('S'), ...arm.slice(0, 6)]), { ...en, committed });
+    expect(short.hand).toBe(false);
+    expect(interpret(reading(read, [handOver('S'), ...arm]), { ...en, committed }).hand).toBe(true);
   });
 
   it('holds when two legal readings are close and the lexicon cannot tell them apart', () => {

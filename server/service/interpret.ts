@@ -87,8 +87,15 @@ export const MIN_OPTION = 0.03;
  */
 export const MIN_TRUST_TILE = 0.7;
 export const MIN_TRUST_EMPTY = 0.25;
-/** A square whose hand share reaches this is covered by a hand. */
+/** A square whose hand share reaches this is covered by a hand, when it lies in a hand's region (`handSquares`). */
 export const HAND_SHARE = 0.3;
+/** A hand's region: squares with at least this hand share, touching each other (corners included)… */
+const HAND_REACH = 0.15;
+/** …at least this many of them, one on the board's edge (an arm comes in from outside the board). The model's hand
+ *  share also rises on single squares it finds odd (a far square seen edge-on, a blurred one): 40 of 83 real
+ *  photos with no hand in them had such a square, almost all of them alone or in pairs, 5 in a run along the far
+ *  edge; the one real hand in scrabscrap-de covers 22. */
+const HAND_SQUARES = 3;
 /** A word the lexicon does not know weighs this much as one it knows. */
 export const UNKNOWN_WORD = 0.2;
 /** The likeliest legal combination is taken when it carries this share of all their weight. */
@@ -133,9 +140,8 @@ export function interpret(reading: Reading, ctx: Context): Interpretation {
   const doubtful = [...unsure]
     .filter((i) => committed[i] === EMPTY && (filled(i) || nextToTile(i)))
     .sort((a, b) => a - b);
-  const hand = doubtful.filter((i) =>
-    (options.get(i) ?? []).some((o) => o.tile === '#' && o.p >= HAND_SHARE),
-  );
+  const region = handSquares(reading, size);
+  const hand = doubtful.filter((i) => region.has(i));
   if (hand.length > 0) {
     // What shows between fingers changes frame to frame: a square under a hand is taken as it was.
     for (const i of hand) cells[i] = committed[i]!;
@@ -199,6 +205,50 @@ export function interpret(reading: Reading, ctx: Context): Interpretation {
     return { ...at(i), tile, options: opts, share: Math.round(share * 1000) / 1000 };
   });
   return done(cells, [], false, [...alone, ...resolved], disturbed, size);
+}
+
+/** A square's hand share (`#`), from the reading's alternatives (0 for a square read surely). */
+function handShares(reading: Reading, size: number): Float64Array {
+  const share = new Float64Array(size * size);
+  for (const a of reading.alternatives)
+    share[a.row * size + a.col] = a.options.find((o) => o.tile === '#')?.p ?? 0;
+  return share;
+}
+
+/**
+ * The squares a hand seems to cover: those with a hand share of at least HAND_SHARE in a region of squares with at
+ * least HAND_REACH, touching (corners included), HAND_SQUARES or more, one of them on the board's edge.
+ */
+export function handSquares(reading: Reading, size: number): Set<number> {
+  const share = handShares(reading, size);
+  const out = new Set<number>();
+  const seen = new Set<number>();
+  for (let start = 0; start < share.length; start++) {
+    if (share[start]! < HAND_SHARE || seen.has(start)) continue;
+    const region: number[] = [];
+    const stack = [start];
+    seen.add(start);
+    while (stack.length > 0) {
+      const i = stack.pop()!;
+      region.push(i);
+      const [row, col] = [Math.floor(i / size), i % size];
+      for (let dr = -1; dr <= 1; dr++)
+        for (let dc = -1; dc <= 1; dc++) {
+          const [r, c] = [row + dr, col + dc];
+          const j = r * size + c;
+          if (r < 0 || c < 0 || r >= size || c >= size || seen.has(j) || share[j]! < HAND_REACH) continue;
+          seen.add(j);
+          stack.push(j);
+        }
+    }
+    const edge = region.some((i) => {
+      const [row, col] = [Math.floor(i / size), i % size];
+      return row === 0 || col === 0 || row === size - 1 || col === size - 1;
+    });
+    if (region.length >= HAND_SQUARES && edge)
+      for (const i of region) if (share[i]! >= HAND_SHARE) out.add(i);
+  }
+  return out;
 }
 
 /** Whether `board` shows a tile that `committed` does not have, or a doubt on a square read as a tile. */

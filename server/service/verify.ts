@@ -26,7 +26,7 @@ import type { UnsureSquare, Verification } from '../protocol/index.ts';
 import { ServiceError } from './errors.ts';
 import { foreignNote } from './foreign.ts';
 import { readFrame } from './frames.ts';
-import { COMMIT_SHARE, HAND_SHARE, interpret, MIN_OPTION, type Option, type Reading } from './interpret.ts';
+import { COMMIT_SHARE, handSquares, interpret, MIN_OPTION, type Option, type Reading } from './interpret.ts';
 import { unsettled, verdictOf } from './verdict.ts';
 
 export { unsettled, verdictOf };
@@ -293,7 +293,7 @@ export async function verifyAnnouncedPhoto(
 
 /** Whether a hand seems to be over some square of the photo. */
 function hasHand(read: Read): boolean {
-  return read.alternatives.some((a) => a.options.some((o) => o.tile === '#' && o.p >= HAND_SHARE));
+  return handSquares(read, read.board.size).size > 0;
 }
 
 /** The tile two unclear looks at one tile agree on, when it carries `COMMIT_SHARE` of their joint weight. */

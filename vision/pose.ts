@@ -1,0 +1,128 @@
+/**
+ * Where the camera stands over the board, from the grid's homography, and the plane a tile's face lies on.
+ *
+ * A tile's face stands above the board (a quarter of a square for common wooden sets). Seen from above that does not
+ * matter, but from the side of the table the face of a far tile is drawn over the square behind its own, and read
+ * there. So tiles are read through the plane of their faces: the grid lifted by the tiles' height toward the camera.
+ *
+ * The pose is the planar one (Zhang 2000, as OpenCV's `decomposeHomographyMat` takes it, with the camera matrix
+ * known): with the principal point at the picture's middle and square pixels, K⁻¹H = λ[r1 r2 t]. The focal length is
+ * solved from the two conditions r1·r2 = 0 and |r1| = |r2|, in least squares; where the view is too near straight
+ * above for that (both conditions vanish there), a phone's usual field of view stands in. Pure arithmetic, no OpenCV.
+ */
+import { gridHomography, project } from './homography.ts';
+import type { Corners, Point } from './types.ts';
+
+/** How high a tile's face stands above the board, in squares. The wooden tiles of the English (Hasbro/Mattel) sets
+ *  are about 4.5 mm thick on squares of about 19 mm; German plastic tiles are about 3.5 mm on 18 mm. */
+export const TILE_HEIGHT = 0.22;
+/** The focal length used where it cannot be solved, as a share of the picture's longer side: a phone's main camera
+ *  (about 26 mm equivalent, 69° across the long side). */
+const FALLBACK_FOCAL = 0.75;
+/** A solved focal length outside this range of the longer side is a degenerate solve, not a camera. */
+const FOCAL_RANGE = [0.35, 4] as const;
+
+export interface Pose {
+  /** Focal length in pixels. */
+  readonly focal: number;
+  /** Whether `focal` was solved from the grid (else the fallback). */
+  readonly solved: boolean;
+  /** The camera's angle from straight above the board, in degrees. */
+  readonly tilt: number;
+  /** Rotation columns r1 (along a row), r2 (down a column), r3 (their cross product), and the translation, in squares. */
+  readonly r1: readonly [number, number, number];
+  readonly r2: readonly [number, number, number];
+  readonly r3: readonly [number, number, number];
+  readonly t: readonly [number, number, number];
+  /** Distance from the camera to the board's plane, in squares. */
+  readonly height: number;
+}
+
+type V3 = [number, number, number];
+const dot = (a: readonly number[], b: readonly number[]) => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
+const norm = (a: readonly number[]) => Math.sqrt(dot(a, a));
+const cross = (a: readonly number[], b: readonly number[]): V3 => [
+  a[1]! * b[2]! - a[2]! * b[1]!,
+  a[2]! * b[0]! - a[0]! * b[2]!,
+  a[0]! * b[1]! - a[1]! * b[0]!,
+];
+
+/** The camera's pose over the board whose grid (15×15 squares) has these corners in a picture of this size. */
+export function cameraPose(
+  corners: Corners,
+  size: { width: number; height: number },
+  /** A known focal length in pixels (else solved, or the fallback). */
+  known?: number,
+): Pose | undefined {
+  const h = gridHomography(corners);
+  if (!h.every(Number.isFinite)) return undefined;
+  const cx = size.width / 2;
+  const cy = size.height / 2;
+  // Columns of the homography with the principal point moved to the origin.
+  const col = (j: number): V3 => [h[j]! - cx * h[6 + j]!, h[3 + j]! - cy * h[6 + j]!, h[6 + j]!];
+  const [h1, h2, h3] = [col(0), col(1), col(2)];
+  // With w = 1/f²: a·w + b = 0 for orthogonality and for equal norms; least squares over both.
+  const rows: [number, number][] = [
+    [h1[0] * h2[0] + h1[1] * h2[1], h1[2] * h2[2]],
+    [h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2, h1[2] ** 2 - h2[2] ** 2],
+  ];
+  const aa = rows.reduce((s, [a]) => s + a * a, 0);
+  const ab = rows.reduce((s, [a, b]) => s + a * b, 0);
+  const long = Math.max(size.width, size.height);
+  const w = aa > 0 ? -ab / aa : Number.NaN;
+  const f0 = w > 0 ? 1 / Math.sqrt(w) : Number.NaN;
+  const solved =
+    known === undefined && Number.isFinite(f0) && f0 >= FOCAL_RANGE[0] * long && f0 <= FOCAL_RANGE[1] * long;
+  const focal = known ?? (solved ? f0 : FALLBACK_FOCAL * long);
+  const m1: V3 = [h1[0] / focal, h1[1] / focal, h1[2]];
+  const m2: V3 = [h2[0] / focal, h2[1] / focal, h2[2]];
+  const m3: V3 = [h3[0] / focal, h3[1] / focal, h3[2]];
+  let lambda = 2 / (norm(m1) + norm(m2));
+  // The board lies in front of the camera.
+  if (m3[2] * lambda < 0) lambda = -lambda;
+  const r1 = m1.map((v) => v * lambda) as V3;
+  const r2 = m2.map((v) => v * lambda) as V3;
+  const t = m3.map((v) => v * lambda) as V3;
+  const r3 = cross(r1, r2);
+  const n3 = norm(r3);
+  if (!(n3 > 0)) return undefined;
+  const r3n = r3.map((v) => v / n3) as V3;
+  // The camera's optical axis is (0, 0, 1) in its own frame; the board's normal in that frame is r3.
+  const tilt = (Math.acos(Math.min(1, Math.abs(r3n[2]))) * 180) / Math.PI;
+  return { focal, solved, tilt, r1, r2, r3: r3n, t, height: Math.abs(dot(r3n, t)) };
+}
+
+/**
+ * The grid's corners as they would be drawn on the plane `lift` squares above the board, toward the camera: the
+ * plane a tile's face lies on. The corners themselves when no pose can be had.
+ */
+export function liftedCorners(
+  corners: Corners,
+  size: { width: number; height: number },
+  lift = TILE_HEIGHT,
+  known?: number,
+): Corners {
+  const pose = cameraPose(corners, size, known);
+  // A view too near straight above to solve the focal length: the faces' shift is a small spread outward from the
+  // picture's middle, of an unknown size (the camera's distance is unknown with it), so none is made.
+  if (!pose || lift === 0 || (!pose.solved && known === undefined)) return corners;
+  // Toward the camera: the side of the board's plane the camera's centre (−Rᵀt) is on.
+  const side = -dot(pose.r3, pose.t) >= 0 ? 1 : -1;
+  const z = side * lift;
+  const cx = size.width / 2;
+  const cy = size.height / 2;
+  const at = (u: number, v: number): Point => {
+    const p = [0, 1, 2].map((i) => u * pose.r1[i]! + v * pose.r2[i]! + z * pose.r3[i]! + pose.t[i]!);
+    return [(pose.focal * p[0]!) / p[2]! + cx, (pose.focal * p[1]!) / p[2]! + cy];
+  };
+  const lifted: Corners = [at(0, 0), at(15, 0), at(15, 15), at(0, 15)];
+  // Sanity: the lifted grid stays near the board's (a wild pose would throw the reading off the board).
+  const h = gridHomography(corners);
+  const side0 = Math.hypot(
+    ...(project(h, 15, 0).map((v, i) => v - project(h, 0, 0)[i]!) as [number, number]),
+  );
+  const moved = Math.max(...lifted.map((p, i) => Math.hypot(p[0] - corners[i]![0], p[1] - corners[i]![1])));
+  if (!lifted.every((p) => Number.isFinite(p[0]) && Number.isFinite(p[1])) || moved > side0 / 15)
+    return corners;
+  return lifted;
+}
