@@ -207,6 +207,18 @@ export class Camera {
       undefined,
       { photo, since, decoded, ...(found ? { corners: found } : {}) },
     );
+    if (next.reading.gridDoubt) {
+      // A grid off the board is not followed: the next frame looks for the board afresh.
+      this.state = undefined;
+      this.reference = undefined;
+      this.lines = undefined;
+      return {
+        ...next.reading,
+        path: hint ? 'hint' : 'search',
+        cellsRead: 225,
+        ...(gridBy ? { gridBy } : {}),
+      };
+    }
     this.state = next;
     this.rethought = forgotten;
     this.reference = sampleSquares(photo, next.corners);

@@ -51,14 +51,14 @@ export function candidateQuads(cv: CV, gray: Mat, track: (m: Mat) => Mat, pad = 
         const c = contours.get(i);
         // A hull is never larger than the contour's bounding box: most contours (letters, specks) end here.
         const box = cv.boundingRect(c);
-        if (box.width * box.height < 0.12 * w * h) {
+        if (box.width * box.height < 0.04 * w * h) {
           c.delete();
           continue;
         }
         const hull = new cv.Mat();
         cv.convexHull(c, hull);
         const area = cv.contourArea(hull);
-        if (area >= 0.12 * w * h) {
+        if (area >= 0.04 * w * h) {
           const approx = new cv.Mat();
           const peri = cv.arcLength(hull, true);
           for (const eps of [0.02, 0.04, 0.06]) {
@@ -124,7 +124,7 @@ export function gridInQuad(
   const side = (a: Point, b: Point) => Math.hypot(a[0] - b[0], a[1] - b[1]);
   const [tl, tr, br, bl] = grid as [Point, Point, Point, Point];
   const aspect = (side(tl, tr) + side(bl, br)) / (side(tl, bl) + side(tr, br));
-  if (aspect < 0.55 || aspect > 1.8) return undefined;
+  if (aspect < 0.25 || aspect > 4) return undefined;
   return { grid, score: Math.min(fx.score, fy.score) };
 }
 

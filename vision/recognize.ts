@@ -16,12 +16,9 @@ import {
 import { opencv } from './cv.ts';
 import { type DecodedImage, decodeImage, shrink } from './decode.ts';
 import { gridHomography } from './homography.ts';
-import { liftedCorners, TILE_HEIGHT } from './pose.ts';
-
-const LIFT = process.env.TILECAM_LIFT ? Number(process.env.TILECAM_LIFT) : TILE_HEIGHT;
-
 import { locateBoard, orderCorners, WORK } from './locate.ts';
-import { fewerBlanks, photoColours, settleBlanks } from './surface.ts';
+import { liftedCorners, TILE_HEIGHT } from './pose.ts';
+import { fewerBlanks, layoutContrast, photoColours, settleBlanks } from './surface.ts';
 import {
   type BoardReading,
   type Corners,
@@ -48,6 +45,9 @@ export interface RecognizeOptions {
    * model. Each square is compared with them (when the model has features).
    */
   readonly memory?: TileMemory;
+  /** How high a tile's face stands above the board, in squares (default pose.ts TILE_HEIGHT): tiles are read
+   *  through that plane. 0 reads them on the board's plane. */
+  readonly tileHeight?: number;
   /** Also report the model's raw scores per square (`BoardReading.scores`). */
   readonly scores?: boolean;
   /** Squares read with less confidence than this are reported unsure (default 0.8). */
@@ -61,6 +61,13 @@ export const DEFAULT_THRESHOLD = 0.8;
 /** Under this evidence (line contrast × share of line segments seen) there is no board in the photo: real boards
  *  measured 0.09–3, blurred noise at most 0.11. */
 const MIN_GRID_EVIDENCE = 0.12;
+/**
+ * Under this contrast of the premium squares read empty against the plain ones (surface.ts layoutContrast), the
+ * grid is off the board. Measured: grids on the board 0.84 and up (kwwangkw-en/warped's faint premium squares the
+ * lowest; scrabscrap-de 7 and up); grids off it (by eye, and on rendered seat views against their true corners)
+ * 0.13–0.46, one at 0.74 (jheidel-en 170750).
+ */
+const MIN_LAYOUT_CONTRAST = 0.6;
 
 /**
  * Loads the model and OpenCV now rather than with the first photo (together about 150 ms here): a process that
@@ -128,7 +135,7 @@ export async function readFrame(
   const exact = !(quick && cells.quick && !options.memory);
   // A frame where some squares changed: only they are drawn again on the last frame's straightened board.
   // Tiles are read through the plane of their faces (pose.ts); the grid found is the board's.
-  const faces = liftedCorners(corners, photo, LIFT);
+  const faces = liftedCorners(corners, photo, options.tileHeight ?? TILE_HEIGHT);
   const warped = reuse
     ? patchBoard(reuse.state.warped, photo, faces, reuse.cells, 0.35)
     : warpBoard(photo, faces);
@@ -164,6 +171,14 @@ export async function readFrame(
   // The blank-or-empty check compares colours across the board: all of them this frame's (the light and a camera's
   // white balance change from frame to frame), taken from the photo itself.
   const colours = photoColours(photo, gridHomography(corners));
+  // A grid searched for must sit on the board: where the squares read empty do not show the premium layout's
+  // colours, it lies over something else (a rack, the table, the border) or rows off, and its reading is no board's.
+  const contrast =
+    reuse || options.corners ? undefined : layoutContrast(colours, seen.chars, seen.confidence);
+  const gridDoubt =
+    contrast !== undefined && contrast < MIN_LAYOUT_CONTRAST
+      ? "a grid was found, but the squares under it do not show the board's premium squares: it may lie over a rack or the table, or rows off the board. Make sure the whole board is in view"
+      : undefined;
   let colourSettled = settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen);
   if (!exact) {
     // Where the colours overrule the model (a square it read empty is a tile: a blank, or a letter it saw too
@@ -187,7 +202,7 @@ export async function readFrame(
   const t3 = performance.now();
   await options.inspect?.(photo, corners, warped);
   const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
-  const reading = assemble(seen, settled, corners, photo, options, {
+  const reading = assemble(seen, settled, corners, photo, options, gridDoubt, {
     decode: ms(t0, t1),
     locate: ms(t1, t2),
     classify: ms(t2, t3),
@@ -258,13 +273,15 @@ function assemble(
   corners: Corners,
   photo: DecodedImage,
   options: RecognizeOptions,
+  gridDoubt: string | undefined,
   ms: BoardReading['ms'],
 ): BoardReading {
   const chars = uprightGrid(settled.chars, seen.turns);
   const conf = uprightGrid(settled.confidence, seen.turns);
   const readings = uprightGrid(seen.options, seen.turns);
   const outside = uprightGrid(seen.foreign, seen.turns);
-  const threshold = options.threshold ?? DEFAULT_THRESHOLD;
+  // A reading through a grid off the board is sure of nothing.
+  const threshold = gridDoubt ? Number.POSITIVE_INFINITY : (options.threshold ?? DEFAULT_THRESHOLD);
   const board: string[] = [];
   const confidence: number[][] = [];
   const unsure: { row: number; col: number }[] = [];
@@ -296,6 +313,7 @@ function assemble(
     unsure,
     alternatives,
     ...(foreign.length > 0 ? { foreign } : {}),
+    ...(gridDoubt ? { gridDoubt } : {}),
     ...(options.scores
       ? {
           scores: {

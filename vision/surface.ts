@@ -253,3 +253,39 @@ export function toLab(r: number, g: number, b: number): Lab {
   const [fx, fy, fz] = [f(x), f(y), f(z)];
   return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
 }
+
+/**
+ * How clearly the squares read empty show the premium layout where the grid puts it: per premium kind, the distance
+ * of its empty squares' median colour from the plain squares', over their spreads; the median over the kinds with
+ * squares enough to tell. A grid on the board gives each kind its own colour; a grid off the board (over a rack,
+ * the table, the border) mixes them. Undefined when too few squares are read empty to tell.
+ */
+export function layoutContrast(
+  colours: readonly Lab[],
+  chars: readonly string[],
+  confidence: readonly number[],
+): number | undefined {
+  const byKind = new Map<string, Lab[]>();
+  for (let i = 0; i < 225; i++) {
+    if (chars[i] !== '.' || confidence[i]! < REFERENCE_CONFIDENCE || isCentre(i)) continue;
+    const kind = premiumAt(i);
+    byKind.set(kind, [...(byKind.get(kind) ?? []), colours[i]!]);
+  }
+  const plain = byKind.get('.') ?? [];
+  if (plain.length < 5) return undefined;
+  const spread = (labs: Lab[], m: Lab) => {
+    const d = labs.map((c) => distance(c, m)).sort((a, b) => a - b);
+    return d[d.length >> 1]!;
+  };
+  const p = medianLab(plain);
+  const ps = spread(plain, p);
+  const seps: number[] = [];
+  for (const [kind, labs] of byKind) {
+    if (kind === '.' || labs.length < 2) continue;
+    const m = medianLab(labs);
+    seps.push(distance(m, p) / (ps + spread(labs, m) + 1));
+  }
+  if (seps.length < 2) return undefined;
+  seps.sort((a, b) => a - b);
+  return seps[seps.length >> 1]!;
+}

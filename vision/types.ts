@@ -52,6 +52,12 @@ export interface BoardReading {
    * read as English), upright, 0-based; absent when there are none. The board text keeps the set's letter.
    */
   readonly foreign?: readonly { readonly row: number; readonly col: number; readonly letter: string }[];
+  /**
+   * Why the grid found seems not to lie on the board (the squares under it do not show its premium squares: it may
+   * lie over a rack or the table, or rows off); absent when it does. Such a reading has every square unsure: it is
+   * no reading of the board, and the service refuses the frame as showing none.
+   */
+  readonly gridDoubt?: string;
   readonly corners: Corners;
   /** How the board was turned in the photo, clockwise: 90 means it was seen from its left side. The board text
    *  and the corners are reported upright, whatever the rotation. */

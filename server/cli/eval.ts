@@ -46,6 +46,9 @@ import { readingOptionsOf } from './recognize.ts';
 export interface EvalResult {
   images: number;
   detected: number;
+  /** Of the boards found, those whose grid seemed not to lie on the board (BoardReading.gridDoubt): every square
+   *  of theirs reported unsure, as the service refuses such a frame. */
+  gridsInDoubt: number;
   cells: number;
   cellErrors: number;
   cellErrorRate: number;
@@ -196,6 +199,7 @@ export async function evaluate(
   const times: number[] = [];
   const failures: EvalResult['failures'] = [];
   let detected = 0;
+  let gridsInDoubt = 0;
   let cellErrors = 0;
   let perfect = 0;
   let silent = 0;
@@ -271,6 +275,7 @@ export async function evaluate(
         read = reading.board.join('').split('');
         unsure = new Set(reading.unsure.map((s) => s.row * 15 + s.col));
         detected++;
+        if (reading.gridDoubt) gridsInDoubt++;
       } catch (err) {
         // A model that cannot be loaded is the command's failure, not 225 wrong squares of each photo.
         if (!(err instanceof VisionError) || err.code === 'no-model') throw err;
@@ -327,6 +332,7 @@ export async function evaluate(
   return {
     images: items.length,
     detected,
+    gridsInDoubt,
     cells,
     cellErrors,
     cellErrorRate: cells ? Math.round((cellErrors / cells) * 1e6) / 1e6 : 0,
@@ -445,7 +451,7 @@ export async function evalCommand(args: string[]): Promise<number> {
   } else {
     const r = result;
     process.stdout.write(
-      `${r.images} photos: board found in ${r.detected}; ${r.cellErrors} of ${r.cells} squares wrong (${(100 * r.cellErrorRate).toFixed(2)}%); ` +
+      `${r.images} photos: board found in ${r.detected}${r.gridsInDoubt ? ` (its grid in doubt in ${r.gridsInDoubt}: every square unsure)` : ''}; ${r.cellErrors} of ${r.cells} squares wrong (${(100 * r.cellErrorRate).toFixed(2)}%); ` +
         `${r.boardsPerfect} read perfectly; ${r.silentErrors} wrong squares not reported unsure; ${r.unsureRight} right squares reported unsure; median ${r.msPerImageMedian} ms a photo\n`,
     );
     if (r.blanksOnEmptyLabels !== undefined)

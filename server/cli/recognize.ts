@@ -97,12 +97,13 @@ export async function recognizeCommand(args: string[]): Promise<number> {
       await writeSquareSheet(debug, name, straightened, reading.rotation / 90, sheet, 'unsure');
     }
     if (json) {
-      const { board, confidence, corners: found, rotation, ms, unsure } = reading;
+      const { board, confidence, corners: found, rotation, ms, unsure, gridDoubt } = reading;
       process.stdout.write(
-        `${JSON.stringify({ board, confidence, corners: found, rotation, ms, unsure })}\n`,
+        `${JSON.stringify({ board, confidence, corners: found, rotation, ms, unsure, ...(gridDoubt ? { gridDoubt } : {}) })}\n`,
       );
     } else {
       process.stdout.write(`${reading.board.join('\n')}\n`);
+      if (reading.gridDoubt) process.stdout.write(`grid in doubt: ${reading.gridDoubt}\n`);
       const doubts = reading.unsure.map(squareName);
       process.stdout.write(
         `rotation ${reading.rotation}°; unsure: ${doubts.length ? doubts.join(' ') : 'none'}\n`,

@@ -155,6 +155,8 @@ export async function readFrame(
       () => (camera ? camera.read(bytes, { urgent }) : recognize(bytes, readingOptions(lang))),
       urgent,
     );
+    // A grid that does not lie on the board read nothing of it: the picture shows no board the reader can use.
+    if (reading.gridDoubt) throw new VisionError('no-board', reading.gridDoubt);
   } catch (err) {
     throw asServiceError(err);
   }

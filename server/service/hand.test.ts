@@ -87,6 +87,39 @@ const newGame = async () => {
 const snap = (id: string) => service.loadedGame(id)!.snapshot() as GameSnapshot;
 const turns = (id: string) => snap(id).turns.length;
 
+/** WINDY on row 8, its Y (8H) in doubt with a hand's share: the model finds the square odd, as it does a far square
+ *  seen edge-on, but nothing joins it to the board's edge. */
+function oddSquare(): BoardReading {
+  const clear = reading(false);
+  return {
+    ...clear,
+    unsure: [{ row: 7, col: 7 }],
+    alternatives: [
+      {
+        row: 7,
+        col: 7,
+        options: [
+          { tile: 'Y', p: 0.7 },
+          { tile: '#', p: 0.3 },
+        ],
+      },
+    ],
+  };
+}
+
+describe('no hand where none is', () => {
+  it('ends the turn at once on a still board whose odd square no arm reaches', async () => {
+    const id = await newGame();
+    readings.push(oddSquare(), oddSquare());
+    expect((await service.submitFrame(id, photo, false)).status).toBe('waiting'); // the camera streams
+    const ended = await service.submitFrame(id, photo, true);
+    expect(ended.reasons ?? []).not.toContain('hand in view: the next clear frame ends the turn');
+    expect(ended.status).toBe('committed');
+    expect(turns(id)).toBe(1);
+    expect(snap(id).players[0]!.score).toBe(32);
+  });
+});
+
 describe('a hand over the board at End turn', () => {
   it('waits for the streaming camera’s next clear frame, which ends the turn', async () => {
     const id = await newGame();

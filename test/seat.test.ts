@@ -1,0 +1,83 @@
+/**
+ * The camera at a player's seat, on the rendered seat views of fixtures/seat (models/training/seat.py: a board on a
+ * table seen from its edge, 45–75° from straight above, tiles as boxes with height, racks, hands and cups; never
+ * trained on). Real cases the seat issue names: a tile's face read on its own square, a grid off the board refused,
+ * printed premium words not read as letters.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ServiceError } from '../server/service/errors.ts';
+import { readFrame } from '../server/service/frames.ts';
+import { type BoardReading, recognize } from '../vision/index.ts';
+
+const seat = fileURLToPath(new URL('../fixtures/seat/', import.meta.url));
+const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const label = (name: string) =>
+  readFileSync(join(seat, `${name}.txt`), 'utf8')
+    .trimEnd()
+    .split('\n');
+const read = (name: string, tileHeight?: number) =>
+  recognize(readFileSync(join(seat, `${name}.jpg`)), {
+    letters,
+    blanks: 2,
+    ...(tileHeight === undefined ? {} : { tileHeight }),
+  });
+
+/** The squares read otherwise than the label says, and those of them not reported unsure. */
+function compare(reading: BoardReading, truth: readonly string[]) {
+  const unsure = new Set(reading.unsure.map((s) => s.row * 15 + s.col));
+  const wrong: number[] = [];
+  for (let i = 0; i < 225; i++) {
+    const [row, col] = [Math.floor(i / 15), i % 15];
+    if (reading.board[row]![col] !== truth[row]![col]) wrong.push(i);
+  }
+  return { wrong, silent: wrong.filter((i) => !unsure.has(i)) };
+}
+
+describe('the camera at a player’s seat (rendered seat views)', () => {
+  it('reads each tile’s face on its own square, from 56° and from 72° off vertical', async () => {
+    for (const name of ['18_55-65deg_modern', '30_65-75deg_vintage']) {
+      const truth = label(name);
+      const tiles = [...truth.join('')].flatMap((t, i) => (t === '.' ? [] : [i]));
+      const lifted = compare(await read(name), truth);
+      // Every tile read on its square or asked about, and nothing wrong that is not reported unsure.
+      expect(lifted.wrong.filter((i) => tiles.includes(i)).length, name).toBeLessThanOrEqual(4);
+      expect(lifted.silent, name).toEqual([]);
+      // Read on the board's plane, the far tiles' faces cover the squares behind them: tiles read one square off.
+      const flat = compare(await read(name, 0), truth);
+      expect(flat.wrong.length, name).toBeGreaterThan(lifted.wrong.length + 30);
+      expect(flat.silent.length, name).toBeGreaterThan(10);
+    }
+  });
+
+  it('does not read through a grid found off the board: every square of it is in doubt, and it says why', async () => {
+    // Grids put rows off the board, over the near border, the rack and the table (corners 56–223 px off).
+    for (const name of [
+      '00_45-55deg_modern',
+      '01_45-55deg_vintage',
+      '12_55-65deg_vintage',
+      '33_65-75deg_plain',
+    ]) {
+      const reading = await read(name);
+      expect(reading.gridDoubt, name).toMatch(/do not show the board's premium squares/);
+      expect(reading.unsure, name).toHaveLength(225);
+    }
+    // The service refuses such a frame as showing no board, with the reason.
+    const refused = await readFrame(readFileSync(join(seat, '33_65-75deg_plain.jpg')), 'en').catch((e) => e);
+    expect(refused).toBeInstanceOf(ServiceError);
+    expect((refused as ServiceError).code).toBe('no-board');
+    expect((refused as ServiceError).message).toMatch(/premium squares/);
+    // A grid on the board, rack in view, is not doubted.
+    expect((await read('05_45-55deg_modern')).gridDoubt).toBeUndefined();
+  });
+
+  it('never takes the printed words of a modern board’s premium squares for a letter without asking', async () => {
+    for (const name of ['05_45-55deg_modern', '09_45-55deg_modern', '18_55-65deg_modern']) {
+      const { wrong, silent } = compare(await read(name), label(name));
+      expect(silent, name).toEqual([]);
+      expect(wrong.length, name).toBeLessThanOrEqual(6);
+    }
+  });
+});
