@@ -14,12 +14,11 @@ import { type BoardReading, recognize } from '../vision/index.ts';
 
 const seat = fileURLToPath(new URL('../fixtures/seat/', import.meta.url));
 const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const label = (name: string) =>
-  readFileSync(join(seat, `${name}.txt`), 'utf8')
-    .trimEnd()
-    .split('\n');
+/** A view's file: in its band's folder (the name says the band: `18_55-65deg_modern`). */
+const file = (name: string, ext: string) => join(seat, /_(\d+-\d+)deg_/.exec(name)![1]!, `${name}.${ext}`);
+const label = (name: string) => readFileSync(file(name, 'txt'), 'utf8').trimEnd().split('\n');
 const read = (name: string, tileHeight?: number) =>
-  recognize(readFileSync(join(seat, `${name}.jpg`)), {
+  recognize(readFileSync(file(name, 'jpg')), {
     letters,
     blanks: 2,
     ...(tileHeight === undefined ? {} : { tileHeight }),
@@ -65,7 +64,7 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
       expect(reading.unsure, name).toHaveLength(225);
     }
     // The service refuses such a frame as showing no board, with the reason.
-    const refused = await readFrame(readFileSync(join(seat, '33_65-75deg_plain.jpg')), 'en').catch((e) => e);
+    const refused = await readFrame(readFileSync(file('33_65-75deg_plain', 'jpg')), 'en').catch((e) => e);
     expect(refused).toBeInstanceOf(ServiceError);
     expect((refused as ServiceError).code).toBe('no-board');
     expect((refused as ServiceError).message).toMatch(/premium squares/);

@@ -105,7 +105,7 @@ export function liftedCorners(
   const pose = cameraPose(corners, size, known);
   // A view too near straight above to solve the focal length: the faces' shift is a small spread outward from the
   // picture's middle, of an unknown size (the camera's distance is unknown with it), so none is made.
-  if (!pose || lift === 0 || (!pose.solved && known === undefined)) return corners;
+  if (!pose || !(lift > 0) || (!pose.solved && known === undefined)) return corners;
   // Toward the camera: the side of the board's plane the camera's centre (−Rᵀt) is on.
   const side = -dot(pose.r3, pose.t) >= 0 ? 1 : -1;
   const z = side * lift;

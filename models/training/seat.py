@@ -1134,8 +1134,11 @@ def main(argv=None):
         t0 = time.time()
         img, rows, meta = render_scene(rng, fonts, angle=angle, style=style, size=size)
         name = f"{i:02d}_{int(band[0])}-{int(band[1])}deg_{style}"
-        img.save(os.path.join(args.out, name + ".jpg"), quality=meta["jpeg_quality"])
-        with open(os.path.join(args.out, name + ".txt"), "w", encoding="utf-8") as f:
+        # One folder per band of angles: `tilecam eval fixtures/seat/55-65` measures a band.
+        folder = os.path.join(args.out, f"{int(band[0])}-{int(band[1])}")
+        os.makedirs(folder, exist_ok=True)
+        img.save(os.path.join(folder, name + ".jpg"), quality=meta["jpeg_quality"])
+        with open(os.path.join(folder, name + ".txt"), "w", encoding="utf-8") as f:
             f.write("\n".join(rows) + "\n")
         meta["band"] = f"{band[0]}-{band[1]}"
         scenes[name] = meta

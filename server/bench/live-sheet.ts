@@ -35,6 +35,10 @@ export interface SheetMove {
   /** A play or pass: the photo of the board after it, and its label (15 rows of board text). */
   readonly photo?: string;
   readonly label?: readonly string[];
+  /** Other photos of the same board, taken before `photo`: the camera sees them first. */
+  readonly views?: readonly string[];
+  /** A play no photo shows (made between two photos): the scorekeeper types it in from its label. */
+  readonly typed?: boolean;
 }
 
 export interface SheetGame {
@@ -45,6 +49,8 @@ export interface SheetGame {
   readonly moves: readonly SheetMove[];
   /** What could not be mapped, in words. */
   readonly notes: readonly string[];
+  /** The game's language (default German: the score-sheet games). */
+  readonly lang?: 'en' | 'de';
 }
 
 interface Row {

@@ -1,6 +1,7 @@
 /**
- * `npm run bench:live [-- --games game01,game07] [--mode button|auto|both] [--json]`: plays every recorded real
- * German game of ../shared/realdata/scrabscrap-de through the real running service, over HTTP only, the way a table
+ * `npm run bench:live [-- --games game01,game07] [--set de|en|all] [--mode button|auto|both] [--json]`: plays every
+ * recorded real German game of ../shared/realdata/scrabscrap-de, and the English game photographed move by move in
+ * ../shared/realdata/jheidel-en (labels in fixtures/labels/jheidel-en; live-labels.ts), through the real running service, over HTTP only, the way a table
  * plays it, and plays the scorekeeper too, counting what a user feels: how many moves the service held for
  * confirmation, the scorekeeper's clicks, whether the totals follow the paper score sheet, and the squares it
  * committed wrong without asking. A bench, not a test: it exits 0 whatever the figures, 1 only when the data folder
@@ -29,6 +30,7 @@ import { runtimeLine } from '../cli/node-flags.ts';
 import { startServer } from '../http/app.ts';
 import type { FrameResult, GameSnapshot } from '../protocol/index.ts';
 import { defaultLimits } from '../service/limits.ts';
+import { readLabelledGame } from './live-labels.ts';
 import { type Colour, gameFolders, readGame, type SheetGame, type SheetMove } from './live-sheet.ts';
 
 /**
@@ -46,12 +48,21 @@ const AUTO_FRAMES = 6;
 type Mode = 'button' | 'auto';
 /** What the scorekeeper clicked: each action is one click; `typed` counts the squares of a move typed in by hand. */
 type Click = 'confirm' | 'correct' | 'challenge' | 'pass' | 'end-turn' | 'typed';
+/** The English game's photos and labels. */
+const ENGLISH = {
+  name: 'jheidel-en',
+  photos: fileURLToPath(new URL('../../../shared/realdata/jheidel-en/photos/', import.meta.url)),
+  labels: fileURLToPath(new URL('../../fixtures/labels/jheidel-en/', import.meta.url)),
+};
 const clickKinds: readonly Click[] = ['confirm', 'correct', 'challenge', 'pass', 'end-turn', 'typed'];
 
 interface GameResult {
   game: string;
   mode: Mode;
+  /** Moves with a photo (the ones the camera could see). */
   moves: number;
+  /** Moves no photo shows, typed in by the scorekeeper (the English game's; their clicks count as `typed`). */
+  typedMoves: number;
   /** Moves for which the service held a reading for the scorekeeper. */
   held: number;
   /** Their numbers on the sheet. */
@@ -76,6 +87,7 @@ interface GameResult {
 const { values: options } = parseArgs({
   options: {
     games: { type: 'string' },
+    set: { type: 'string', default: 'all' },
     mode: { type: 'string', default: 'both' },
     json: { type: 'boolean', default: false },
     data: { type: 'string' },
@@ -83,13 +95,19 @@ const { values: options } = parseArgs({
 });
 const dataDir =
   options.data ?? fileURLToPath(new URL('../../../shared/realdata/scrabscrap-de/', import.meta.url));
+if (!['de', 'en', 'all'].includes(options.set!)) {
+  console.error('bench:live: --set must be de, en or all');
+  process.exit(2);
+}
+const german = options.set !== 'en';
+const english = options.set !== 'de';
 let folders: string[];
 try {
-  folders = gameFolders(dataDir);
+  folders = german ? gameFolders(dataDir) : [];
 } catch {
   folders = [];
 }
-if (folders.length === 0) {
+if (german && folders.length === 0) {
   console.error(
     `bench:live: no recorded games in ${dataDir} (expected game01…game07, each with game.csv, game.ini and ` +
       'image-N.jpg/.txt; see ../shared/realdata/README.md). Pass --data DIR to point elsewhere.',
@@ -107,7 +125,21 @@ if (!['button', 'auto', 'both'].includes(options.mode!)) {
   process.exit(2);
 }
 const modes: Mode[] = options.mode === 'both' ? ['button', 'auto'] : [options.mode as Mode];
-const games = (wanted ?? folders).map((name) => readGame(dataDir, name));
+const games = [
+  ...(wanted ?? folders).map((name) => readGame(dataDir, name)),
+  ...(english && !wanted ? [readEnglish()] : []),
+];
+
+function readEnglish(): SheetGame {
+  try {
+    return readLabelledGame(ENGLISH.name, ENGLISH.photos, ENGLISH.labels);
+  } catch (err) {
+    console.error(
+      `bench:live: the English game cannot be read (${(err as Error).message}): it needs ${ENGLISH.photos} and ${ENGLISH.labels}. Pass --set de to play the German games alone.`,
+    );
+    process.exit(1);
+  }
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // The service, over HTTP only
@@ -137,11 +169,11 @@ class Table {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         players: [game.names[game.first], game.names[second]],
-        lang: 'de',
+        lang: game.lang ?? 'de',
         capture: mode,
         // German club play: a wrong challenge costs points, not a turn (ScrabScrap takes 10 from the challenger;
         // the closest rule here gives the player challenged 10). Every challenge in these games succeeded.
-        challengeRule: '10-point',
+        ...((game.lang ?? 'de') === 'de' ? { challengeRule: '10-point' } : {}),
       }),
     });
     if (!ok(created)) throw new ServerFailure(`creating the game failed: ${errorText(created)}`);
@@ -234,7 +266,8 @@ async function play(base: string, game: SheetGame, mode: Mode): Promise<GameResu
   const result: GameResult = {
     game: game.name,
     mode,
-    moves: game.moves.length,
+    moves: game.moves.filter((m) => !m.typed).length,
+    typedMoves: game.moves.filter((m) => m.typed).length,
     held: 0,
     heldMoves: [],
     clicks: Object.fromEntries(clickKinds.map((k) => [k, 0])) as Record<Click, number>,
@@ -311,11 +344,23 @@ async function play(base: string, game: SheetGame, mode: Mode): Promise<GameResu
         acceptable: !move.withdrawn,
       });
       if (!ok(reply)) fail(move, `challenge refused: ${errorText(reply)}`);
+    } else if (move.typed) {
+      // A move no photo shows: the scorekeeper types it in (a click per new square, and one to confirm).
+      const typed = differences(snap.board, move.label!).length;
+      const reply = await click('typed', { type: 'confirm', board: move.label }, typed + 1);
+      if (!ok(reply)) fail(move, `typing in a move no photo shows refused: ${errorText(reply)}`);
+      wrongBefore = new Set(differences(snap.board, move.label!).map(key));
     } else {
       const photo = new Uint8Array(readFileSync(move.photo!));
+      const views = (move.views ?? []).map((v) => new Uint8Array(readFileSync(v)));
       const label = move.label!;
       if (mode === 'button') {
-        // The camera watches while the tiles are laid; then the player presses End turn.
+        // The camera watches while the tiles are laid (each photo of the new board); then the player presses End
+        // turn.
+        for (const view of views) {
+          await sendFrame(move, view);
+          await pause(FRAME_GAP_MS);
+        }
         await sendFrame(move, photo);
         await pause(FRAME_GAP_MS);
         snap = await table.snapshot();
@@ -327,12 +372,16 @@ async function play(base: string, game: SheetGame, mode: Mode): Promise<GameResu
           for (let t = 0; t < 80 && !(await table.snapshot()).pending; t++) await pause(100);
         }
       } else {
-        // A still camera: the same picture until the service decides, or the scorekeeper presses End turn.
+        // A still camera: the same picture until the service decides, or the scorekeeper presses End turn (each
+        // photo of the new board in turn, the last one's the longest).
         let decided = false;
-        for (let i = 0; i < AUTO_FRAMES && !decided; i++) {
-          if (i > 0) await pause(FRAME_GAP_MS);
-          const answer = await sendFrame(move, photo);
-          decided = answer !== undefined && answer.status !== 'waiting' && answer.status !== 'skipped';
+        for (const [k, picture] of [...views, photo].entries()) {
+          const frames = k === views.length ? AUTO_FRAMES : TIMING.frames;
+          for (let i = 0; i < frames && !decided; i++) {
+            if (i > 0 || k > 0) await pause(FRAME_GAP_MS);
+            const answer = await sendFrame(move, picture);
+            decided = answer !== undefined && answer.status !== 'waiting' && answer.status !== 'skipped';
+          }
         }
         snap = await table.snapshot();
         if (!decided && !snap.pending && snap.version === before) {
@@ -386,6 +435,7 @@ function sum(results: readonly GameResult[], mode: Mode): GameResult {
     game: 'total',
     mode,
     moves: 0,
+    typedMoves: 0,
     held: 0,
     heldMoves: [],
     clicks: Object.fromEntries(clickKinds.map((k) => [k, 0])) as Record<Click, number>,
@@ -400,6 +450,7 @@ function sum(results: readonly GameResult[], mode: Mode): GameResult {
   };
   for (const r of results) {
     total.moves += r.moves;
+    total.typedMoves += r.typedMoves;
     total.held += r.held;
     for (const k of clickKinds) total.clicks[k] += r.clicks[k];
     total.endTurns += r.endTurns;
@@ -426,6 +477,7 @@ function summary(r: GameResult) {
   return {
     game: r.game,
     moves: r.moves,
+    ...(r.typedMoves ? { typedMoves: r.typedMoves } : {}),
     held: r.held,
     ...(r.game === 'total' ? {} : { heldMoves: r.heldMoves }),
     heldPercent: r.moves ? Math.round((1000 * r.held) / r.moves) / 10 : 0,
@@ -462,7 +514,7 @@ function printMode(mode: Mode, results: readonly GameResult[], total: GameResult
   ];
   const rows = [...results, total].map((r) => [
     r.game,
-    String(r.moves),
+    r.typedMoves ? `${r.moves} (+${r.typedMoves} typed)` : String(r.moves),
     `${r.held} (${pct(r.held, r.moves)})`,
     String(clicksOf(r)),
     String(r.totalsWrong),
@@ -512,9 +564,11 @@ try {
   const base = `http://127.0.0.1:${server.port}`;
   const report: Record<string, unknown> = {};
   if (!options.json) {
-    const moves = games.reduce((n, g) => n + g.moves.length, 0);
+    const moves = games.reduce((n, g) => n + g.moves.filter((m) => !m.typed).length, 0);
+    const de = games.filter((g) => (g.lang ?? 'de') === 'de').length;
+    const en = games.length - de;
     console.log(
-      `tilecam live bench: ${games.length} real German games (${dataDir}), ${moves} moves, played over HTTP`,
+      `tilecam live bench: ${de} real German games (${dataDir})${en ? `, ${en} real English game (${ENGLISH.photos})` : ''}, ${moves} moves with a photo, played over HTTP`,
     );
     const seats = games.map((g) => `${g.name} ${g.first} (${g.names[g.first]})`);
     console.log(`seat 0, who moved first on the sheet: ${seats.join(', ')}`);

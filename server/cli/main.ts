@@ -73,6 +73,7 @@ const commands: Record<string, CommandHelp> = {
       ['--errata FILE', 'corrections to the labels (models/label-errata.txt)'],
       ['--blanks-labelled-empty', 'labels that write blanks as empty squares'],
       ['--sequence', 'each folder as one steady camera, its photos in order'],
+      ['--labels DIR', "the labels from this folder, at the photos' paths (fixtures/labels/)"],
       ['--debug DIR', "write each photo's grid and straightened board there"],
       ['--model PATH', 'another ONNX model'],
       ['--json', 'print one JSON object'],
