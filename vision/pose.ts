@@ -19,6 +19,9 @@ export const TILE_HEIGHT = 0.22;
 /** The focal length used where it cannot be solved, as a share of the picture's longer side: a phone's main camera
  *  (about 26 mm equivalent, 69° across the long side). */
 const FALLBACK_FOCAL = 0.75;
+/** Views less tilted than this (degrees from straight above) are read on the board's plane: their faces' shift is a
+ *  few hundredths of a square, less than the pose's own error there. */
+const MIN_TILT = 20;
 /** A solved focal length outside this range of the longer side is a degenerate solve, not a camera. */
 const FOCAL_RANGE = [0.35, 4] as const;
 
@@ -104,8 +107,9 @@ export function liftedCorners(
 ): Corners {
   const pose = cameraPose(corners, size, known);
   // A view too near straight above to solve the focal length: the faces' shift is a small spread outward from the
-  // picture's middle, of an unknown size (the camera's distance is unknown with it), so none is made.
-  if (!pose || !(lift > 0) || (!pose.solved && known === undefined)) return corners;
+  // picture's middle, of an unknown size (the camera's distance is unknown with it), so none is made. Nor under
+  // MIN_TILT, where the pose rests on a hair of perspective (a grid's corners a pixel off tilt it by degrees).
+  if (!pose || !(lift > 0) || (!pose.solved && known === undefined) || pose.tilt < MIN_TILT) return corners;
   // Toward the camera: the side of the board's plane the camera's centre (−Rᵀt) is on.
   const side = -dot(pose.r3, pose.t) >= 0 ? 1 : -1;
   const z = side * lift;
