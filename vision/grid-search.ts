@@ -120,7 +120,8 @@ export function gridInQuad(
   const Hinv = track(new cv.Mat());
   cv.invert(H, Hinv);
   const grid = inner.map((p) => apply(Hinv, p));
-  // Squares seen from up to ~50° off vertical: the grid's sides in the photo keep a sane aspect.
+  // Squares seen from up to ~75° off vertical (a phone at a player's seat): the grid's sides in the photo keep an aspect
+  // within 4:1.
   const side = (a: Point, b: Point) => Math.hypot(a[0] - b[0], a[1] - b[1]);
   const [tl, tr, br, bl] = grid as [Point, Point, Point, Point];
   const aspect = (side(tl, tr) + side(bl, br)) / (side(tl, bl) + side(tr, br));

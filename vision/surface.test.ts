@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { boardColours, fewerBlanks, settleBlanks } from './surface.ts';
+import { standardLayout } from '../server/engine/index.ts';
+import { boardColours, fewerBlanks, type Lab, layoutContrast, settleBlanks } from './surface.ts';
 import { CELL, MARGIN, WARPED } from './warp.ts';
 
 type Rgb = readonly [number, number, number];
@@ -162,5 +163,49 @@ describe('fewerBlanks', () => {
     ]);
     expect(fewerBlanks(read, 2)).toBe(read);
     expect(fewerBlanks(read, 0).chars.includes('?')).toBe(false);
+  });
+});
+
+describe('whether the grid lies on the board (layoutContrast)', () => {
+  // The standard layout's premium kinds, each its own colour, in Lab; the plain squares grey-green.
+  const colourOf: Record<string, Lab> = {
+    '.': [50, -20, 10],
+    d: [70, -15, -25],
+    t: [50, -10, -40],
+    D: [65, 35, 5],
+    T: [45, 55, 35],
+    '*': [65, 35, 5],
+  };
+  const kindAt = (i: number) => standardLayout.rows[Math.floor(i / 15)]![i % 15]!;
+  const empty = Array.from({ length: 225 }, () => '.');
+  const sure = Array.from({ length: 225 }, () => 0.95);
+
+  it('is high where the squares read empty show each premium kind in its own colour', () => {
+    const colours = Array.from({ length: 225 }, (_, i) => colourOf[kindAt(i)]!);
+    expect(layoutContrast(colours, empty, sure)!).toBeGreaterThan(5);
+  });
+
+  it('is low where the grid lies elsewhere: the kinds’ squares show the same mixed colours', () => {
+    // The board's colours, but a row and a column off: each premium kind takes its neighbours' colours.
+    const colours = Array.from({ length: 225 }, (_, i) => colourOf[kindAt((i + 16) % 225)]!);
+    expect(layoutContrast(colours, empty, sure)!).toBeLessThan(0.6);
+    // Over a table: one colour, with noise.
+    let seed = 7;
+    const noise = () => ((seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5) * 6;
+    const table = Array.from({ length: 225 }, (): Lab => [60 + noise(), 10 + noise(), 20 + noise()]);
+    expect(layoutContrast(table, empty, sure)!).toBeLessThan(0.6);
+  });
+
+  it('does not judge when too few squares are read surely empty', () => {
+    const colours = Array.from({ length: 225 }, (_, i) => colourOf[kindAt(i)]!);
+    const tiles = Array.from({ length: 225 }, (_, i) => (i < 222 ? 'A' : '.'));
+    expect(layoutContrast(colours, tiles, sure)).toBeUndefined();
+    expect(
+      layoutContrast(
+        colours,
+        empty,
+        sure.map(() => 0.5),
+      ),
+    ).toBeUndefined();
   });
 });
