@@ -78,8 +78,9 @@ def font_paths(training=False):
     """The font files to draw with: FONT_GLOBS, and for training cells TRAINING_FONT_GLOBS too (all of those must be
     there, so that a model is never trained on fewer faces than its recipe says)."""
     # TILECAM_FONT_DIR: a copy of /usr/share/fonts elsewhere (a machine where the Debian font packages cannot be
-    # installed, such as a GPU box without network).
-    root = os.environ.get("TILECAM_FONT_DIR")
+    # installed, such as a GPU box without network). Else the fonts setup.sh unpacked beside this file, when it has.
+    local = Path(__file__).resolve().parent / ".fonts" / "usr" / "share" / "fonts"
+    root = os.environ.get("TILECAM_FONT_DIR") or (str(local) if local.is_dir() else None)
     where = f"under TILECAM_FONT_DIR={root}" if root else "(run models/training/setup.sh to install them)"
 
     def found(globs):
