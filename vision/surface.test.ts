@@ -191,7 +191,10 @@ describe('whether the grid lies on the board (layoutContrast)', () => {
     expect(layoutContrast(colours, empty, sure)!).toBeLessThan(0.6);
     // Over a table: one colour, with noise.
     let seed = 7;
-    const noise = () => ((seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5) * 6;
+    const noise = () => {
+      seed = (seed * 16807) % 2147483647;
+      return (seed / 2147483647 - 0.5) * 6;
+    };
     const table = Array.from({ length: 225 }, (): Lab => [60 + noise(), 10 + noise(), 20 + noise()]);
     expect(layoutContrast(table, empty, sure)!).toBeLessThan(0.6);
   });
