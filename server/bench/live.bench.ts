@@ -1,10 +1,11 @@
 /**
  * `npm run bench:live [-- --games game01,game07] [--set de|en|all] [--mode button|auto|both] [--json]`: plays every
  * recorded real German game of ../shared/realdata/scrabscrap-de, and the English game photographed move by move in
- * ../shared/realdata/jheidel-en (labels in fixtures/labels/jheidel-en; live-labels.ts), through the real running service, over HTTP only, the way a table
- * plays it, and plays the scorekeeper too, counting what a user feels: how many moves the service held for
- * confirmation, the scorekeeper's clicks, whether the totals follow the paper score sheet, and the squares it
- * committed wrong without asking. A bench, not a test: it exits 0 whatever the figures, 1 only when the data folder
+ * ../shared/realdata/jheidel-en (labels in fixtures/labels/jheidel-en; live-labels.ts), through the real running
+ * service, over HTTP only, the way a table plays it, and plays the scorekeeper too, counting what a user feels: how
+ * many moves the service held for confirmation, the scorekeeper's clicks, whether the totals follow the paper score
+ * sheet (the English game's: the engine's scores of its labelled moves), and the squares it committed wrong without
+ * asking. A bench, not a test: it exits 0 whatever the figures, 1 only when the data folder
  * is missing or the server fails (a 5xx, a dropped connection, a server that does not start).
  *
  * The table, per move of the sheet (live-sheet.ts says how the sheet's rows become moves):
