@@ -2,6 +2,8 @@
  * A game photographed move by move with no score sheet, as `npm run bench:live` plays it: the English game of
  * ../shared/realdata/jheidel-en, whose hand-made labels are fixtures/labels/jheidel-en (its README says how they were
  * made). `sequence.txt` there lists the game's photos in move order; photos with the same label show the same board.
+ * A line `NAME.jpg empty` is a photo of the empty board, which has no label file (an empty board's text is the same
+ * file as the shared sets' empty labels, which are not copied into the project).
  *
  * Each change of board between two photographed positions becomes moves:
  * - one legal play: the move, its photos those of the new position (the camera saw each of them);
@@ -16,6 +18,7 @@ import { join } from 'node:path';
 import {
   type Board,
   boardFromText,
+  emptyBoard,
   formatBoard,
   inferMove,
   makeMove,
@@ -33,9 +36,19 @@ export function readLabelledGame(name: string, photos: string, labels: string): 
     .filter((l) => l !== '');
   // Consecutive photos with the same board: one position, seen several times.
   const positions: { board: Board; photos: string[] }[] = [];
-  for (const file of sequence) {
-    const text = readFileSync(join(labels, file.replace(/\.\w+$/, '.txt')), 'utf8').normalize('NFC');
-    const board = boardFromText(text.trimEnd().split('\n'));
+  for (const line of sequence) {
+    const [file = '', mark] = line.split(/\s+/);
+    if (mark !== undefined && mark !== 'empty')
+      throw new Error(`${labels}sequence.txt: "${line}": say NAME.jpg or NAME.jpg empty`);
+    const board =
+      mark === 'empty'
+        ? emptyBoard()
+        : boardFromText(
+            readFileSync(join(labels, file.replace(/\.\w+$/, '.txt')), 'utf8')
+              .normalize('NFC')
+              .trimEnd()
+              .split('\n'),
+          );
     const last = positions.at(-1);
     if (last && last.board.cells.join('') === board.cells.join('')) last.photos.push(join(photos, file));
     else positions.push({ board, photos: [join(photos, file)] });
