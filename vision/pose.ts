@@ -51,12 +51,7 @@ const cross = (a: readonly number[], b: readonly number[]): V3 => [
 ];
 
 /** The camera's pose over the board whose grid (15×15 squares) has these corners in a picture of this size. */
-export function cameraPose(
-  corners: Corners,
-  size: { width: number; height: number },
-  /** A known focal length in pixels (else solved, or the fallback). */
-  known?: number,
-): Pose | undefined {
+export function cameraPose(corners: Corners, size: { width: number; height: number }): Pose | undefined {
   const h = gridHomography(corners);
   if (!h.every(Number.isFinite)) return undefined;
   const cx = size.width / 2;
@@ -74,9 +69,8 @@ export function cameraPose(
   const long = Math.max(size.width, size.height);
   const w = aa > 0 ? -ab / aa : Number.NaN;
   const f0 = w > 0 ? 1 / Math.sqrt(w) : Number.NaN;
-  const solved =
-    known === undefined && Number.isFinite(f0) && f0 >= FOCAL_RANGE[0] * long && f0 <= FOCAL_RANGE[1] * long;
-  const focal = known ?? (solved ? f0 : FALLBACK_FOCAL * long);
+  const solved = Number.isFinite(f0) && f0 >= FOCAL_RANGE[0] * long && f0 <= FOCAL_RANGE[1] * long;
+  const focal = solved ? f0 : FALLBACK_FOCAL * long;
   const m1: V3 = [h1[0] / focal, h1[1] / focal, h1[2]];
   const m2: V3 = [h2[0] / focal, h2[1] / focal, h2[2]];
   const m3: V3 = [h3[0] / focal, h3[1] / focal, h3[2]];
@@ -103,13 +97,12 @@ export function liftedCorners(
   corners: Corners,
   size: { width: number; height: number },
   lift = TILE_HEIGHT,
-  known?: number,
 ): Corners {
-  const pose = cameraPose(corners, size, known);
+  const pose = cameraPose(corners, size);
   // A view too near straight above to solve the focal length: the faces' shift is a small spread outward from the
   // picture's middle, of an unknown size (the camera's distance is unknown with it), so none is made. Nor under
   // MIN_TILT, where the pose rests on a hair of perspective (a grid's corners a pixel off tilt it by degrees).
-  if (!pose || !(lift > 0) || (!pose.solved && known === undefined) || pose.tilt < MIN_TILT) return corners;
+  if (!pose || !(lift > 0) || !pose.solved || pose.tilt < MIN_TILT) return corners;
   // Toward the camera: the side of the board's plane the camera's centre (−Rᵀt) is on.
   const side = -dot(pose.r3, pose.t) >= 0 ? 1 : -1;
   const z = side * lift;

@@ -269,7 +269,9 @@ export function layoutContrast(
   for (let i = 0; i < 225; i++) {
     if (chars[i] !== '.' || confidence[i]! < REFERENCE_CONFIDENCE || isCentre(i)) continue;
     const kind = premiumAt(i);
-    byKind.set(kind, [...(byKind.get(kind) ?? []), colours[i]!]);
+    const list = byKind.get(kind);
+    if (list) list.push(colours[i]!);
+    else byKind.set(kind, [colours[i]!]);
   }
   const plain = byKind.get('.') ?? [];
   if (plain.length < 5) return undefined;

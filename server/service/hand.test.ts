@@ -87,25 +87,18 @@ const newGame = async () => {
 const snap = (id: string) => service.loadedGame(id)!.snapshot() as GameSnapshot;
 const turns = (id: string) => snap(id).turns.length;
 
+/** WINDY on row 8, read surely but for one square, in doubt between `options`. */
+function doubtAt(row: number, col: number, options: { tile: string; p: number }[]): BoardReading {
+  return { ...reading(false), unsure: [{ row, col }], alternatives: [{ row, col, options }] };
+}
+
 /** WINDY on row 8, its Y (8H) in doubt with a hand's share: the model finds the square odd, as it does a far square
  *  seen edge-on, but nothing joins it to the board's edge. */
-function oddSquare(): BoardReading {
-  const clear = reading(false);
-  return {
-    ...clear,
-    unsure: [{ row: 7, col: 7 }],
-    alternatives: [
-      {
-        row: 7,
-        col: 7,
-        options: [
-          { tile: 'Y', p: 0.7 },
-          { tile: '#', p: 0.3 },
-        ],
-      },
-    ],
-  };
-}
+const oddSquare = () =>
+  doubtAt(7, 7, [
+    { tile: 'Y', p: 0.7 },
+    { tile: '#', p: 0.3 },
+  ]);
 
 describe('no hand where none is', () => {
   it('ends the turn at once on a still board whose odd square no arm reaches', async () => {
@@ -615,20 +608,10 @@ describe('Scrabble Me: the same decisions on each player’s board', () => {
   it('decides a doubtful letter by the lexicon, and says so', async () => {
     const id = await newMeGame();
     // The W of WINDY read more likely an M: WINDY is a word, MINDY is not, and the word decides.
-    const doubtful: BoardReading = {
-      ...reading(false),
-      unsure: [{ row: 7, col: 3 }],
-      alternatives: [
-        {
-          row: 7,
-          col: 3,
-          options: [
-            { tile: 'M', p: 0.5 },
-            { tile: 'W', p: 0.45 },
-          ],
-        },
-      ],
-    };
+    const doubtful = doubtAt(7, 3, [
+      { tile: 'M', p: 0.5 },
+      { tile: 'W', p: 0.45 },
+    ]);
     readings.push(doubtful);
     expect((await service.submitFrame(id, photo, true, { camera: 0 })).status).toBe('ended-turn');
     const decided = meSnap(id).boards[0]!.decided;
