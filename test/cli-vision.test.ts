@@ -90,6 +90,31 @@ describe('tilecam eval', () => {
     expect(out.msPerImageMedian).toBeGreaterThan(0);
   });
 
+  it("takes the labels from another folder with --labels, at the photos' own paths, and says when it cannot", async () => {
+    // Photos that may not be copied into the project, their hand-made labels kept elsewhere (fixtures/labels/).
+    const shots = mkdtempSync(join(tmpdir(), 'tilecam-eval-photos-'));
+    const labels = mkdtempSync(join(tmpdir(), 'tilecam-eval-labels-'));
+    mkdirSync(join(shots, 'a'));
+    mkdirSync(join(labels, 'a'));
+    copyFileSync(join(photos, 'overhead_green_cream.jpg'), join(shots, 'a', 'one.jpg'));
+    copyFileSync(join(photos, 'overhead_green_cream.txt'), join(labels, 'a', 'one.txt'));
+    // A label beside the photo is not the one read: it says X where the photo has nothing.
+    writeFileSync(
+      join(shots, 'a', 'one.txt'),
+      `X${readFileSync(join(photos, 'overhead_green_cream.txt'), 'utf8').slice(1)}`,
+    );
+    // A photo with no label in the folder is left out.
+    copyFileSync(join(photos, 'blank_tiles.jpg'), join(shots, 'two.jpg'));
+    const r = await tilecam('eval', shots, '--labels', labels, '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ images: 1, detected: 1, cellErrors: 0 });
+    const missing = await tilecam('eval', shots, '--labels', join(labels, 'none'), '--json');
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stdout).error.message).toMatch(
+      /cannot read the labels in .*none: no such file or folder/,
+    );
+  });
+
   it('counts the squares read right but reported unsure (each would stop a game for a click)', async () => {
     const demo = join(root, 'fixtures/demo_game');
     // Counted here from `recognize` of each labelled photo: its unsure squares whose reading is the label's.

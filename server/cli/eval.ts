@@ -39,7 +39,7 @@ import {
 } from '../../vision/index.ts';
 import { parseBoard, squareName } from '../engine/index.ts';
 import { correctLabel, type Erratum, errataFor, parseErrata } from './errata.ts';
-import { argsError, reportError } from './errors.ts';
+import { argsError, reportError, whyUnreadable } from './errors.ts';
 import { outputFolder } from './folders.ts';
 import { readingOptionsOf } from './recognize.ts';
 
@@ -133,7 +133,7 @@ async function labelsBelow(dir: string): Promise<Set<string>> {
         .map((e) => relative(dir, join(e.parentPath, e.name))),
     );
   } catch (err) {
-    throw new Error(`cannot read the labels in ${dir}: ${(err as Error).message}`);
+    throw new Error(`cannot read the labels in ${dir}: ${whyUnreadable(err)}`);
   }
 }
 
