@@ -25,7 +25,6 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
-import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import {
   type BoardReading,
@@ -41,6 +40,7 @@ import { parseBoard, squareName } from '../engine/index.ts';
 import { correctLabel, type Erratum, errataFor, parseErrata } from './errata.ts';
 import { argsError, reportError, whyUnreadable } from './errors.ts';
 import { outputFolder } from './folders.ts';
+import { type CommandSpec, parseCommand, type Values } from './options.ts';
 import { readingOptionsOf } from './recognize.ts';
 
 export interface EvalResult {
@@ -366,34 +366,32 @@ export async function evaluate(
   };
 }
 
+export const evalSpec = {
+  synopsis: ['eval DIR… [options]'],
+  summary: 'measure the vision on labelled photos (PHOTO.jpg beside PHOTO.txt)',
+  options: {
+    lang: { type: 'string', value: 'en|de', help: 'the tile set (default en)' },
+    errata: { type: 'string', value: 'FILE', help: 'corrections to the labels (models/label-errata.txt)' },
+    'blanks-labelled-empty': { type: 'boolean', help: 'labels that write blanks as empty squares' },
+    sequence: { type: 'boolean', help: 'each folder as one steady camera, its photos in order' },
+    labels: {
+      type: 'string',
+      value: 'DIR',
+      help: "the labels from this folder, at the photos' paths (fixtures/labels/)",
+    },
+    debug: { type: 'string', value: 'DIR', help: "write each photo's grid and straightened board there" },
+    model: { type: 'string', value: 'PATH', help: 'another ONNX model' },
+    json: { type: 'boolean', help: 'print one JSON object' },
+  },
+  positionals: true,
+} as const satisfies CommandSpec;
+
 export async function evalCommand(args: string[]): Promise<number> {
   const json = args.includes('--json');
-  let values: {
-    lang?: string;
-    json?: boolean;
-    'blanks-labelled-empty'?: boolean;
-    model?: string;
-    errata?: string;
-    debug?: string;
-    sequence?: boolean;
-    labels?: string;
-  };
+  let values: Values<typeof evalSpec.options>;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        lang: { type: 'string' },
-        json: { type: 'boolean' },
-        'blanks-labelled-empty': { type: 'boolean' },
-        model: { type: 'string' },
-        errata: { type: 'string' },
-        debug: { type: 'string' },
-        sequence: { type: 'boolean' },
-        labels: { type: 'string' },
-      },
-    }));
+    ({ values, positionals } = parseCommand(evalSpec, args));
   } catch (err) {
     return reportError(json, argsError(err));
   }

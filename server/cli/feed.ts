@@ -12,9 +12,9 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { parseGameConfig } from '../service/validate.ts';
 import { argsError, reportError, whyUnreadable } from './errors.ts';
+import { type CommandSpec, parseCommand, type Values } from './options.ts';
 import { parseServerArgs, type ServerArgs } from './serve.ts';
 
 const IMAGE = /\.(jpe?g|png|webp)$/i;
@@ -134,28 +134,32 @@ async function lastTurn(base: string): Promise<string | undefined> {
   }
 }
 
+export const feedSpec = {
+  synopsis: ['feed GAME PHOTO|DIR… --token TOKEN [options]'],
+  summary: 'play photos into a game in natural order, each as an End turn (a held move stops it: exit 2)',
+  options: {
+    token: { type: 'string', value: 'TOKEN', help: "the game's scorekeeper token (from its link, after #)" },
+    url: { type: 'string', value: 'URL', help: 'the server (default http://localhost:3000)' },
+    from: { type: 'string', value: 'PHOTO', help: 'start at this photo (once a held move is confirmed)' },
+    json: { type: 'boolean', help: 'print one JSON object' },
+  },
+  positionals: true,
+} as const satisfies CommandSpec;
+
 export async function feedCommand(args: string[]): Promise<number> {
   const json = args.includes('--json');
-  let values: { token?: string; url?: string; from?: string; json?: boolean };
+  let values: Values<typeof feedSpec.options>;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({
-      // A token may start with '-' (base64url): `--token -x…` is taken as `--token=-x…`, not as an option.
-      args: args.flatMap((a, i) =>
-        a === '--token' && args[i + 1]?.startsWith('-')
-          ? []
-          : i > 0 && args[i - 1] === '--token' && a.startsWith('-')
-            ? [`--token=${a}`]
-            : [a],
-      ),
-      allowPositionals: true,
-      options: {
-        token: { type: 'string' },
-        url: { type: 'string' },
-        from: { type: 'string' },
-        json: { type: 'boolean' },
-      },
-    }));
+    // A token may start with '-' (base64url): `--token -x…` is taken as `--token=-x…`, not as an option.
+    const joined = args.flatMap((a, i) =>
+      a === '--token' && args[i + 1]?.startsWith('-')
+        ? []
+        : i > 0 && args[i - 1] === '--token' && a.startsWith('-')
+          ? [`--token=${a}`]
+          : [a],
+    );
+    ({ values, positionals } = parseCommand(feedSpec, joined));
   } catch (err) {
     return reportError(json, argsError(err));
   }

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { root } from '../../test/helpers.ts';
-import { allHelp, HELP_WIDTH } from './main.ts';
+import { allHelp, commandHelp, HELP_WIDTH } from './main.ts';
+import { parseCommand } from './options.ts';
+import { serveSpec } from './serve.ts';
 
 describe('the help', () => {
   it('has no line wider than a terminal', () => {
@@ -11,6 +13,16 @@ describe('the help', () => {
       .flatMap((text) => text.split('\n'))
       .filter((line) => line.length > HELP_WIDTH);
     expect(wide).toEqual([]);
+  });
+
+  it('lists every option the command parses, from the one declaration', () => {
+    const help = commandHelp('serve');
+    for (const name of Object.keys(serveSpec.options)) expect(help).toContain(`--${name}`);
+    expect(help).toMatch(/--trust-proxy N\|ADDRESSES +the proxies to trust/);
+    expect(parseCommand(serveSpec, ['--trust-proxy', 'loopback']).values['trust-proxy']).toBe('loopback');
+    // What is not declared is refused, not ignored.
+    expect(() => parseCommand(serveSpec, ['--trust-proxies', '1'])).toThrow(/--trust-proxies/);
+    expect(() => parseCommand(serveSpec, ['extra'])).toThrow(/extra/);
   });
 
   it('answers `tilecam COMMAND --help` with that command’s options, exit 0', async () => {

@@ -1,10 +1,9 @@
 /**
- * `tilecam recognize IMAGE [--lang en|de] [--corners x1,y1,…,x4,y4] [--debug DIR] [--json]`: reads one photo.
+ * `tilecam recognize IMAGE [options]` (`recognizeSpec`): reads one photo.
  * Exit 1 with a clear message when the image cannot be read or holds no board.
  */
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   type Corners,
   type RgbImage,
@@ -17,6 +16,7 @@ import { isTileSetId, squareName } from '../engine/index.ts';
 import { readingOptions } from '../service/frames.ts';
 import { argsError, reportError, whyUnreadable } from './errors.ts';
 import { outputFolder } from './folders.ts';
+import { type CommandSpec, parseCommand, type Values } from './options.ts';
 
 /** What a reading of a board of the tile set `--lang` may report (see the service's `readingOptions`). */
 export function readingOptionsOf(lang: string): { letters: string; blanks: number } | undefined {
@@ -34,22 +34,33 @@ export function parseCorners(text: string): Corners | undefined {
   ];
 }
 
+export const recognizeSpec = {
+  synopsis: ['recognize IMAGE [options]'],
+  summary: 'read a photo of a board: its board text, confidences and the squares in doubt',
+  options: {
+    lang: { type: 'string', value: 'en|de', help: 'the tile set (default en)' },
+    corners: {
+      type: 'string',
+      value: 'x1,y1,…,x4,y4',
+      help: "the board's corners in the photo, when it is not found",
+    },
+    debug: {
+      type: 'string',
+      value: 'DIR',
+      help: 'write the grid, the straightened board and the squares in doubt there',
+    },
+    model: { type: 'string', value: 'PATH', help: 'another ONNX model' },
+    json: { type: 'boolean', help: 'print one JSON object' },
+  },
+  positionals: true,
+} as const satisfies CommandSpec;
+
 export async function recognizeCommand(args: string[]): Promise<number> {
   const json = args.includes('--json');
-  let values: { lang?: string; corners?: string; debug?: string; json?: boolean; model?: string };
+  let values: Values<typeof recognizeSpec.options>;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        lang: { type: 'string' },
-        corners: { type: 'string' },
-        debug: { type: 'string' },
-        json: { type: 'boolean' },
-        model: { type: 'string' },
-      },
-    }));
+    ({ values, positionals } = parseCommand(recognizeSpec, args));
   } catch (err) {
     return reportError(json, argsError(err));
   }

@@ -3,9 +3,9 @@
  * games with the engine and lists where the record disagrees. Exit 1 (with the line) when a file cannot be read.
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { decodeGcg, isTileSetId, type ReplayReport, readGcg, replayGcg } from '../engine/index.ts';
 import { argsError, reportError, whyUnreadable } from './errors.ts';
+import { type CommandSpec, parseCommand } from './options.ts';
 
 export interface ReplayFileResult {
   file: string;
@@ -69,10 +69,25 @@ export async function replayFile(
   };
 }
 
+export const replaySpec = {
+  synopsis: ['replay FILE.gcg… [options]'],
+  summary: "rescore recorded games: every line's points computed from its tiles",
+  options: {
+    lang: {
+      type: 'string',
+      value: 'en|de|fr|nl|pl',
+      help: 'the tile set (default: guessed from the letters)',
+    },
+    'end-rack': { type: 'string', value: 'double|seeds', help: 'how racks left at the end count' },
+    json: { type: 'boolean', help: 'print one JSON object' },
+  },
+  positionals: true,
+} as const satisfies CommandSpec;
+
 export async function replayCommand(args: string[]): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
+  let parsed: ReturnType<typeof parseCommand<typeof replaySpec.options>>;
   try {
-    parsed = parse(args);
+    parsed = parseCommand(replaySpec, args);
   } catch (err) {
     return reportError(args.includes('--json'), argsError(err));
   }
@@ -99,14 +114,6 @@ export async function replayCommand(args: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(out)}\n`);
   }
   return 0;
-}
-
-function parse(args: string[]) {
-  return parseArgs({
-    args,
-    allowPositionals: true,
-    options: { json: { type: 'boolean' }, lang: { type: 'string' }, 'end-rack': { type: 'string' } },
-  });
 }
 
 function printHuman(r: ReplayFileResult): void {

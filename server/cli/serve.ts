@@ -1,9 +1,7 @@
 /**
- * `tilecam serve [--port 3000] [--host 0.0.0.0] [--db FILE|postgres://…] [--redis redis://…] [--queue] [--sources lan] [--trust-proxy …] [--limit NAME=VALUE …]`: starts the
- * service and prints where to find it.
+ * `tilecam serve [options]` (`serveSpec`): starts the service and prints where to find it.
  */
 import { networkInterfaces } from 'node:os';
-import { parseArgs } from 'node:util';
 import { trustProxyOf } from '../http/trust.ts';
 import {
   defaultLimits,
@@ -13,6 +11,7 @@ import {
   sourcePolicies,
 } from '../service/limits.ts';
 import { argsError, reportError } from './errors.ts';
+import { type CommandSpec, type OptionSpec, parseCommand } from './options.ts';
 
 export interface ServerArgs {
   port: number;
@@ -29,22 +28,57 @@ export interface ServerArgs {
   trustProxy?: number | string;
 }
 
-/** Options shared by `serve` and `demo`; throws with a clear message. */
+/** The options of `serve`, and of `demo` but for --json. */
+const serverOptions = {
+  port: { type: 'string', value: '3000', help: 'the port to listen on (0: any free port)' },
+  host: {
+    type: 'string',
+    value: '0.0.0.0',
+    help: 'the interface to listen on (127.0.0.1: this machine only)',
+  },
+  db: {
+    type: 'string',
+    value: 'FILE|postgres://…',
+    help: 'the database (default DATABASE_URL, else data/tilecam.db)',
+  },
+  redis: { type: 'string', value: 'redis://…', help: 'several instances on one Redis (default REDIS_URL)' },
+  queue: { type: 'boolean', help: 'hand the frames to `tilecam worker` processes (with --redis)' },
+  sources: {
+    type: 'string',
+    value: 'none|public|lan|any',
+    help: 'where camera streams may be pulled from (default lan)',
+  },
+  'trust-proxy': {
+    type: 'string',
+    value: 'N|ADDRESSES',
+    help: 'the proxies to trust for X-Forwarded-For (TILECAM_TRUST_PROXY)',
+  },
+  limit: {
+    type: 'string',
+    multiple: true,
+    value: 'NAME=N',
+    help: 'a limit (docs/operations.md, "Security")',
+  },
+} as const satisfies Record<string, OptionSpec>;
+
+export const serveSpec = {
+  synopsis: ['serve [options]'],
+  summary: 'the service: the pages, the API and the cameras (also `npm start`)',
+  options: { ...serverOptions, json: { type: 'boolean', help: 'print { port, url, lan } once listening' } },
+  positionals: false,
+} as const satisfies CommandSpec;
+
+export const demoSpec = {
+  synopsis: ['demo [options]'],
+  summary: 'start the service and play a rendered game into it (no camera needed)',
+  options: serverOptions,
+  positionals: false,
+} as const satisfies CommandSpec;
+
+/** Options shared by `serve` and `demo` (which has no --json); throws with a clear message. */
 export function parseServerArgs(args: string[], allowJson: boolean): ServerArgs {
-  const { values } = parseArgs({
-    args,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      db: { type: 'string' },
-      redis: { type: 'string' },
-      queue: { type: 'boolean' },
-      sources: { type: 'string' },
-      'trust-proxy': { type: 'string' },
-      limit: { type: 'string', multiple: true },
-      ...(allowJson ? { json: { type: 'boolean' as const } } : {}),
-    },
-  });
+  const spec: CommandSpec<typeof serverOptions> = allowJson ? serveSpec : demoSpec;
+  const { values } = parseCommand(spec, args);
   const port = values.port === undefined ? 3000 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port must be 0–65535, got '${values.port}'`);

@@ -6,35 +6,46 @@
  * input is bad; with `--json` one object on stdout (protocol's Verification, or `{ error }`).
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { type Variant, variants } from '../engine/index.ts';
 import { readingLexicon } from '../lexicon/index.ts';
 import type { Verification } from '../protocol/index.ts';
 import { ServiceError } from '../service/errors.ts';
 import { verifyAnnouncedPhoto, verifyPhotos } from '../service/verify.ts';
 import { argsError, reportError, whyUnreadable } from './errors.ts';
+import { type CommandSpec, parseCommand, type Values } from './options.ts';
 
 const EXIT = { right: 0, wrong: 1, unsure: 2 } as const;
 
 /** Bad input cannot settle a score either: exit 2, like photos that cannot. */
 const fail = (json: boolean, message: string): number => reportError(json, message, {}, 2);
 
+export const verifySpec = {
+  synopsis: ['verify BEFORE AFTER [options]', 'verify AFTER --move "QI H7" [options]'],
+  summary: "check a move's score from photos: before and after it, or after it and the move as announced",
+  options: {
+    move: {
+      type: 'string',
+      value: '"H7 QI 22"',
+      help: 'the move as announced (points with it are the claim)',
+    },
+    claimed: { type: 'string', value: 'N', help: 'the points claimed' },
+    lang: { type: 'string', value: 'en|de', help: 'the tile set (default en; a German board needs de)' },
+    variant: {
+      type: 'string',
+      value: 'classic|nine-tile|finish-line|uk',
+      help: 'the rules (default classic)',
+    },
+    json: { type: 'boolean', help: 'print one JSON object' },
+  },
+  positionals: true,
+} as const satisfies CommandSpec;
+
 export async function verifyCommand(args: string[]): Promise<number> {
   const json = args.includes('--json');
-  let values: { claimed?: string; lang?: string; variant?: string; move?: string; json?: boolean };
+  let values: Values<typeof verifySpec.options>;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        claimed: { type: 'string' },
-        lang: { type: 'string' },
-        variant: { type: 'string' },
-        move: { type: 'string' },
-        json: { type: 'boolean' },
-      },
-    }));
+    ({ values, positionals } = parseCommand(verifySpec, args));
   } catch (err) {
     return fail(json, argsError(err));
   }

@@ -1,28 +1,31 @@
 /**
- * `tilecam worker [--db postgres://…] [--redis redis://…] [--limit NAME=N …] [--json]`: a process that reads the frames and decides the
- * actions the instances started with `--queue` hand over (server/service/work.ts). It shares the instances' database
+ * `tilecam worker [options]` (`workerSpec`): a process that reads the frames and decides the actions the instances started with `--queue` hand over (server/service/work.ts). It shares the instances' database
  * and Redis (defaults: DATABASE_URL, REDIS_URL); start as many as the hall needs, on any machine that reaches both.
  * SIGTERM or SIGINT: the jobs running finish (for a few seconds at most), the other workers take its queues.
  */
-import { parseArgs } from 'node:util';
 import { argsError, reportError } from './errors.ts';
+import { type CommandSpec, parseCommand, type Values } from './options.ts';
 
 /** The longest a worker takes to stop after SIGTERM or SIGINT. */
 const STOP_MS = 4000;
 
+export const workerSpec = {
+  synopsis: ['worker [options]'],
+  summary: 'read the frames that instances started with --queue hand over',
+  options: {
+    db: { type: 'string', value: 'postgres://…', help: "the instances' database (default DATABASE_URL)" },
+    redis: { type: 'string', value: 'redis://…', help: "the instances' Redis (default REDIS_URL)" },
+    limit: { type: 'string', multiple: true, value: 'NAME=N', help: 'the same limits as the instances' },
+    json: { type: 'boolean', help: 'print one JSON line once ready' },
+  },
+  positionals: false,
+} as const satisfies CommandSpec;
+
 export async function workerCommand(args: string[]): Promise<number> {
   const json = args.includes('--json');
-  let values: { db?: string | undefined; redis?: string | undefined; limit?: string[] | undefined };
+  let values: Values<typeof workerSpec.options>;
   try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        db: { type: 'string' },
-        redis: { type: 'string' },
-        limit: { type: 'string', multiple: true },
-        json: { type: 'boolean' },
-      },
-    }));
+    ({ values } = parseCommand(workerSpec, args));
   } catch (err) {
     return reportError(json, argsError(err));
   }

@@ -44,7 +44,7 @@ export interface ServerOptions {
   timing?: CaptureTiming;
   /** Heartbeat period in milliseconds (default 5000). */
   heartbeatMs?: number;
-  /** What one client, viewer, game and camera stream may cost (README, "Security"). */
+  /** What one client, viewer, game and camera stream may cost (docs/operations.md, "Security"). */
   limits?: Limits;
   /** Which addresses a camera stream URL may reach (default `lan`). */
   sources?: SourcePolicy;

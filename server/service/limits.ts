@@ -1,7 +1,7 @@
 /**
  * The service's limits: what one client, one viewer, one game and one camera stream may cost the machine. Each
  * has a default that a family's game and a club's evening stay far inside; `tilecam serve` sets them with
- * `--limit NAME=VALUE` (README, "Security").
+ * `--limit NAME=VALUE` (docs/operations.md, "Security").
  */
 
 import type { PhotoCaps } from '../store/types.ts';

@@ -1,0 +1,61 @@
+/**
+ * Each command's options are declared once, here in its spec: `parseCommand` parses by it (node:util `parseArgs`,
+ * strict: an unknown option is an error) and main.ts prints the help from it, so help and parser cannot disagree.
+ */
+import { parseArgs } from 'node:util';
+
+export interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly multiple?: boolean;
+  /** What the value looks like, in the help (`en|de`, `FILE`, `3000`). */
+  readonly value?: string;
+  /** What it does, in the help: one line. */
+  readonly help: string;
+}
+
+export interface CommandSpec<O extends Record<string, OptionSpec> = Record<string, OptionSpec>> {
+  /** What it takes, after `tilecam`: one line each way of calling it. */
+  readonly synopsis: readonly string[];
+  /** What it does: one line. */
+  readonly summary: string;
+  readonly options: O;
+  /** Whether it takes arguments besides its options. */
+  readonly positionals: boolean;
+}
+
+/** The values parsed for options `O`: a string, a boolean, or strings for a repeatable option. */
+export type Values<O extends Record<string, OptionSpec>> = {
+  [K in keyof O]?: O[K]['type'] extends 'boolean'
+    ? boolean
+    : O[K]['multiple'] extends true
+      ? string[]
+      : string;
+};
+
+/** `args` parsed by `spec`; throws parseArgs's error (errors.ts `argsError` words it) on an unknown or bad option. */
+export function parseCommand<O extends Record<string, OptionSpec>>(
+  spec: CommandSpec<O>,
+  args: readonly string[],
+): { values: Values<O>; positionals: string[] } {
+  const options = Object.fromEntries(
+    Object.entries(spec.options).map(([name, o]) => [
+      name,
+      o.multiple ? { type: o.type, multiple: true } : { type: o.type },
+    ]),
+  );
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options,
+    allowPositionals: spec.positionals,
+    strict: true,
+  });
+  return { values: values as Values<O>, positionals };
+}
+
+/** The help's option lines: `--name VALUE` and what it does. */
+export function optionLines(options: Record<string, OptionSpec>): (readonly [string, string])[] {
+  return Object.entries(options).map(([name, o]) => [
+    `--${name}${o.value ? ` ${o.value}` : ''}`,
+    `${o.help}${o.multiple ? '; repeatable' : ''}`,
+  ]);
+}
