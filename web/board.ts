@@ -4,6 +4,8 @@
  * panel per held board), what it would score, its alert (web/held.ts), fix a square, confirm, pass, exchange,
  * challenge, name a blank, undo, end the game. Each player's turn clock beside the score, the running turn counting.
  */
+
+import { squareName } from '../server/engine/index.ts';
 import type {
   ActionInput,
   GameSnapshot,
@@ -381,7 +383,7 @@ function sideView(s: GameSnapshot): HTMLElement {
       el(
         'p',
         { class: 'source stopped' },
-        `The camera sees a change at ${s.disturbed.map((q) => `${q.row + 1}${'ABCDEFGHIJKLMNO'[q.col]}`).join(', ')}: has the board been knocked? Look, and fix the square if a tile moved.`,
+        `The camera sees a change at ${s.disturbed.map((q) => squareName(q)).join(', ')}: has the board been knocked? Look, and fix the square if a tile moved.`,
       ),
     );
   side.append(filter, ...rest, ...streams(s), cameraView([]), shareView(s));

@@ -7,12 +7,11 @@
  */
 
 import type { ExplainedWord, PremiumName } from '../server/engine/index.ts';
-import { standardLayout } from '../server/engine/index.ts';
+import { squareName, standardLayout } from '../server/engine/index.ts';
 import type { CheckView, GcgCheck, TurnCheck, UnsureSquare, Verification } from '../server/protocol/index.ts';
 import { browserTileSet, el, nameTileSetOptions, tileSetName } from './render.ts';
 
 const SIZE = 15;
-const COLS = 'ABCDEFGHIJKLMNO';
 const LABEL: Record<string, PremiumName> = { d: 'DL', t: 'TL', D: 'DW', T: 'TW' };
 const PREMIUM_WORDS: Record<PremiumName, string> = {
   DL: 'double letter',
@@ -24,7 +23,6 @@ const PREMIUM_WORDS: Record<PremiumName, string> = {
 const WORD_COLOURS = ['#d84315', '#6a1b9a', '#00838f', '#2e7d32', '#ad1457', '#1565c0', '#5d4037', '#827717'];
 const GCG_LIMIT = 1024 * 1024;
 
-const squareName = (row: number, col: number) => `${row + 1}${COLS[col]}`;
 const key = (row: number, col: number) => row * SIZE + col;
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -128,7 +126,7 @@ function checkBoard(rows: readonly string[], marks: Marks, words: readonly Expla
       const ch = rows[r]?.[c] ?? '.';
       const premium = standardLayout.rows[r]?.[c] ?? '.';
       const k = key(r, c);
-      const sq = el('div', { class: `sq p${premium}`, 'data-square': squareName(r, c) });
+      const sq = el('div', { class: `sq p${premium}`, 'data-square': squareName({ row: r, col: c }) });
       sq.style.gridArea = `${r + 1} / ${c + 1}`;
       if (r === 7 && c === 7) sq.classList.add('star');
       if (ch === '.') {
@@ -147,13 +145,13 @@ function checkBoard(rows: readonly string[], marks: Marks, words: readonly Expla
       if (counted) {
         sq.classList.add('counted');
         sq.append(el('span', { class: `badge b${counted}` }, counted));
-        sq.title = `${squareName(r, c)}: ${PREMIUM_WORDS[counted]}, counted this turn`;
+        sq.title = `${squareName({ row: r, col: c })}: ${PREMIUM_WORDS[counted]}, counted this turn`;
       }
       const covered = marks.covered.get(k);
       if (covered) {
         sq.classList.add('used-before');
         sq.append(el('span', { class: 'badge used' }, covered));
-        sq.title = `${squareName(r, c)}: ${PREMIUM_WORDS[covered]} used before, not counted again`;
+        sq.title = `${squareName({ row: r, col: c })}: ${PREMIUM_WORDS[covered]} used before, not counted again`;
       }
       const doubt = marks.unsure.get(k);
       if (doubt !== undefined) {
@@ -226,7 +224,7 @@ function verdictBanner(v: Verification): HTMLElement {
 function sentences(v: Verification, board: HTMLElement | null): HTMLElement {
   const box = el('div', { class: 'arithmetic' });
   if (v.move) {
-    const tiles = v.move.tiles.map((t) => `${t.tile} ${squareName(t.row, t.col)}`).join(', ');
+    const tiles = v.move.tiles.map((t) => `${t.tile} ${squareName(t)}`).join(', ');
     box.append(
       el(
         'p',

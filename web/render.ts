@@ -35,7 +35,10 @@ export function boardView(
   for (let r = 0; r < 15; r++) {
     for (let c = 0; c < 15; c++) {
       const ch = rows[r]?.[c] ?? '.';
-      const cell = el('div', { class: `sq p${PREMIUM[r]![c]}`, 'data-square': `${r + 1}${COLS[c]}` });
+      const cell = el('div', {
+        class: `sq p${PREMIUM[r]![c]}`,
+        'data-square': squareName({ row: r, col: c }),
+      });
       if (r === 7 && c === 7) cell.classList.add('star');
       if (ch !== '.') {
         cell.classList.add('tile');
@@ -328,7 +331,7 @@ export function movesView(s: GameSnapshot, onlyContext = false) {
       li.title = `decided by the game's context: ${(t.decided.squares ?? [])
         .map(
           (q) =>
-            `${q.row + 1}${COLS[q.col]} ${q.tile} (read ${q.options.map((o) => `${o.tile} ${Math.round(o.p * 100)}%`).join(', ')})`,
+            `${squareName(q)} ${q.tile} (read ${q.options.map((o) => `${o.tile} ${Math.round(o.p * 100)}%`).join(', ')})`,
         )
         .join('; ')}`;
     const who = s.players[t.player]?.name ?? '?';

@@ -9,15 +9,26 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { tileSetIds } from '../engine/index.ts';
-import { type GameBus, RedisBus } from '../service/bus.ts';
-import { CheckService } from '../service/checks.ts';
-import { type ErrorCode, errorStatus, ServiceError } from '../service/errors.ts';
-import { defaultLimits, type Limits, photoCaps, type SourcePolicy } from '../service/limits.ts';
-import { GameService } from '../service/service.ts';
-import type { CaptureTiming } from '../service/session.ts';
-import { SharedSources } from '../service/sources.ts';
-import { parseGameConfig, parseListQuery, parseSourceRequest, parseVersion } from '../service/validate.ts';
-import { WorkQueue } from '../service/work.ts';
+import {
+  type CaptureTiming,
+  CheckService,
+  defaultLimits,
+  type ErrorCode,
+  errorStatus,
+  type GameBus,
+  GameService,
+  type Limits,
+  parseGameConfig,
+  parseListQuery,
+  parseSourceRequest,
+  parseVersion,
+  photoCaps,
+  RedisBus,
+  ServiceError,
+  SharedSources,
+  type SourcePolicy,
+  WorkQueue,
+} from '../service/index.ts';
 import { PostgresStore } from '../store/postgres.ts';
 import { SqliteStore } from '../store/sqlite.ts';
 import type { GameStore, PhotoCaps } from '../store/types.ts';

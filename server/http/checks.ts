@@ -6,8 +6,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import multer from 'multer';
 import { MAX_BYTES } from '../../vision/index.ts';
-import type { CheckService, Upload } from '../service/checks.ts';
-import { ServiceError } from '../service/errors.ts';
+import { type CheckService, ServiceError, type Upload } from '../service/index.ts';
 
 const upload = multer({
   storage: multer.memoryStorage(),

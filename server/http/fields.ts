@@ -7,9 +7,7 @@
  */
 import express from 'express';
 import type { Snapshot } from '../protocol/index.ts';
-import { ServiceError } from '../service/errors.ts';
-import { type FieldName, fieldNames, fieldsOf } from '../service/fields.ts';
-import type { GameService } from '../service/service.ts';
+import { type FieldName, fieldNames, fieldsOf, type GameService, ServiceError } from '../service/index.ts';
 
 /** A comment line every this often keeps proxies from closing a quiet stream. */
 const KEEPALIVE_MS = 15_000;

@@ -14,8 +14,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { parseClientMessage, type ServerMessage, type Snapshot } from '../protocol/index.ts';
-import { ServiceError } from '../service/errors.ts';
-import type { GameService, Session } from '../service/service.ts';
+import { type GameService, ServiceError, type Session } from '../service/index.ts';
 import { sameOrigin, type TrustProxy } from './security.ts';
 
 /** Messages over this size must be a frame: one flat object around one long base64 string. */

@@ -45,18 +45,13 @@ import type { GameChanges, GameStore, StoredGame } from '../store/types.ts';
 import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
 import type { Thumbnail } from './frames.ts';
-import { type Interpretation, interpret, newTiles } from './interpret.ts';
+import { HandWaits, STREAM_GAP_MS } from './hand-wait.ts';
+import { interpret, newTiles } from './interpret.ts';
 import { eventsAfter, FrameIntake, HeldReadings, type PictureShare, SourceBoard, Viewers } from './live.ts';
 import { meSnapshotOf } from './me-snapshot.ts';
 
 export type { MeAction } from '../protocol/index.ts';
 
-/** How long an End turn waits out a hand over a board for a clear frame (as the classic game). */
-const HAND_WAIT_MS = 4000;
-/** A camera that sent a frame this recently is streaming: it will send more. The camera page sends one at least
- *  every 5 s (web/frame-gate.ts: a board that has not changed for a few seconds is sent that often, not every
- *  second), on a timer of its own that may run late (a tick a second: 5–6 s apart), over a network that may be slow. */
-const STREAM_GAP_MS = 10_000;
 /** How a frame or an action ended; `board`: the board the frame showed. */
 export type MeFrameResult = FrameResult;
 
@@ -72,10 +67,15 @@ export class MeSession implements Session {
   /** How each board's last accepted reading was decided (read, by context, confirmed). */
   private readonly decided = new Map<number, Decision>();
   /** End turns waiting out a hand, per camera: the last reading, to hold when no clear frame comes. */
-  private readonly handWaits = new Map<
-    number,
-    { timer: NodeJS.Timeout; board: number; read: Board; doubts: Square[]; bytes: Uint8Array }
-  >();
+  private readonly handWaits = new HandWaits<{
+    board: number;
+    read: Board;
+    doubts: Square[];
+    bytes: Uint8Array;
+  }>(
+    (task) => this.defer(task),
+    (_camera, last) => this.holdAfterHand(last),
+  );
   /** When each camera last sent a frame that did not end a turn. */
   private readonly lastFeed = new Map<number, number>();
   /** The version of the last round scored or correction: the round being played began after it. */
@@ -139,8 +139,8 @@ export class MeSession implements Session {
     // scored or corrected ends every End turn waiting out a hand, a board's turn recorded the waits over that board.
     if (eventsAfter(stored.events, before, this.id).some((e) => e.event.type === 'correction'))
       this.intake.forget();
-    for (const [camera, wait] of [...this.handWaits])
-      if (this.roundFrom !== round || this.turns.has(wait.board)) this.stopWaiting(camera);
+    for (const [camera, wait] of this.handWaits.entries())
+      if (this.roundFrom !== round || this.turns.has(wait.board)) this.handWaits.stop(camera);
     this.held.reset(stored.held ?? []);
     this.notify();
   }
@@ -165,7 +165,7 @@ export class MeSession implements Session {
 
   get endTurnsWaiting(): readonly { camera: number; mark: string }[] {
     // The round, the board, and the reading held for that board when the wait began, if one was.
-    return [...this.handWaits].map(([camera, wait]) => {
+    return this.handWaits.entries().map(([camera, wait]) => {
       const stamp = this.held.stamp(wait.board);
       return { camera, mark: `${this.roundFrom}/${wait.board}${stamp ? `/${stamp}` : ''}` };
     });
@@ -286,7 +286,7 @@ export class MeSession implements Session {
     const streaming = now - (this.lastFeed.get(camera) ?? Number.NEGATIVE_INFINITY) < STREAM_GAP_MS;
     if (!endTurn) this.lastFeed.set(camera, now);
     // While an End turn of this camera waits for a clear frame, its next frame is the End turn's.
-    const waiting = this.handWaits.get(camera);
+    const waiting = this.handWaits.has(camera);
     if (!endTurn && !waiting) return { status: 'waiting', board };
     this.checkMayEnd(board);
     const seen = interpret(
@@ -300,8 +300,11 @@ export class MeSession implements Session {
         alsoCounted: this.state.boards.flatMap((b, i) => (i === board ? [] : [this.turns.get(i) ?? b])),
       },
     );
-    if (seen.hand && (waiting || streaming)) return this.waitOutHand(camera, board, seen, bytes);
-    this.stopWaiting(camera);
+    if (seen.hand && (waiting || streaming)) {
+      this.handWaits.wait(camera, { board, read: seen.board, doubts: [...seen.doubts], bytes });
+      return { status: 'waiting', board, reasons: ['hand in view: the next clear frame ends the turn'] };
+    }
+    this.handWaits.stop(camera);
     if (seen.doubts.length > 0) {
       // A frame that only continued a wait, with nothing new and a doubt, is no word to hold.
       if (!endTurn && !newTiles(this.state.boards[board]!, seen.board, seen.doubts))
@@ -314,31 +317,11 @@ export class MeSession implements Session {
     return this.endTurn(board, seen.board, bytes, false, decision);
   }
 
-  /**
-   * An End turn whose frame shows a hand over the board: the camera's next clear frame ends the turn; after
-   * `HAND_WAIT_MS` without one, the last reading is held for the scorekeeper, saying a hand was in view.
-   */
-  private waitOutHand(camera: number, board: number, seen: Interpretation, bytes: Uint8Array): MeFrameResult {
-    const wait = this.handWaits.get(camera);
-    if (wait) Object.assign(wait, { board, read: seen.board, doubts: [...seen.doubts], bytes });
-    else {
-      // In the game's queue: a clear frame being read when the time is up is decided first.
-      const timer = setTimeout(
-        () =>
-          this.defer(async () => {
-            const last = this.handWaits.get(camera);
-            if (!last || last.timer !== timer) return;
-            this.handWaits.delete(camera);
-            // The board's turn ended another way meanwhile (confirmed, the game over): nothing to hold.
-            if (this.state.phase === 'ended' || this.turns.has(last.board)) return;
-            await this.hold(last.board, last.read, ['hand in view'], last.doubts, last.bytes);
-          }),
-        HAND_WAIT_MS,
-      );
-      timer.unref();
-      this.handWaits.set(camera, { timer, board, read: seen.board, doubts: [...seen.doubts], bytes });
-    }
-    return { status: 'waiting', board, reasons: ['hand in view: the next clear frame ends the turn'] };
+  /** An End turn's wait out a hand is over with no clear frame: its last reading is held, saying a hand was in view. */
+  private async holdAfterHand(last: { board: number; read: Board; doubts: Square[]; bytes: Uint8Array }) {
+    // The board's turn ended another way meanwhile (confirmed, the game over): nothing to hold.
+    if (this.state.phase === 'ended' || this.turns.has(last.board)) return;
+    await this.hold(last.board, last.read, ['hand in view'], last.doubts, last.bytes);
   }
 
   /** Scrabble Me gives no board-disturbed notice. */
@@ -349,18 +332,7 @@ export class MeSession implements Session {
   showDisturbance(): void {}
 
   async settleWaits(): Promise<void> {
-    for (const [camera, last] of [...this.handWaits]) {
-      this.stopWaiting(camera);
-      // The board's turn ended another way meanwhile (confirmed, the game over): nothing to hold.
-      if (this.state.phase === 'ended' || this.turns.has(last.board)) continue;
-      await this.hold(last.board, last.read, ['hand in view'], last.doubts, last.bytes);
-    }
-  }
-
-  private stopWaiting(camera: number): void {
-    const wait = this.handWaits.get(camera);
-    if (wait) clearTimeout(wait.timer);
-    this.handWaits.delete(camera);
+    for (const [, last] of this.handWaits.stopAll()) await this.holdAfterHand(last);
   }
 
   /** Throws unless the board's turn may end now: in a round, by a player not sitting out; or the bonus word. */
@@ -469,7 +441,8 @@ export class MeSession implements Session {
     // The camera in front of this board learns this set's tiles from the reading accepted.
     if (photo) this.intake.learn(holder, read);
     // A camera still waiting out a hand over this board has nothing left to end.
-    for (const [camera, wait] of [...this.handWaits]) if (wait.board === board) this.stopWaiting(camera);
+    for (const [camera, wait] of this.handWaits.entries())
+      if (wait.board === board) this.handWaits.stop(camera);
     this.decided.set(board, decision);
     // The round as the engine will see it (a scored round with nothing left to refill has moved on).
     const round = roundFromReadings(afterChallenges(this.state), this.turns);
@@ -618,7 +591,7 @@ export class MeSession implements Session {
       this.roundFrom = this.seq;
       // An End turn still waiting out a hand belonged to the round now scored or corrected (stopped before the
       // store is waited on: nothing may note it meanwhile as waiting in the new round).
-      for (const camera of [...this.handWaits.keys()]) this.stopWaiting(camera);
+      this.handWaits.stopAll();
       await this.held.clear();
     }
     // A correction changes tiles under the readings' decisions: they no longer describe the boards, and what the

@@ -48,6 +48,7 @@ import type { Session } from './contract.ts';
 import { ServiceError } from './errors.ts';
 import { foreignNote } from './foreign.ts';
 import type { Thumbnail } from './frames.ts';
+import { HandWaits, STREAM_GAP_MS } from './hand-wait.ts';
 import { type Interpretation, interpret, newTiles } from './interpret.ts';
 import {
   type Behind,
@@ -69,13 +70,6 @@ export interface CaptureTiming {
   ms: number;
 }
 
-/** How long an End turn waits out a hand over the board for a clear frame. */
-const HAND_WAIT_MS = 4000;
-/** A camera that sent a frame this recently is streaming: it will send more. The camera page sends one at least
- *  every 5 s (web/frame-gate.ts: a board that has not changed for a few seconds is sent that often, not every
- *  second), on a timer of its own that may run late (a tick a second: 5–6 s apart), over a network that may be slow. */
-const STREAM_GAP_MS = 10_000;
-
 /** Held readings of a game on one board are all board 0's. */
 const BOARD = 0;
 
@@ -88,10 +82,15 @@ export class GameSession implements Session {
   private disturbed: readonly { row: number; col: number }[] = [];
   /** When the last frame that only fed the views came. */
   private lastFeed = Number.NEGATIVE_INFINITY;
-  /** An End turn waiting for a frame without a hand over the board. */
-  private handWait:
-    | { timer: NodeJS.Timeout; board: Board; doubts: Interpretation['doubts']; bytes: Uint8Array }
-    | undefined;
+  /** An End turn waiting for a frame without a hand over the board: the last reading, held when none comes. */
+  private readonly handWait = new HandWaits<{
+    board: Board;
+    doubts: Interpretation['doubts'];
+    bytes: Uint8Array;
+  }>(
+    (task) => this.defer(task),
+    (_camera, wait) => this.hold(wait.board, ['hand in view'], wait.doubts, wait.bytes),
+  );
   /** How each move read by the camera was decided, by event index. */
   private readonly decisions = new Map<number, Decision>();
   /** When each event was recorded (ISO 8601) and who was to move before it, by index: the turn clock. */
@@ -160,7 +159,7 @@ export class GameSession implements Session {
     if (eventsAfter(stored.events, before, this.id).some((e) => e.event.type === 'correction'))
       this.intake.forget();
     // Anything recorded elsewhere ends an End turn waiting here out a hand, as it would have here (waitStands).
-    if (this.seq !== before) this.stopWaiting();
+    if (this.seq !== before) this.handWait.stop(0);
     this.held.reset(stored.held ?? []);
     this.stable = undefined;
     this.notify();
@@ -177,13 +176,15 @@ export class GameSession implements Session {
   defer: (task: () => Promise<unknown>) => void = (task) => void task();
 
   get busy(): boolean {
-    return this.handWait !== undefined;
+    return this.handWait.size > 0;
   }
 
   get endTurnsWaiting(): readonly { camera: number; mark: string }[] {
     // The game's version, and the reading held when the wait began, if one was (`SEQ:STAMP`).
     const stamp = this.held.stamp(BOARD);
-    return this.handWait ? [{ camera: 0, mark: stamp ? `${this.seq}:${stamp}` : String(this.seq) }] : [];
+    return this.handWait.has(0)
+      ? [{ camera: 0, mark: stamp ? `${this.seq}:${stamp}` : String(this.seq) }]
+      : [];
   }
 
   waitStands(camera: number, mark: string): boolean {
@@ -297,7 +298,7 @@ export class GameSession implements Session {
 
   private async readAndDecide(bytes: Uint8Array, endTurn: boolean, now: number): Promise<FrameResult> {
     // An End turn, or a frame an End turn waiting out a hand takes as its own: an answer is waited for.
-    const { reading, board: read } = await this.intake.read(bytes, 0, endTurn || this.handWait !== undefined);
+    const { reading, board: read } = await this.intake.read(bytes, 0, endTurn || this.handWait.has(0));
     const seen = interpret(
       { board: read, unsure: reading.unsure, alternatives: reading.alternatives },
       {
@@ -313,12 +314,15 @@ export class GameSession implements Session {
     const streaming = now - this.lastFeed < STREAM_GAP_MS;
     if (!endTurn) this.lastFeed = now;
     // While an End turn waits for a clear frame, the next frame is the End turn's.
-    const ending = endTurn || this.handWait !== undefined;
+    const ending = endTurn || this.handWait.has(0);
     // Automatic capture decides on a board that has stayed the same for long enough.
     const still = this.settle(seen.board.cells.join(''), now);
     if (!ending && !(this.stored.config.capture === 'auto' && still)) return { status: 'waiting' };
-    if (seen.hand && (this.handWait || (endTurn && streaming))) return this.waitOutHand(seen, bytes);
-    this.stopWaiting();
+    if (seen.hand && (this.handWait.has(0) || (endTurn && streaming))) {
+      this.handWait.wait(0, { board: seen.board, doubts: seen.doubts, bytes });
+      return { status: 'waiting', reasons: ['hand in view: the next clear frame ends the turn'] };
+    }
+    this.handWait.stop(0);
     const queued = await this.waitBehind(seen.board, seen.doubts);
     if (queued) return queued;
     // New tiles that look like another set's letters (an Ä in an English game): the values would be wrong.
@@ -412,30 +416,6 @@ export class GameSession implements Session {
     return last;
   }
 
-  /**
-   * An End turn whose frame shows a hand over the board:
- the next clear frame of the camera ends the turn; after
-   * `HAND_WAIT_MS` without one, the last reading is held for the scorekeeper, saying a hand was in view.
-   */
-  private waitOutHand(seen: Interpretation, bytes: Uint8Array): FrameResult {
-    if (!this.handWait) {
-      // In the game's queue: a clear frame being read when the time is up is decided first.
-      const timer = setTimeout(
-        () =>
-          this.defer(async () => {
-            const wait = this.handWait;
-            if (!wait || wait.timer !== timer) return;
-            this.handWait = undefined;
-            await this.hold(wait.board, ['hand in view'], wait.doubts, wait.bytes);
-          }),
-        HAND_WAIT_MS,
-      );
-      timer.unref();
-      this.handWait = { timer, board: seen.board, doubts: seen.doubts, bytes };
-    } else Object.assign(this.handWait, { board: seen.board, doubts: seen.doubts, bytes });
-    return { status: 'waiting', reasons: ['hand in view: the next clear frame ends the turn'] };
-  }
-
   /** A board-disturbed notice for the squares read as changed in this frame and the one before. */
   private notice(now: readonly { row: number; col: number }[]): void {
     const twice = now.filter((q) => this.lastDisturbed.some((p) => p.row === q.row && p.col === q.col));
@@ -455,15 +435,8 @@ export class GameSession implements Session {
   }
 
   async settleWaits(): Promise<void> {
-    const wait = this.handWait;
-    if (!wait) return;
-    this.stopWaiting();
-    await this.hold(wait.board, ['hand in view'], wait.doubts, wait.bytes);
-  }
-
-  private stopWaiting(): void {
-    if (this.handWait) clearTimeout(this.handWait.timer);
-    this.handWait = undefined;
+    const wait = this.handWait.stop(0);
+    if (wait) await this.hold(wait.board, ['hand in view'], wait.doubts, wait.bytes);
   }
 
   /** Counts identical readings for auto capture: true once one has been the same for enough frames and time. */
@@ -615,7 +588,7 @@ export class GameSession implements Session {
       }
       state = step.state;
     }
-    this.stopWaiting();
+    this.handWait.stop(0);
     const at = new Date().toISOString();
     const name = `event-${this.seq + 1}.jpg`;
     const prepared = await this.held.prepare(BOARD, photo, name);
