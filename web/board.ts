@@ -13,6 +13,7 @@ import type {
   MeSnapshot,
   Snapshot,
 } from '../server/protocol/index.ts';
+import { getGame, sendAction } from './api.ts';
 import { type ConnectionState, connect } from './connection.ts';
 import { askFields, askText, choose, confirmDialog } from './dialog.ts';
 import { racksFromTracker } from './end-racks.ts';
@@ -112,37 +113,28 @@ function cameraView(names: readonly string[]): HTMLElement {
  * click on a page that had not caught up, is refused by the server and changes nothing.
  */
 async function act(action: ActionInput | MeActionInput): Promise<void> {
-  let res: Response;
-  let body: { snapshot?: Snapshot; error?: { code?: string; message?: string } };
-  try {
-    res = await fetch(`/api/games/${game}/actions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ ...action, ...(latest ? { version: latest.version } : {}) }),
-    });
-    body = await res.json();
-  } catch {
+  const answer = await sendAction(game, token ?? '', {
+    ...action,
+    ...(latest ? { version: latest.version } : {}),
+  });
+  if (answer.status === 0)
     return showError('The server could not be reached: nothing was recorded. Try again.');
-  }
   // The reply carries the game as it is now: shown at once, so the next click is made against it.
-  if (res.ok) {
+  if (answer.ok) {
     showError(undefined);
-    return void render(body.snapshot as Snapshot);
+    return void render(answer.body.snapshot);
   }
-  if (body.error?.code === 'stale') status.textContent = 'the game had moved on: nothing was recorded twice';
-  else showError(body.error?.message ?? 'the action failed');
+  if (answer.code === 'stale') status.textContent = 'the game had moved on: nothing was recorded twice';
+  else showError(answer.message ?? 'the action failed');
   // The server cannot tell whether it was recorded (an answer lost in a hall's fault): the game as it is now shows.
-  if (body.error?.code === 'unknown') await reload();
+  if (answer.code === 'unknown') await reload();
 }
 
-/** The game as the server has it now, shown (after an answer that could not say what was recorded). */
+/** The game as the server has it now, shown (after an answer that could not say what was recorded); else the
+ *  WebSocket's next snapshot shows it. */
 async function reload(): Promise<void> {
-  try {
-    const res = await fetch(`/api/games/${game}`);
-    if (res.ok) render((await res.json()) as Snapshot);
-  } catch {
-    // The WebSocket's next snapshot shows it.
-  }
+  const answer = await getGame(game);
+  if (answer.ok) render(answer.body);
 }
 
 /** The camera streams the server pulls, and why one stopped: the scorekeeper must see a camera that went away. */

@@ -9,6 +9,7 @@
 import type { ExplainedWord, PremiumName } from '../server/engine/index.ts';
 import { squareName, standardLayout } from '../server/engine/index.ts';
 import type { CheckView, GcgCheck, TurnCheck, UnsureSquare, Verification } from '../server/protocol/index.ts';
+import { type Answer, getCheck, getTurnCheck, postCheck, postGcgCheck } from './api.ts';
 import { browserTileSet, el, nameTileSetOptions, tileSetName } from './render.ts';
 
 const SIZE = 15;
@@ -32,22 +33,13 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 /** A failure to show on the page, in words for people. */
 class Problem extends Error {}
 
-async function api<T>(url: string, init?: RequestInit): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(url, init);
-  } catch {
+/** The answer's body, or a Problem saying in words why there is none. */
+async function api<T>(request: Promise<Answer<T>>): Promise<T> {
+  const answer = await request;
+  if (answer.ok) return answer.body;
+  if (answer.status === 0)
     throw new Problem('Could not reach the server: is it still running, and is this device on its network?');
-  }
-  let body: unknown = null;
-  try {
-    body = await res.json();
-  } catch {
-    // not JSON: the status says what went wrong
-  }
-  if (res.ok && body) return body as T;
-  const message = (body as { error?: { message?: string } } | null)?.error?.message;
-  throw new Problem(explainStatus(res.status, message));
+  throw new Problem(explainStatus(answer.status, answer.message));
 }
 
 /** A server's message as a sentence: capitalised, with a full stop. */
@@ -537,7 +529,7 @@ form.onsubmit = async (e) => {
   submit.disabled = true;
   formBusy.hidden = false;
   try {
-    const view = await api<CheckView>('/api/checks', { method: 'POST', body: data });
+    const view = await api(postCheck(data));
     history.replaceState(null, '', view.links.page);
     showCheck(view);
     result.scrollIntoView({ behavior: 'smooth', block: 'start' });
@@ -624,11 +616,7 @@ gcgForm.onsubmit = async (e) => {
   button.disabled = true;
   try {
     const lang = (gcgForm.elements.namedItem('lang') as HTMLSelectElement).value;
-    const g = await api<GcgCheck>(`/api/checks/gcg${lang ? `?lang=${lang}` : ''}`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain; charset=utf-8' },
-      body: await file.text(),
-    });
+    const g = await api(postGcgCheck(await file.text(), lang));
     gcgResult.replaceChildren(gcgView(g));
   } catch (err) {
     gcgResult.replaceChildren();
@@ -648,7 +636,7 @@ const turn = params.get('turn');
 if (id) {
   result.replaceChildren(el('p', { class: 'loading' }, 'Loading the check…'));
   result.hidden = false;
-  api<CheckView>(`/api/checks/${encodeURIComponent(id)}`).then(showCheck, (err) =>
+  api(getCheck(id)).then(showCheck, (err) =>
     showLoadError(err instanceof Problem ? err.message : String(err)),
   );
 } else if (game && turn !== null) {
@@ -656,7 +644,7 @@ if (id) {
   result.hidden = false;
   if (!/^\d+$/.test(turn)) showLoadError(`'${turn}' is not a turn number.`);
   else
-    api<TurnCheck>(`/api/games/${encodeURIComponent(game)}/turns/${turn}/check`).then(showTurn, (err) =>
+    api(getTurnCheck(game, turn)).then(showTurn, (err) =>
       showLoadError(err instanceof Problem ? err.message : String(err)),
     );
 }

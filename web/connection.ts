@@ -5,18 +5,14 @@
  * old link) is said once (`missing`) and never retried.
  */
 import type { ClientMessage, ServerMessage, Snapshot } from '../server/protocol/index.ts';
+import { getGame } from './api.ts';
 
 /** `missing`: the server has no such game (its API answers 404); the connection is not tried again. */
 export type ConnectionState = 'connecting' | 'live' | 'stale' | 'missing';
 
 /** Whether the server says there is no game `game` (404); false when it has it, or could not be asked. */
 async function gameMissing(game: string): Promise<boolean> {
-  try {
-    const res = await fetch(`/api/games/${encodeURIComponent(game)}`, { method: 'GET' });
-    return res.status === 404;
-  } catch {
-    return false;
-  }
+  return (await getGame(game)).status === 404;
 }
 
 export function connect(

@@ -5,6 +5,7 @@
  * link this computer keeps can be archived, and restored from "Show archived".
  */
 import type { GameConfigInput } from '../server/protocol/index.ts';
+import { setArchived as archiveRequest, createGame, failure } from './api.ts';
 import { hallHref, type ListedGame, listGames, playersWithScores } from './listing.ts';
 import { browserTileSet, el, nameTileSetOptions } from './render.ts';
 import { copyText, gameShareLinks, sharePanel } from './share.ts';
@@ -75,40 +76,29 @@ form.onsubmit = async (e) => {
     .map((p) => p.trim())
     .filter(Boolean);
   const event = String(data.get('event') ?? '').trim();
-  const res = await fetch('/api/games', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      players,
-      lang: data.get('lang') as GameConfigInput['lang'],
-      // Scrabble Me reads each board when its player ends the turn.
-      capture:
-        data.get('variant') === 'scrabble-me'
-          ? 'button'
-          : (data.get('capture') as GameConfigInput['capture']),
-      challengeRule: data.get('challengeRule') as GameConfigInput['challengeRule'],
-      variant: data.get('variant') as GameConfigInput['variant'],
-      ...(data.get('variant') === 'scrabble-me'
-        ? { podium: String(data.get('podium')).replace(/\s+/g, '') }
-        : {}),
-      ...(event ? { event } : {}),
-      // Empty: no game clock (a disabled field, Scrabble Me's, is not in the form's data).
-      ...(String(data.get('clockMinutes') ?? '').trim() !== ''
-        ? { clockMinutes: Number(data.get('clockMinutes')) }
-        : {}),
-    } satisfies GameConfigInput),
-  }).catch(() => undefined);
-  if (!res) {
-    createError.textContent = 'The game was not created: the server could not be reached.';
+  const answer = await createGame({
+    players,
+    lang: data.get('lang') as GameConfigInput['lang'],
+    // Scrabble Me reads each board when its player ends the turn.
+    capture:
+      data.get('variant') === 'scrabble-me' ? 'button' : (data.get('capture') as GameConfigInput['capture']),
+    challengeRule: data.get('challengeRule') as GameConfigInput['challengeRule'],
+    variant: data.get('variant') as GameConfigInput['variant'],
+    ...(data.get('variant') === 'scrabble-me'
+      ? { podium: String(data.get('podium')).replace(/\s+/g, '') }
+      : {}),
+    ...(event ? { event } : {}),
+    // Empty: no game clock (a disabled field, Scrabble Me's, is not in the form's data).
+    ...(String(data.get('clockMinutes') ?? '').trim() !== ''
+      ? { clockMinutes: Number(data.get('clockMinutes')) }
+      : {}),
+  } satisfies GameConfigInput);
+  if (!answer.ok) {
+    createError.textContent = `The game was not created: ${failure(answer, 'the server refused it')}.`;
     createError.hidden = false;
     return;
   }
-  const body = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    createError.textContent = `The game was not created: ${body.error?.message ?? 'the server refused it'}.`;
-    createError.hidden = false;
-    return;
-  }
+  const body = answer.body;
   rememberEvent(event);
   const game: Listed = {
     id: body.id,
@@ -314,19 +304,8 @@ async function setArchived(
     error.hidden = false;
     button.disabled = false;
   };
-  let res: Response;
-  try {
-    res = await fetch(`/api/games/${encodeURIComponent(g.id)}/archive`, {
-      method: archived ? 'POST' : 'DELETE',
-      headers: { authorization: `Bearer ${token}` },
-    });
-  } catch {
-    return fail('the server could not be reached');
-  }
-  if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
-    return fail(body.error?.message ?? `the server answered ${res.status}`);
-  }
+  const answer = await archiveRequest(g.id, token, archived);
+  if (!answer.ok) return fail(failure(answer));
   gamesSaid.textContent = archived
     ? `${names} archived: it is under "Show archived".`
     : `${names} restored to the games.`;

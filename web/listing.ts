@@ -2,6 +2,7 @@
  * The games list as `GET /api/games` answers it (the start page's "Games", the hall's live games of an event), and
  * how a listed game's scores read: "Ann 120 – Ben 98".
  */
+import * as api from './api.ts';
 
 /** A game as the server lists it. */
 export interface ListedGame {
@@ -39,19 +40,9 @@ export class ListError extends Error {}
 export async function listGames(query: ListQuery = {}): Promise<GamesPage> {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
-  let res: Response;
-  try {
-    const q = params.toString();
-    res = await fetch(`/api/games${q ? `?${q}` : ''}`);
-  } catch {
-    throw new ListError('the server could not be reached');
-  }
-  const body = (await res.json().catch(() => ({}))) as Partial<GamesPage> & {
-    error?: { message?: string };
-  };
-  if (!res.ok || !Array.isArray(body.games))
-    throw new ListError(body.error?.message ?? `the server answered ${res.status}`);
-  return { games: body.games, next: body.next ?? null };
+  const answer = await api.listGames<Partial<GamesPage>>(params);
+  if (!answer.ok || !Array.isArray(answer.body.games)) throw new ListError(api.failure(answer));
+  return { games: answer.body.games, next: answer.body.next ?? null };
 }
 
 /** Every game the query lists, following `next` page after page (at most `maxPages` of 100). */

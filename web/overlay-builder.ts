@@ -5,6 +5,7 @@
  * place that also reads it.
  */
 import type { GameList } from '../server/protocol/index.ts';
+import { listGames } from './api.ts';
 import {
   type OverlayField,
   type OverlayLayout,
@@ -33,13 +34,9 @@ function describe(g: GameList['games'][number]): string {
 }
 
 async function loadGames(): Promise<void> {
-  let games: GameList['games'] = [];
-  try {
-    const res = await fetch('/api/games');
-    if (res.ok) games = ((await res.json()) as GameList).games;
-  } catch {
-    // Shown below: no game to pick.
-  }
+  // None when the server does not answer: shown below as no game to pick.
+  const answer = await listGames();
+  const games = answer.ok ? answer.body.games : [];
   const options = games.map((g) => new Option(describe(g), g.id, false, g.id === wanted));
   // A game named in the address but not on the list's first page (an older one) is still offered.
   if (wanted && !games.some((g) => g.id === wanted))

@@ -4,6 +4,7 @@
  * reaches (the server's LAN addresses from `/api/health`), so a phone at the table opens its camera page in one scan.
  */
 import QRCode from 'qrcode';
+import { getHealth } from './api.ts';
 import { overlayPath } from './overlay-options.ts';
 import { el } from './render.ts';
 
@@ -42,9 +43,8 @@ let reachOnce: Promise<Reach> | undefined;
 export function reach(): Promise<Reach> {
   reachOnce ??= (async () => {
     if (!LOOPBACK.test(location.hostname)) return { bases: [location.origin] };
-    const health = (await fetch('/api/health')
-      .then((r) => r.json())
-      .catch(() => ({}))) as { lan?: unknown };
+    const answer = await getHealth();
+    const health = answer.ok ? answer.body : {};
     const lan = Array.isArray(health.lan)
       ? health.lan.filter((a): a is string => typeof a === 'string' && /^https?:\/\//.test(a))
       : [];

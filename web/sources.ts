@@ -3,6 +3,7 @@
  * stream stopped; why (a name not found, a refused connection) is asked with the token (`GET …/source`), once a stop.
  */
 import type { Snapshot, SourceView } from '../server/protocol/index.ts';
+import { getSources } from './api.ts';
 import { el } from './render.ts';
 
 /** Why each stream shown stopped, by seat and host: '' while asked, or when the server did not say. */
@@ -10,14 +11,8 @@ const reasons = new Map<string, string>();
 const keyOf = (src: SourceView) => `${src.camera} ${src.host}`;
 
 async function ask(game: string, token: string): Promise<readonly SourceView[]> {
-  try {
-    const res = await fetch(`/api/games/${encodeURIComponent(game)}/source`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    return res.ok ? ((await res.json()) as { sources: SourceView[] }).sources : [];
-  } catch {
-    return [];
-  }
+  const answer = await getSources(game, token);
+  return answer.ok ? answer.body.sources : [];
 }
 
 /** The streams of the game `s`, and why one stopped (asked of the server, then `redraw` is called). */
