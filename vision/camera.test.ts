@@ -7,18 +7,13 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { TileMemory } from './adapt.ts';
-import {
-  Camera,
-  type CameraOptions,
-  changedSquares,
-  inNewLight,
-  movedWholeSquares,
-  sampleSquares,
-} from './camera.ts';
+import { Camera, type CameraOptions } from './camera.ts';
 import { type CellModel, readCells } from './classify.ts';
 import { decodeImage } from './decode.ts';
 import { gridHomography, project } from './homography.ts';
+import { inNewLight } from './light.ts';
 import { recognize } from './recognize.ts';
+import { changedSquares, movedWholeSquares, sampleSquares } from './sampling.ts';
 
 const frame = readFileSync(new URL('../fixtures/demo_game/2.jpg', import.meta.url));
 const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';

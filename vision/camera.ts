@@ -25,8 +25,9 @@
  */
 import { uprightGrid } from './classify.ts';
 import { decodeImage } from './decode.ts';
-import { gridHomography } from './homography.ts';
+import { inNewLight, relight } from './light.ts';
 import { type FrameState, locateGrid, type RecognizeOptions, readFrame } from './recognize.ts';
+import { changedSquares, movedWholeSquares, PER, sampleSquares } from './sampling.ts';
 import { gridStayed, type LineProfiles, lineProfiles } from './track.ts';
 import type { BoardReading, Corners } from './types.ts';
 
@@ -55,11 +56,6 @@ export interface CameraOptions extends Omit<RecognizeOptions, 'hint' | 'corners'
   readonly gridCheck?: 'lines' | 'search';
 }
 
-/** Sample points per square, on each axis, inside its inner part (the grid lines and tile edges left out). */
-const SAMPLES = 5;
-const INNER = 0.6;
-/** A square whose samples moved by more than this (mean absolute difference in grey levels) has changed. */
-const CHANGED = 14;
 /** More changed squares than this: the camera, the board or the light may have moved; the grid is looked for
  *  again before the squares are read. */
 const MOST = 40;
@@ -67,20 +63,18 @@ const MOST = 40;
 const NEARLY_ALL = 150;
 /** A grid found again whose corners moved less than this share of a square has not moved. */
 const UNMOVED = 0.1;
-/**
- * A board that looks more like the reference moved by whole squares (up to WHOLE_REACH of them, with at least
- * WHOLE_OVERLAP squares to compare) than in place has moved so. On the real German photos (standardised samples,
- * the mean difference over the squares compared against the mean difference in place), boards that stayed with more
- * than 40 squares changed compared at 1.15 or more; boards moved by whole squares (1 to 7, with and without 8 moves
- * taken back), at most 0.92.
- */
-const WHOLE_SQUARES = 1;
-const WHOLE_REACH = 7;
-const WHOLE_OVERLAP = 120;
 /** Squares read again in turn on every frame that reads some, as a guard. */
 const GUARD = 5;
 /** A whole read due (`fullEvery`) waits while frames are waited for, up to this many times as long. */
 const DEFER = 3;
+
+/** A square is learnt from only when the model gave what it holds at least this share (else the frame did not show
+ *  it: a hand, a tile still moving), and a hand less than `HAND_SHARE`. */
+const LEARN_FLOOR = 0.02;
+const HAND_SHARE = 0.5;
+/** Squares are learnt from in this order (a step coprime with 225), so that the plain squares kept, the newest, come
+ *  from all over the board rather than its last rows. */
+const LEARN_STEP = 97;
 
 export class Camera {
   private state: FrameState | undefined;
@@ -282,46 +276,6 @@ export class Camera {
   }
 }
 
-const PER = SAMPLES * SAMPLES;
-
-/** A square is learnt from only when the model gave what it holds at least this share (else the frame did not show
- *  it: a hand, a tile still moving), and a hand less than `HAND_SHARE`. */
-const LEARN_FLOOR = 0.02;
-const HAND_SHARE = 0.5;
-/** Squares are learnt from in this order (a step coprime with 225), so that the plain squares kept, the newest, come
- *  from all over the board rather than its last rows. */
-const LEARN_STEP = 97;
-
-/**
- * Grey samples of every square: `SAMPLES`² points spread over its inner part, mapped onto the photo through the
- * grid's homography (nearest pixel), row-major squares as seen in the photo.
- */
-export function sampleSquares(
-  photo: { width: number; height: number; data: Uint8Array },
-  corners: Corners,
-): Float32Array {
-  const h = gridHomography(corners);
-  const out = new Float32Array(225 * PER);
-  const { width, height, data } = photo;
-  for (let r = 0; r < 15; r++) {
-    for (let c = 0; c < 15; c++) {
-      for (let j = 0; j < SAMPLES; j++) {
-        const v = r + (1 - INNER) / 2 + (INNER * (j + 0.5)) / SAMPLES;
-        for (let i = 0; i < SAMPLES; i++) {
-          const u = c + (1 - INNER) / 2 + (INNER * (i + 0.5)) / SAMPLES;
-          const w = h[6]! * u + h[7]! * v + h[8]!;
-          const x = Math.round((h[0]! * u + h[1]! * v + h[2]!) / w);
-          const y = Math.round((h[3]! * u + h[4]! * v + h[5]!) / w);
-          const px = (Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))) * 3;
-          out[(r * 15 + c) * PER + j * SAMPLES + i] =
-            0.299 * data[px]! + 0.587 * data[px + 1]! + 0.114 * data[px + 2]!;
-        }
-      }
-    }
-  }
-  return out;
-}
-
 /** Whether a grid found again (`corners`) is where it was (`before`): no corner moved by `UNMOVED` of a square. */
 function unmoved(corners: Corners, before: Corners): boolean {
   // A square's size: a fifteenth of the grid's shortest side.
@@ -333,274 +287,4 @@ function unmoved(corners: Corners, before: Corners): boolean {
   return corners.every(
     ([x, y], k) => Math.hypot(x - before[k]![0], y - before[k]![1]) <= (UNMOVED * side) / 15,
   );
-}
-
-/**
- * Whether the squares now look as the reference's did one to seven whole squares away, more than as they did in
- * place: the board (or the camera) moved by whole squares. Its lines cannot tell that (each then stands on
- * another); the premium squares' colours, when the grid is looked for again, can.
- */
-export function movedWholeSquares(reference: Float32Array, samples: Float32Array): boolean {
-  // Each frame's samples as differences from their mean, in their spread: the light may have changed too.
-  const [was, now] = [standardised(reference), standardised(samples)];
-  const apart = (dr: number, dc: number) => {
-    let sum = 0;
-    let n = 0;
-    for (let r = Math.max(0, -dr); r < Math.min(15, 15 - dr); r++) {
-      for (let c = Math.max(0, -dc); c < Math.min(15, 15 - dc); c++) {
-        const at = (r * 15 + c) * PER;
-        const before = ((r + dr) * 15 + c + dc) * PER;
-        for (let k = 0; k < PER; k++) sum += Math.abs(now[at + k]! - was[before + k]!);
-        n += PER;
-      }
-    }
-    return sum / n;
-  };
-  const inPlace = apart(0, 0);
-  for (let dr = -WHOLE_REACH; dr <= WHOLE_REACH; dr++)
-    for (let dc = -WHOLE_REACH; dc <= WHOLE_REACH; dc++) {
-      // A shift leaving too few squares to compare says nothing (a corner of plain squares matches anything plain).
-      if ((!dr && !dc) || (15 - Math.abs(dr)) * (15 - Math.abs(dc)) < WHOLE_OVERLAP) continue;
-      if (apart(dr, dc) < WHOLE_SQUARES * inPlace) return true;
-    }
-  return false;
-}
-
-/** `values` less their mean, over their standard deviation. */
-function standardised(values: Float32Array): Float32Array {
-  let sum = 0;
-  for (const v of values) sum += v;
-  const mean = sum / values.length;
-  let spread = 0;
-  for (const v of values) spread += (v - mean) ** 2;
-  const sd = Math.sqrt(spread / values.length) || 1;
-  return values.map((v) => (v - mean) / sd);
-}
-
-/** The mean absolute difference of square `cell`'s samples from the reference's, as the reference looks in `light`. */
-function difference(reference: Float32Array, samples: Float32Array, cell: number, light?: Light): number {
-  const [gain, offset] = light ? lightAt(light, cell) : [1, 0];
-  let sum = 0;
-  for (let k = cell * PER; k < (cell + 1) * PER; k++)
-    sum += Math.abs(samples[k]! - (gain * reference[k]! + offset));
-  return sum / PER;
-}
-
-/** The squares whose samples differ from the reference's by more than `CHANGED` on average. */
-export function changedSquares(reference: Float32Array, samples: Float32Array): number[] {
-  const out: number[] = [];
-  for (let cell = 0; cell < 225; cell++) if (difference(reference, samples, cell) > CHANGED) out.push(cell);
-  return out;
-}
-
-/**
- * The squares that changed, compared in `light`: those that differ by more than `CHANGED` from the reference as it
- * looks in that light, and, of those that had changed as first compared (`changed`), every one the light does not
- * explain well (a difference in it over `LIGHT_EXPLAINS`): a tile whose grey the fit comes near is still read.
- */
-export function changedInLight(
-  reference: Float32Array,
-  samples: Float32Array,
-  light: Light,
-  changed: readonly number[],
-): number[] {
-  const before = new Set(changed);
-  const out: number[] = [];
-  for (let cell = 0; cell < 225; cell++) {
-    const d = difference(reference, samples, cell, light);
-    if (d > CHANGED || (before.has(cell) && d > LIGHT_EXPLAINS)) out.push(cell);
-  }
-  return out;
-}
-
-/**
- * A change of the light over the board (a lamp, a cloud, the camera's exposure): a grey level g on a square now looks
- * as gain × g + offset, the gain and the offset the same everywhere or each changing evenly across the board (one
- * side lit more than the other: a lamp to one side, a window).
- */
-export interface Light {
-  readonly gain: Plane;
-  readonly offset: Plane;
-}
-/** A value over the board: at its centre square, then how much more on the last column's squares, and on the last
- *  row's (the grid as it lies in the photo, not the upright board). */
-type Plane = readonly [centre: number, right: number, bottom: number];
-
-/** Where square `cell` is across the board: -1 at the first column (row), 1 at the last. */
-function across(cell: number): [u: number, v: number] {
-  return [((cell % 15) - 7) / 7, (Math.floor(cell / 15) - 7) / 7];
-}
-
-/** The gain and the offset of `light` on square `cell`. */
-function lightAt({ gain, offset }: Light, cell: number): [gain: number, offset: number] {
-  const [u, v] = across(cell);
-  return [gain[0] + gain[1] * u + gain[2] * v, offset[0] + offset[1] * u + offset[2] * v];
-}
-
-/** The squares a change of light is fitted to: those it explains best, as many as a board with a few moves made
- *  keeps unchanged. */
-const LIGHT_KEEP = 160;
-const LIGHT_ROUNDS = 4;
-/** A fitted gain outside this range is no change of light (a board covered, another picture). */
-const LIGHT_GAIN: readonly [number, number] = [0.5, 2];
-/**
- * The light is taken to have changed as fitted only when nine in ten of the squares it was fitted to differ from it by
- * no more than this (grey levels, on average over a square's samples): a light the fit only comes near (a tone
- * curve, a white balance) would leave real changes under `CHANGED`.
- */
-const LIGHT_FIT = CHANGED / 3;
-/** A square that changed as first compared is left unread only when it differs by less than this in the light. */
-const LIGHT_EXPLAINS = CHANGED / 2;
-
-/**
- * How the light may have changed between the reference and the samples, as one change over the board: the squares'
- * mean grey levels fitted by least squares, again and again over the `LIGHT_KEEP` squares the fit explains best (the
- * squares that really changed, a hand or new tiles, left out), first with one gain and offset for the whole board,
- * then, from there, with each changing evenly across it. Each fit is kept only if it explains those squares closely,
- * sample by sample (`LIGHT_FIT`), with a gain between `LIGHT_GAIN`'s bounds on every corner square: either, both or
- * neither.
- */
-export function lightChanges(
-  reference: Float32Array,
-  samples: Float32Array,
-): [even: Light | undefined, uneven: Light | undefined] {
-  const was = new Float64Array(225);
-  const now = new Float64Array(225);
-  for (let cell = 0; cell < 225; cell++) {
-    let a = 0;
-    let b = 0;
-    for (let k = cell * PER; k < (cell + 1) * PER; k++) {
-      a += reference[k]!;
-      b += samples[k]!;
-    }
-    was[cell] = a / PER;
-    now[cell] = b / PER;
-  }
-  const all = Array.from({ length: 225 }, (_, cell) => cell);
-  /** The squares the light explains best, as it is fitted so far. */
-  const best = (light: Light) => {
-    const misfit = new Float64Array(225);
-    for (const cell of all) {
-      const [gain, offset] = lightAt(light, cell);
-      misfit[cell] = Math.abs(now[cell]! - (gain * was[cell]! + offset));
-    }
-    return [...all].sort((p, q) => misfit[p]! - misfit[q]!).slice(0, LIGHT_KEEP);
-  };
-  /** Whether it explains the squares it was fitted to closely, and is a change of light at all. */
-  const holds = (light: Light, kept: readonly number[]) => {
-    for (const cell of [0, 14, 210, 224]) {
-      const gain = lightAt(light, cell)[0];
-      if (!(gain >= LIGHT_GAIN[0] && gain <= LIGHT_GAIN[1])) return false;
-    }
-    const misfits = kept.map((cell) => difference(reference, samples, cell, light)).sort((p, q) => p - q);
-    return misfits[Math.floor(0.9 * misfits.length)]! <= LIGHT_FIT;
-  };
-  // One gain and offset for the board.
-  let kept = all;
-  let light: Light | undefined;
-  for (let round = 0; round < LIGHT_ROUNDS; round++) {
-    if (light) kept = best(light);
-    let sx = 0;
-    let sy = 0;
-    let sxx = 0;
-    let sxy = 0;
-    for (const cell of kept) {
-      sx += was[cell]!;
-      sy += now[cell]!;
-      sxx += was[cell]! ** 2;
-      sxy += was[cell]! * now[cell]!;
-    }
-    const n = kept.length;
-    const spread = n * sxx - sx * sx;
-    // A board of one grey says nothing of a gain.
-    if (spread < n * n) return [undefined, undefined];
-    const gain = (n * sxy - sx * sy) / spread;
-    light = { gain: [gain, 0, 0], offset: [(sy - gain * sx) / n, 0, 0] };
-  }
-  const even = light!;
-  const evenKept = kept;
-  // Each changing evenly across the board, from there.
-  let uneven: Light | undefined = even;
-  for (let round = 0; round < LIGHT_ROUNDS && uneven; round++) {
-    kept = best(uneven);
-    const fit = leastSquares(
-      kept,
-      (cell) => {
-        const [u, v] = across(cell);
-        const g = was[cell]!;
-        return [g, g * u, g * v, 1, u, v];
-      },
-      now,
-    );
-    uneven = fit && { gain: [fit[0]!, fit[1]!, fit[2]!], offset: [fit[3]!, fit[4]!, fit[5]!] };
-  }
-  return [holds(even, evenKept) ? even : undefined, uneven && holds(uneven, kept) ? uneven : undefined];
-}
-
-/** The light changing across the board is taken instead of one change over it only when it leaves at most this
- *  share of the squares that one leaves changed: with three times the terms, it explains more of anything. */
-const UNEVEN_GAIN = 0.5;
-
-/**
- * The squares that changed as compared in the new light (`changedInLight`), and the light (`lightChanges`): one
- * change over the whole board where it holds, unless one that changes across the board holds and leaves far fewer
- * (`UNEVEN_GAIN`); undefined when no change of light explains the board.
- */
-export function inNewLight(
-  reference: Float32Array,
-  samples: Float32Array,
-  changed: readonly number[],
-): { light: Light; squares: number[] } | undefined {
-  const [even, uneven] = lightChanges(reference, samples);
-  const lit = (light: Light | undefined) =>
-    light && { light, squares: changedInLight(reference, samples, light, changed) };
-  const [first, second] = [lit(even), lit(uneven)];
-  if (!first || !second) return first ?? second;
-  return second.squares.length <= UNEVEN_GAIN * first.squares.length ? second : first;
-}
-
-/**
- * The least-squares solution x of row(cell)·x = target[cell] over `cells`, by the normal equations (a few unknowns),
- * or undefined when the rows barely tell them apart (a pivot under a billionth of the largest diagonal term: a
- * conditioning cut-off; a fit that comes out poorly anyway is refused by `lightChanges`' check).
- */
-function leastSquares(
-  cells: readonly number[],
-  row: (cell: number) => readonly number[],
-  target: Float64Array,
-): number[] | undefined {
-  const n = row(cells[0]!).length;
-  // [AᵀA | Aᵀb], then Gauss–Jordan with partial pivoting.
-  const m = Array.from({ length: n }, () => new Float64Array(n + 1));
-  let scale = 0;
-  for (const cell of cells) {
-    const a = row(cell);
-    for (let i = 0; i < n; i++) {
-      m[i]![n]! += a[i]! * target[cell]!;
-      for (let j = 0; j < n; j++) m[i]![j]! += a[i]! * a[j]!;
-    }
-  }
-  for (let i = 0; i < n; i++) scale = Math.max(scale, m[i]![i]!);
-  for (let i = 0; i < n; i++) {
-    let p = i;
-    for (let j = i + 1; j < n; j++) if (Math.abs(m[j]![i]!) > Math.abs(m[p]![i]!)) p = j;
-    [m[i], m[p]] = [m[p]!, m[i]!];
-    const pivot = m[i]![i]!;
-    // Rows that barely tell the unknowns apart.
-    if (!(Math.abs(pivot) > 1e-9 * scale)) return undefined;
-    for (let j = 0; j < n; j++) {
-      if (j === i) continue;
-      const f = m[j]![i]! / pivot;
-      for (let k = i; k <= n; k++) m[j]![k]! -= f * m[i]![k]!;
-    }
-  }
-  return Array.from({ length: n }, (_, i) => m[i]![n]! / m[i]![i]!);
-}
-
-/** The reference as it looks in `light`. */
-function relight(reference: Float32Array, light: Light): void {
-  for (let cell = 0; cell < 225; cell++) {
-    const [gain, offset] = lightAt(light, cell);
-    for (let k = cell * PER; k < (cell + 1) * PER; k++) reference[k] = gain * reference[k]! + offset;
-  }
 }
