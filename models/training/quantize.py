@@ -1,12 +1,13 @@
 """The quick copy of the cell classifier: int8, made from the float model, which reads a photo's cells first (the
 float model reads again the cells the copy is not sure of: vision/classify.ts):
 
-    npm run quantize [-- --samples 100000 --epochs 2 --lr 1e-4 --seed 11 --model models/cells.onnx --out PATH]
+    npm run quantize [-- --samples 100000 --seat 0 --epochs 2 --lr 1e-4 --seed 11 --model models/cells.onnx --out PATH]
 
-1. Quantisation-aware fine-tuning: the float model's weights learn, on synthetic cells only (render.py), to give the
-   float model's own outputs once the weights of every convolution but the first are int8 (per output channel) and
-   the activations after each of those ReLUs uint8 (per tensor, scaled to the 99.999th percentile of 3,000
-   calibration cells). The float model is the teacher: the loss is the divergence from its class shares.
+1. Quantisation-aware fine-tuning: the float model's weights learn, on synthetic cells only (render.py's flat cells
+   and, with `--seat`, seat views' cells, as train.py cuts them), to give the float model's own outputs once the weights of
+   every convolution but the first are int8 (per output channel) and the activations after each of those ReLUs
+   uint8 (per tensor, scaled to the 99.999th percentile of 3,000 calibration cells). The float model is the teacher:
+   the loss is the divergence from its class shares.
 2. Export with QuantizeLinear/DequantizeLinear pairs (QDQ: weights int8, biases int32, activations uint8), which
    onnxruntime fuses into QLinearConv. The first convolution, its pool and the features output stay float.
 
@@ -47,6 +48,7 @@ def main():
     ap.add_argument("--model", default=os.path.join(ROOT, "models", "cells.onnx"))
     ap.add_argument("--out", help="default: beside the model, NAME.int8.onnx")
     ap.add_argument("--samples", type=int, default=100_000)
+    ap.add_argument("--seat", type=int, default=0, help="seat views to cut cells from too (seat_cells.py)")
     ap.add_argument("--epochs", type=int, default=2)
     ap.add_argument("--lr", type=float, default=1e-4)
     ap.add_argument("--seed", type=int, default=11)
@@ -54,8 +56,8 @@ def main():
     args = ap.parse_args()
     default_out = os.path.splitext(os.path.abspath(args.model))[0] + ".int8.onnx"
     args.out = os.path.abspath(args.out or default_out)
-    if args.samples < 4000 or args.epochs < 1 or not 0 < args.lr < 1:
-        ap.error("--samples must be at least 4000, --epochs at least 1, --lr between 0 and 1")
+    if args.samples < 4000 or args.seat < 0 or args.epochs < 1 or not 0 < args.lr < 1:
+        ap.error("--samples must be at least 4000, --seat at least 0, --epochs at least 1, --lr between 0 and 1")
 
     import onnx
     import torch
@@ -101,14 +103,16 @@ def main():
             x = fake_acts(x, scales[5])
         return x @ p[10].T + p[11]
 
-    x, _ = train.make_data(args.samples, args.seed, args.workers)
+    x, _, _ = train.make_data(args.samples, args.seed, args.workers, args.seat)
     cells = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
     render_s = time.time() - t0
 
-    # The activations' scales: their 99.999th percentile over 3,000 cells, as the float model makes them.
+    # The activations' scales: their 99.999th percentile over 3,000 cells (of both kinds, with seat views), as the
+    # float model makes them.
     with torch.no_grad():
         seen = {}
-        forward(cells[:3000].float() / 255, teacher, collect=seen)
+        pick = torch.randperm(len(cells))[:3000] if args.seat else torch.arange(min(3000, len(cells)))
+        forward(cells[pick].float() / 255, teacher, collect=seen)
         scales = {}
         for k, v in seen.items():
             v = torch.cat(v)
@@ -139,7 +143,7 @@ def main():
     train_s = time.time() - start
 
     # How often the int8 student's likeliest class is the float model's, on cells it never saw.
-    xv, _ = train.make_data(5000, args.seed + 1, args.workers)
+    xv, _, _ = train.make_data(5000, args.seed + 1, args.workers, args.seat // 10)
     xv = torch.from_numpy(xv).permute(0, 3, 1, 2).float() / 255
     with torch.no_grad():
         ref = forward(xv, teacher).argmax(1)
@@ -149,7 +153,7 @@ def main():
         trusted = shares.max(1).values >= TRUST_ABOVE
         trusted_share = float(trusted.float().mean())
         trusted_other = int(((shares.argmax(1) != ref) & trusted).sum())
-    sys.stderr.write(f"same class as the float model on 5,000 new cells: {agree:.4f} (int8 without fine-tuning "
+    sys.stderr.write(f"same class as the float model on 5,000 new flat cells and seat cells: {agree:.4f} (int8 without fine-tuning "
                      f"{plain:.4f}); trusted (share ≥ {TRUST_ABOVE}) {trusted_share:.4f}, of them another class: "
                      f"{trusted_other}\n")
 
@@ -166,7 +170,7 @@ def main():
         "from": os.path.basename(args.model), "fromSha256": source_sha, "command": "npm run quantize",
         "how": "quantisation-aware fine-tuning on synthetic cells (the float model as teacher), exported as QDQ",
         "weights": "int8, symmetric, per output channel; the first convolution's float", "activations": f"uint8 per tensor, {PERCENTILE} percentile",
-        "samples": args.samples, "epochs": args.epochs, "lr": args.lr, "seed": args.seed,
+        "samples": args.samples, "seatViews": args.seat, "epochs": args.epochs, "lr": args.lr, "seed": args.seed,
         "renderSeconds": round(render_s), "trainSeconds": round(train_s),
         "sameClassAsFloat": round(agree, 4), "sameClassWithoutFineTuning": round(plain, 4),
         "trustedShare": round(trusted_share, 4), "trustedOtherClass": trusted_other,

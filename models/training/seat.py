@@ -795,10 +795,11 @@ def place_camera(rng, angle, size, outer, tries=14):
 
 
 def render_scene(rng, fonts, angle=None, style=None, size=(1280, 960), board=None, rack=None, hand=None, cups=None,
-                 training=False):
+                 training=False, camera=False):
     """One seat view. `rng` a random.Random; `fonts` render.font_paths(); `angle` degrees from vertical to the board
     centre (default 45–75); `style` one of STYLES; `board` 15 strings of board text (default a random game);
-    `rack`/`hand`/`cups` force them in or out (default by chance). Returns (RGB PIL image, board rows, meta)."""
+    `rack`/`hand`/`cups` force them in or out (default by chance). Returns (RGB PIL image, board rows, meta), and the
+    Camera too with `camera=True` (seat_cells.py cuts training cells through it)."""
     w, h = size
     style = style or rng.choice(STYLES)
     angle = angle if angle is not None else U(rng, 45, 75)
@@ -1108,7 +1109,7 @@ def render_scene(rng, fonts, angle=None, style=None, size=(1280, 960), board=Non
         "noise": round(noise, 2),
         "jpeg_quality": rng.randint(80, 90),
     }
-    return out, rows, meta
+    return (out, rows, meta, cam) if camera else (out, rows, meta)
 
 
 # ---------------------------------------------------------------- the test set

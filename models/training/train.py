@@ -1,8 +1,10 @@
 """Trains tilecam's cell classifier on synthetic cells only and exports it to ONNX with its metadata.
 
-    /usr/bin/python3 models/training/train.py [--samples 200000] [--epochs 14] [--seed 7]
+    /usr/bin/python3 models/training/train.py [--samples 200000] [--seat 0] [--epochs 14] [--seed 7]
 
-Runs on 2 CPU threads in under 30 minutes (19 to 25 measured): rendering (2 processes), then training, then export.
+Cells come from render.py's flat neighbourhoods (`--samples`) and, with `--seat V`, from V seat views (seat.py) cut
+as the vision cuts a photo through the tiles' faces (seat_cells.py). Runs on 2 CPU threads in under 30 minutes (19 to
+25 measured) without seat views, about 90 with 700 of them: rendering (2 processes), then training, then export.
 `--device cuda` trains on a GPU instead (the committed model is the CPU run's).
 """
 import argparse
@@ -18,6 +20,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 import render  # noqa: E402
+import seat_cells  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SIZE = 32
@@ -45,7 +48,15 @@ def render_chunk(args):
     return xs, ys
 
 
-def make_data(samples, seed, workers):
+def render_scenes(args):
+    seed, count = args
+    fonts = render.font_paths(training=True)
+    out = [seat_cells.scene_cells(random.Random(seed + i), fonts, SIZE, MARGIN) for i in range(count)]
+    return np.concatenate([x for x, _ in out]), np.concatenate([y for _, y in out])
+
+
+def make_data(samples, seed, workers, scenes=0):
+    """Flat cells, then seat-view cells: (crops, classes, how many of them are seat cells)."""
     chunk = 500
     jobs = [(seed * 1_000_003 + i, min(chunk, samples - i * chunk)) for i in range((samples + chunk - 1) // chunk)]
     xs, ys = [], []
@@ -55,7 +66,16 @@ def make_data(samples, seed, workers):
             xs.append(x)
             ys.append(y)
             progress("render", sum(len(v) for v in ys), samples, start)
-    return np.concatenate(xs), np.concatenate(ys)
+        per = 5
+        seat_jobs = [(seed * 7_000_003 + 1_000_000 + i * per, min(per, scenes - i * per)) for i in range((scenes + per - 1) // per)]
+        start, done, seat_n = time.time(), 0, 0
+        for x, y in pool.imap(render_scenes, seat_jobs):
+            xs.append(x)
+            ys.append(y)
+            seat_n += len(y)
+            done += per
+            progress("seat views", min(done, scenes), scenes, start)
+    return np.concatenate(xs), np.concatenate(ys), seat_n
 
 
 def build_model(torch, classes):
@@ -76,31 +96,45 @@ def build_model(torch, classes):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--samples", type=int, default=200_000)
+    ap.add_argument("--seat", type=int, default=0,
+                    help="seat views to cut training cells from (0, the committed model: none; see models/README.md)")
     ap.add_argument("--epochs", type=int, default=14)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--device", default="cpu", help="cpu (the reproducible default) or cuda where there is a GPU")
     ap.add_argument("--out", default=os.path.join(ROOT, "models", "cells.onnx"))
     args = ap.parse_args()
-    if args.samples < 2000 or args.epochs < 1 or args.workers < 1 or args.device not in ("cpu", "cuda"):
-        ap.error("--samples must be at least 2000, --epochs and --workers at least 1, --device cpu or cuda")
+    if args.samples < 2000 or args.seat < 0 or args.epochs < 1 or args.workers < 1 or args.device not in ("cpu", "cuda"):
+        ap.error("--samples must be at least 2000, --seat at least 0, --epochs and --workers at least 1, --device cpu or cuda")
 
     import torch
 
     torch.set_num_threads(2)
     torch.manual_seed(args.seed)
     t0 = time.time()
-    x, y = make_data(args.samples, args.seed, args.workers)
+    x, y, seat_n = make_data(args.samples, args.seed, args.workers, args.seat)
     render_s = time.time() - t0
+    # One in twenty of each kind is held out, so that the seat cells' accuracy is reported on its own. Without seat
+    # cells the order is render order, as the committed model was made.
+    kinds = np.r_[np.zeros(len(y) - seat_n, bool), np.ones(seat_n, bool)]
+    if seat_n > 0:
+        order = np.random.default_rng(args.seed).permutation(len(y))
+        x, y, kinds = x[order], y[order], kinds[order]
     n_val = max(1000, len(y) // 20)
     xt = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()  # uint8 N×3×32×32
     yt = torch.from_numpy(y)
     train_x, train_y, val_x, val_y = xt[n_val:], yt[n_val:], xt[:n_val], yt[:n_val]
+    val_seat = torch.from_numpy(kinds[:n_val])
     classes = len(render.CLASSES)
     model = build_model(torch, classes)
     start = time.time()
     acc, content = fit(torch, model, train_x, train_y, val_x, val_y, args.epochs, args.device)
     train_s = time.time() - start
+    by_kind = {}
+    for name, pick in (("flat", ~val_seat), ("seat", val_seat)):
+        if int(pick.sum()) > 0:
+            a, c = evaluate(torch, model, val_x[pick], val_y[pick])
+            by_kind[name] = {"accuracy": round(a, 4), "accuracyIgnoringOrientation": round(c, 4), "samples": int(pick.sum())}
     export(torch, model, args.out)
     meta = {
         "file": os.path.basename(args.out),
@@ -110,13 +144,13 @@ def main():
                   "crop": "the cell's square grown by cropMargin of a cell on every side, area-averaged to 32×32"},
         "output": {"name": "logits", "shape": ["N", classes]},
         "training": {
-            "data": "synthetic only: models/training/render.py (never a real photo)",
-            "samples": args.samples, "epochs": args.epochs, "seed": args.seed,
+            "data": "synthetic only: models/training/render.py's flat cells and seat.py's seat views cut by seat_cells.py (never a real photo)",
+            "samples": args.samples, "seatViews": args.seat, "seatCells": seat_n, "epochs": args.epochs, "seed": args.seed,
             "fonts": [os.path.basename(p) for p in render.font_paths(training=True)],
             "renderSeconds": round(render_s), "trainSeconds": round(train_s), "threads": 2,
             "command": "npm run train",
         },
-        "syntheticValidation": {"accuracy": round(acc, 4), "accuracyIgnoringOrientation": round(content, 4), "samples": n_val},
+        "syntheticValidation": {"accuracy": round(acc, 4), "accuracyIgnoringOrientation": round(content, 4), "samples": n_val, **by_kind},
     }
     with open(os.path.splitext(args.out)[0] + ".json", "w") as f:
         json.dump(meta, f, indent=2, ensure_ascii=False)
