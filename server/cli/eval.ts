@@ -38,9 +38,9 @@ import {
 } from '../../vision/index.ts';
 import { parseBoard, squareName } from '../engine/index.ts';
 import { correctLabel, type Erratum, errataFor, parseErrata } from './errata.ts';
-import { argsError, reportError, whyUnreadable } from './errors.ts';
+import { reportError, whyUnreadable } from './errors.ts';
 import { outputFolder } from './folders.ts';
-import { type CommandSpec, parseCommand, type Values } from './options.ts';
+import { type CommandSpec, commandLine } from './options.ts';
 import { readingOptionsOf } from './recognize.ts';
 
 export interface EvalResult {
@@ -387,14 +387,9 @@ export const evalSpec = {
 } as const satisfies CommandSpec;
 
 export async function evalCommand(args: string[]): Promise<number> {
-  const json = args.includes('--json');
-  let values: Values<typeof evalSpec.options>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseCommand(evalSpec, args));
-  } catch (err) {
-    return reportError(json, argsError(err));
-  }
+  const line = commandLine(evalSpec, args);
+  if (typeof line === 'number') return line;
+  const { values, positionals, json } = line;
   if (positionals.length === 0) return reportError(json, 'eval needs at least one folder of labelled photos');
   const set = readingOptionsOf(values.lang ?? 'en');
   if (!set) return reportError(json, `unknown --lang '${values.lang}'`);

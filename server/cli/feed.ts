@@ -14,7 +14,7 @@ import { basename, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseGameConfig } from '../service/validate.ts';
 import { argsError, reportError, whyUnreadable } from './errors.ts';
-import { type CommandSpec, parseCommand, type Values } from './options.ts';
+import { type CommandSpec, commandLine } from './options.ts';
 import { parseServerArgs, type ServerArgs } from './serve.ts';
 
 const IMAGE = /\.(jpe?g|png|webp)$/i;
@@ -147,22 +147,17 @@ export const feedSpec = {
 } as const satisfies CommandSpec;
 
 export async function feedCommand(args: string[]): Promise<number> {
-  const json = args.includes('--json');
-  let values: Values<typeof feedSpec.options>;
-  let positionals: string[];
-  try {
-    // A token may start with '-' (base64url): `--token -x…` is taken as `--token=-x…`, not as an option.
-    const joined = args.flatMap((a, i) =>
-      a === '--token' && args[i + 1]?.startsWith('-')
-        ? []
-        : i > 0 && args[i - 1] === '--token' && a.startsWith('-')
-          ? [`--token=${a}`]
-          : [a],
-    );
-    ({ values, positionals } = parseCommand(feedSpec, joined));
-  } catch (err) {
-    return reportError(json, argsError(err));
-  }
+  // A token may start with '-' (base64url): `--token -x…` is taken as `--token=-x…`, not as an option.
+  const joined = args.flatMap((a, i) =>
+    a === '--token' && args[i + 1]?.startsWith('-')
+      ? []
+      : i > 0 && args[i - 1] === '--token' && a.startsWith('-')
+        ? [`--token=${a}`]
+        : [a],
+  );
+  const line = commandLine(feedSpec, joined);
+  if (typeof line === 'number') return line;
+  const { values, positionals, json } = line;
   const [game, ...dirs] = positionals;
   if (!game || dirs.length === 0 || !values.token)
     return reportError(json, 'feed needs GAME, at least one photo or folder of photos, and --token');

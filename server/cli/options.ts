@@ -3,6 +3,7 @@
  * strict: an unknown option is an error) and main.ts prints the help from it, so help and parser cannot disagree.
  */
 import { parseArgs } from 'node:util';
+import { argsError, reportError } from './errors.ts';
 
 export interface OptionSpec {
   readonly type: 'string' | 'boolean';
@@ -50,6 +51,30 @@ export function parseCommand<O extends Record<string, OptionSpec>>(
     strict: true,
   });
   return { values: values as Values<O>, positionals };
+}
+
+/** A command line parsed by its spec, and whether the command answers in JSON. */
+export interface CommandLine<O extends Record<string, OptionSpec>> {
+  readonly values: Values<O>;
+  readonly positionals: string[];
+  readonly json: boolean;
+}
+
+/**
+ * `args` parsed by `spec`; on a bad command line, what was wrong is said (as JSON too with --json) and the exit code
+ * comes back instead: 1, or `failCode` (`tilecam verify`: 2, "cannot settle").
+ */
+export function commandLine<O extends Record<string, OptionSpec>>(
+  spec: CommandSpec<O>,
+  args: readonly string[],
+  failCode = 1,
+): CommandLine<O> | number {
+  const json = args.includes('--json');
+  try {
+    return { ...parseCommand(spec, args), json };
+  } catch (err) {
+    return reportError(json, argsError(err), {}, failCode);
+  }
 }
 
 /** The help's option lines: `--name VALUE` and what it does. */

@@ -14,9 +14,9 @@ import {
 } from '../../vision/index.ts';
 import { isTileSetId, squareName } from '../engine/index.ts';
 import { readingOptions } from '../service/frames.ts';
-import { argsError, reportError, whyUnreadable } from './errors.ts';
+import { reportError, whyUnreadable } from './errors.ts';
 import { outputFolder } from './folders.ts';
-import { type CommandSpec, parseCommand, type Values } from './options.ts';
+import { type CommandSpec, commandLine } from './options.ts';
 
 /** What a reading of a board of the tile set `--lang` may report (see the service's `readingOptions`). */
 export function readingOptionsOf(lang: string): { letters: string; blanks: number } | undefined {
@@ -56,14 +56,9 @@ export const recognizeSpec = {
 } as const satisfies CommandSpec;
 
 export async function recognizeCommand(args: string[]): Promise<number> {
-  const json = args.includes('--json');
-  let values: Values<typeof recognizeSpec.options>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseCommand(recognizeSpec, args));
-  } catch (err) {
-    return reportError(json, argsError(err));
-  }
+  const line = commandLine(recognizeSpec, args);
+  if (typeof line === 'number') return line;
+  const { values, positionals, json } = line;
   if (positionals.length !== 1) return reportError(json, 'recognize needs exactly one image');
   const set = readingOptionsOf(values.lang ?? 'en');
   if (!set) return reportError(json, `unknown --lang '${values.lang}'`);

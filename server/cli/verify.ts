@@ -11,8 +11,8 @@ import { readingLexicon } from '../lexicon/index.ts';
 import type { Verification } from '../protocol/index.ts';
 import { ServiceError } from '../service/errors.ts';
 import { verifyAnnouncedPhoto, verifyPhotos } from '../service/verify.ts';
-import { argsError, reportError, whyUnreadable } from './errors.ts';
-import { type CommandSpec, parseCommand, type Values } from './options.ts';
+import { reportError, whyUnreadable } from './errors.ts';
+import { type CommandSpec, commandLine } from './options.ts';
 
 const EXIT = { right: 0, wrong: 1, unsure: 2 } as const;
 
@@ -41,14 +41,9 @@ export const verifySpec = {
 } as const satisfies CommandSpec;
 
 export async function verifyCommand(args: string[]): Promise<number> {
-  const json = args.includes('--json');
-  let values: Values<typeof verifySpec.options>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseCommand(verifySpec, args));
-  } catch (err) {
-    return fail(json, argsError(err));
-  }
+  const line = commandLine(verifySpec, args, 2);
+  if (typeof line === 'number') return line;
+  const { values, positionals, json } = line;
   const lang = values.lang ?? 'en';
   if (lang !== 'en' && lang !== 'de')
     return fail(json, `--lang must be en or de (the sets the camera reads), not '${lang}'`);

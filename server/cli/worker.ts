@@ -3,8 +3,8 @@
  * and Redis (defaults: DATABASE_URL, REDIS_URL); start as many as the hall needs, on any machine that reaches both.
  * SIGTERM or SIGINT: the jobs running finish (for a few seconds at most), the other workers take its queues.
  */
-import { argsError, reportError } from './errors.ts';
-import { type CommandSpec, parseCommand, type Values } from './options.ts';
+import { reportError } from './errors.ts';
+import { type CommandSpec, commandLine } from './options.ts';
 
 /** The longest a worker takes to stop after SIGTERM or SIGINT. */
 const STOP_MS = 4000;
@@ -22,13 +22,9 @@ export const workerSpec = {
 } as const satisfies CommandSpec;
 
 export async function workerCommand(args: string[]): Promise<number> {
-  const json = args.includes('--json');
-  let values: Values<typeof workerSpec.options>;
-  try {
-    ({ values } = parseCommand(workerSpec, args));
-  } catch (err) {
-    return reportError(json, argsError(err));
-  }
+  const line = commandLine(workerSpec, args);
+  if (typeof line === 'number') return line;
+  const { values, json } = line;
   const { openStore, redisUrl, reach, StoreOpenError } = await import('../http/app.ts');
   const { RedisBus } = await import('../service/bus.ts');
   const { GameService } = await import('../service/service.ts');
