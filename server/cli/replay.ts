@@ -4,8 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { decodeGcg, isTileSetId, type ReplayReport, readGcg, replayGcg } from '../engine/index.ts';
-import { argsError, reportError, whyUnreadable } from './errors.ts';
-import { type CommandSpec, parseCommand } from './options.ts';
+import { reportError, whyUnreadable } from './errors.ts';
+import { type CommandSpec, commandLine } from './options.ts';
 
 export interface ReplayFileResult {
   file: string;
@@ -85,14 +85,9 @@ export const replaySpec = {
 } as const satisfies CommandSpec;
 
 export async function replayCommand(args: string[]): Promise<number> {
-  let parsed: ReturnType<typeof parseCommand<typeof replaySpec.options>>;
-  try {
-    parsed = parseCommand(replaySpec, args);
-  } catch (err) {
-    return reportError(args.includes('--json'), argsError(err));
-  }
-  const { values, positionals } = parsed;
-  const json = values.json === true;
+  const line = commandLine(replaySpec, args);
+  if (typeof line === 'number') return line;
+  const { values, positionals, json } = line;
   if (positionals.length === 0) return reportError(json, 'replay needs at least one .gcg file');
   if (values.lang !== undefined && !isTileSetId(values.lang))
     return reportError(json, `unknown --lang '${values.lang}'`);
