@@ -42,10 +42,10 @@ describe('the pages’ API client', () => {
   it('sends an action with the token and the version it was made against', async () => {
     const fetch = answer(200, { snapshot: { version: 4 } });
     await sendAction('a1b2c3d4', 'tok', { type: 'pass', version: 3 });
-    const [url, init] = fetch.mock.calls[0]!;
+    const [url, init = {}] = fetch.mock.calls[0]!;
     expect(url).toBe('/api/games/a1b2c3d4/actions');
-    expect(init?.method).toBe('POST');
-    expect((init?.headers as Record<string, string>).authorization).toBe('Bearer tok');
-    expect(JSON.parse(String(init?.body))).toEqual({ type: 'pass', version: 3 });
+    expect(init.method).toBe('POST');
+    expect((init.headers as Record<string, string>).authorization).toBe('Bearer tok');
+    expect(JSON.parse(String(init.body))).toEqual({ type: 'pass', version: 3 });
   });
 });
