@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBoard, standardLayout, tileSets } from '../server/engine/index.ts';
 import { germanReadingLexicon } from '../server/lexicon/index.ts';
-import { interpret } from '../server/service/interpret.ts';
+import { interpret } from '../server/service/game/interpret.ts';
 import { recognize } from '../vision/index.ts';
 import { root } from './helpers.ts';
 

@@ -19,14 +19,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseServerArgs } from '../server/cli/serve.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot } from '../server/protocol/index.ts';
-import { addressAllowed } from '../server/service/addresses.ts';
+import { addressAllowed } from '../server/service/cameras/addresses.ts';
+import { PartSplitter } from '../server/service/cameras/mjpeg.ts';
 import { defaultLimits, type Limits } from '../server/service/limits.ts';
-import { PartSplitter } from '../server/service/mjpeg.ts';
 import { GameService } from '../server/service/service.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
 
-const demo = fileURLToPath(new URL('../fixtures/demo_game/', import.meta.url));
+const demo = fileURLToPath(new URL('../fixtures/demo_game', import.meta.url));
 const frame = (i: number) => readFileSync(join(demo, `${i}.jpg`));
 /** A photo of another game's board: no move from an empty board. */
 const other = readFileSync(

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../server/service/errors.ts';
-import { readFrame } from '../server/service/frames.ts';
+import { readFrame } from '../server/service/game/frames.ts';
 import { type BoardReading, recognize } from '../vision/index.ts';
 
-const seat = fileURLToPath(new URL('../fixtures/seat/', import.meta.url));
+const seat = fileURLToPath(new URL('../fixtures/seat', import.meta.url));
 const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /** A view's file: in its band's folder (the name says the band: `18_55-65deg_modern`). */
 const file = (name: string, ext: string) => join(seat, /_(\d+-\d+)deg_/.exec(name)![1]!, `${name}.${ext}`);

@@ -1,5 +1,5 @@
 /**
- * The camera streams of a hall, shared by its instances through Redis (server/service/sources.ts): two game services
+ * The camera streams of a hall, shared by its instances through Redis (server/service/hall/sources.ts): two game services
  * on one database, each with its own connection to a Redis started by the test, and a fake IP camera serving MJPEG
  * on loopback. A stream started on one instance shows on the other; stopped on the other, it stops; its instance
  * killed, the other takes it over; one that fails shows why everywhere.
@@ -14,11 +14,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningRedis, startRedis } from '../server/dev/servers.ts';
 import type { GameSnapshot } from '../server/protocol/index.ts';
-import { RedisBus } from '../server/service/bus.ts';
 import { ServiceError } from '../server/service/errors.ts';
+import { RedisBus } from '../server/service/hall/bus.ts';
+import { entryOf, SharedSources, type SourceEntry, STOPPED_KEEP_MS } from '../server/service/hall/sources.ts';
 import { defaultLimits, type Limits } from '../server/service/limits.ts';
 import { GameService } from '../server/service/service.ts';
-import { entryOf, SharedSources, type SourceEntry, STOPPED_KEEP_MS } from '../server/service/sources.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Settling a score from photos (`tilecam verify`, server/service/verify.ts) on the shared German games
+ * Settling a score from photos (`tilecam verify`, server/service/checks/verify.ts) on the shared German games
  * (../shared/realdata/scrabscrap-de, when it is there: measured, never committed): every consecutive pair of photos
  * of every game, up to its first challenge, must give the score sheet's points for that move. And the inputs that
  * cannot settle a score say so. One photo is no fair test: game07's image-6 has a hand over the board (the
@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { gameFolders, readGame } from '../server/bench/live-sheet.ts';
 import { boardFromText, explainMove, inferMove, makeRules } from '../server/engine/index.ts';
 import { germanReadingLexicon } from '../server/lexicon/index.ts';
-import { type PhotoReader, type Read, readPhoto, verifyPhotos } from '../server/service/verify.ts';
+import { type PhotoReader, type Read, readPhoto, verifyPhotos } from '../server/service/checks/verify.ts';
 import { root, tilecam } from './helpers.ts';
 
 const games = join(root, '..', 'shared', 'realdata', 'scrabscrap-de');
@@ -318,7 +318,7 @@ describe.skipIf(!present)('what a check cannot settle, said so that the player k
   });
 
   it('an announced word whose old tiles the photo cannot tell: each reading written as the player would mark it', async () => {
-    const { verifyAnnouncedPhoto } = await import('../server/service/verify.ts');
+    const { verifyAnnouncedPhoto } = await import('../server/service/checks/verify.ts');
     const v = await verifyAnnouncedPhoto(image(6), '15C FINNEN 30', { lang: 'de', claimed: null, lexicon });
     expect(v.verdict).toBe('unsure');
     expect(v.message).toMatch(

@@ -1,5 +1,5 @@
 /**
- * Frames read by `tilecam worker` processes through the work queue (server/service/work.ts): an instance started
+ * Frames read by `tilecam worker` processes through the work queue (server/service/hall/work.ts): an instance started
  * with `--queue` on PostgreSQL and Redis (each started by the test on a free loopback port), and two worker
  * processes. Frames and actions sent to the instance are decided by the workers, in order, each queue by one
  * worker; a worker killed in the middle of a frame loses nothing and records nothing twice.
@@ -18,7 +18,7 @@ import {
 } from '../server/dev/servers.ts';
 import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot, ServerMessage } from '../server/protocol/index.ts';
-import { ownerOf, PARTITIONS, partitionOf } from '../server/service/work.ts';
+import { ownerOf, PARTITIONS, partitionOf } from '../server/service/hall/work.ts';
 import { PostgresStore } from '../server/store/postgres.ts';
 
 let postgres: RunningPostgres;
@@ -260,7 +260,7 @@ describe('the work queue itself (a Redis of its own, a worker in this process)',
   it('does a job again after its worker was lost, answering unchanged if that worker had recorded it', async () => {
     const own = await startRedis();
     const { Worker } = await import('bullmq');
-    const { WorkConsumer, WorkQueue, startKey } = await import('../server/service/work.ts');
+    const { WorkConsumer, WorkQueue, startKey } = await import('../server/service/hall/work.ts');
     const { Redis } = await import('ioredis');
     const marks = new Redis(own.url);
     const queue = await WorkQueue.open(own.url);
@@ -326,7 +326,7 @@ describe('the work queue itself (a Redis of its own, a worker in this process)',
   it('hands a refusal to the caller even when it comes before the hand-over is acknowledged', async () => {
     const own = await startRedis();
     const { ServiceError } = await import('../server/service/errors.ts');
-    const { WorkConsumer, WorkQueue } = await import('../server/service/work.ts');
+    const { WorkConsumer, WorkQueue } = await import('../server/service/hall/work.ts');
     const refuse = async (): Promise<never> => {
       throw new ServiceError('stale', 'the game has moved on');
     };

@@ -11,7 +11,7 @@ import { TileMemory } from '../../vision/adapt.ts';
 import { uprightGrid } from '../../vision/classify.ts';
 import type { BoardReading } from '../../vision/index.ts';
 import { type FrameState, readFrame } from '../../vision/recognize.ts';
-import { readingOptions } from '../service/frames.ts';
+import { readingOptions } from '../service/game/frames.ts';
 import { labelledPhotos, realdata as shared } from './labelled.ts';
 
 interface Board {

@@ -6,7 +6,7 @@
  * likeliest reading got wrong.
  */
 import { recognize } from '../../vision/index.ts';
-import { readingOptions } from '../service/frames.ts';
+import { readingOptions } from '../service/game/frames.ts';
 import { labelledPhotos, realdata as shared } from './labelled.ts';
 
 const rows: {

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { recognize } from '../../vision/index.ts';
-import { readingOptions } from '../service/frames.ts';
+import { readingOptions } from '../service/game/frames.ts';
 
 const root = fileURLToPath(new URL('../../../shared/realdata', import.meta.url));
 if (!existsSync(root)) {

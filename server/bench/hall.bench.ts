@@ -39,7 +39,7 @@ import {
   startTilecam,
 } from '../dev/servers.ts';
 import type { GameSnapshot, ServerMessage } from '../protocol/index.ts';
-import { WorkQueue } from '../service/work.ts';
+import { WorkQueue } from '../service/hall/work.ts';
 import { gameFolders, readGame } from './live-sheet.ts';
 
 /** A whole number from the environment (`name`), at least `least`; else the bench stops, saying which. */

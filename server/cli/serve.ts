@@ -130,7 +130,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   }
   // A server that reads its cameras' frames itself is ready to read them when it says it listens.
   if (!(options.queue ?? process.env.TILECAM_QUEUE === '1'))
-    await (await import('../service/frames.ts')).prepareReading();
+    await (await import('../service/game/frames.ts')).prepareReading();
   const base = `http://localhost:${server.port}`;
   const everywhere = options.host === '0.0.0.0' || options.host === '::';
   const lan = everywhere ? lanAddresses().map((a) => `http://${a}:${server.port}/`) : [];

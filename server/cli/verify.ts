@@ -9,8 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { type Variant, variants } from '../engine/index.ts';
 import { readingLexicon } from '../lexicon/index.ts';
 import type { Verification } from '../protocol/index.ts';
+import { verifyAnnouncedPhoto, verifyPhotos } from '../service/checks/verify.ts';
 import { ServiceError } from '../service/errors.ts';
-import { verifyAnnouncedPhoto, verifyPhotos } from '../service/verify.ts';
 import { reportError, whyUnreadable } from './errors.ts';
 import { type CommandSpec, commandLine } from './options.ts';
 

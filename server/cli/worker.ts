@@ -1,5 +1,5 @@
 /**
- * `tilecam worker [options]` (`workerSpec`): a process that reads the frames and decides the actions the instances started with `--queue` hand over (server/service/work.ts). It shares the instances' database
+ * `tilecam worker [options]` (`workerSpec`): a process that reads the frames and decides the actions the instances started with `--queue` hand over (server/service/hall/work.ts). It shares the instances' database
  * and Redis (defaults: DATABASE_URL, REDIS_URL); start as many as the hall needs, on any machine that reaches both.
  * SIGTERM or SIGINT: the jobs running finish (for a few seconds at most), the other workers take its queues.
  */
@@ -26,11 +26,11 @@ export async function workerCommand(args: string[]): Promise<number> {
   if (typeof line === 'number') return line;
   const { values, json } = line;
   const { openStore, redisUrl, reach, StoreOpenError } = await import('../http/app.ts');
-  const { RedisBus } = await import('../service/bus.ts');
+  const { RedisBus } = await import('../service/hall/bus.ts');
   const { GameService } = await import('../service/service.ts');
   const { defaultLimits, parseLimits, photoCaps } = await import('../service/limits.ts');
-  const { WorkConsumer } = await import('../service/work.ts');
-  const { prepareReading } = await import('../service/frames.ts');
+  const { WorkConsumer } = await import('../service/hall/work.ts');
+  const { prepareReading } = await import('../service/game/frames.ts');
   // The same limits as the instances (`--limit NAME=N`, as for serve): the photos a game may keep, the games kept in
   // memory.
   let limits: ReturnType<typeof parseLimits>;

@@ -1,5 +1,5 @@
 /**
- * The routes of score checks (server/service/checks.ts): two photos (or one and the announced move) as a
+ * The routes of score checks (server/service/checks/checks.ts): two photos (or one and the announced move) as a
  * multipart form, a stored check and its photos and card, a live game's move explained, a GCG record rescored.
  * Multipart is parsed by multer, in memory, with every part bounded.
  */

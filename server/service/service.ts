@@ -21,18 +21,18 @@ import {
   type ListQuery,
   StoreConflict,
 } from '../store/types.ts';
-import type { BusNote, GameBus } from './bus.ts';
-import type { Session } from './contract.ts';
+import { checkSourceUrl, mjpegFrames, SourceError } from './cameras/mjpeg.ts';
 import { outage, ServiceError } from './errors.ts';
+import { type CaptureTiming, GameSession } from './game/classic.ts';
+import type { Session } from './game/contract.ts';
+import { NoFrameYet } from './game/live.ts';
+import { MeSession } from './game/me.ts';
+import type { BusNote, GameBus } from './hall/bus.ts';
+import { fieldOf, type SharedSources, type SourceEntry, sourceField } from './hall/sources.ts';
+import { partitionOf, type WorkAnswer, type WorkHandler, type WorkJob } from './hall/work.ts';
 import { defaultLimits, type Limits, type SourcePolicy } from './limits.ts';
-import { NoFrameYet } from './live.ts';
-import { MeSession } from './me-session.ts';
-import { checkSourceUrl, mjpegFrames, SourceError } from './mjpeg.ts';
-import { type CaptureTiming, GameSession } from './session.ts';
-import { fieldOf, type SharedSources, type SourceEntry, sourceField } from './sources.ts';
-import { partitionOf, type WorkAnswer, type WorkHandler, type WorkJob } from './work.ts';
 
-export type { Session } from './contract.ts';
+export type { Session } from './game/contract.ts';
 
 export interface ServiceOptions {
   /** Auto capture: identical readings needed before a commit. */

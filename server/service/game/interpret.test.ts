@@ -1,6 +1,6 @@
 /** What a frame means for the game, rule by rule, on readings made by hand (the real photos: test/hands-free). */
 import { describe, expect, it } from 'vitest';
-import { type Board, lexiconFromWords, parseBoard, standardLayout, tileSets } from '../engine/index.ts';
+import { type Board, lexiconFromWords, parseBoard, standardLayout, tileSets } from '../../engine/index.ts';
 import { interpret, type Option, type Reading } from './interpret.ts';
 
 const empty = '.'.repeat(15);

@@ -8,7 +8,7 @@
  * Cameras are numbered by seat. A camera sees the board its seat's player holds (after a blank swap the boards
  * change places), but the tiles decide: a reading is matched to the board whose committed tiles it shows.
  */
-import type { Corners } from '../../vision/index.ts';
+import type { Corners } from '../../../vision/index.ts';
 import {
   afterChallenges,
   applyMeEvent,
@@ -32,7 +32,7 @@ import {
   roundFromReadings,
   type Square,
   squareName,
-} from '../engine/index.ts';
+} from '../../engine/index.ts';
 import {
   type Decision,
   type FrameResult,
@@ -40,17 +40,17 @@ import {
   type MeSnapshot,
   meActionSchema,
   parseWith,
-} from '../protocol/index.ts';
-import type { GameChanges, GameStore, StoredGame } from '../store/types.ts';
+} from '../../protocol/index.ts';
+import type { GameChanges, GameStore, StoredGame } from '../../store/types.ts';
+import { ServiceError } from '../errors.ts';
 import type { Session } from './contract.ts';
-import { ServiceError } from './errors.ts';
 import type { Thumbnail } from './frames.ts';
 import { HandWaits, STREAM_GAP_MS } from './hand-wait.ts';
 import { interpret, newTiles } from './interpret.ts';
 import { eventsAfter, FrameIntake, HeldReadings, type PictureShare, SourceBoard, Viewers } from './live.ts';
 import { meSnapshotOf } from './me-snapshot.ts';
 
-export type { MeAction } from '../protocol/index.ts';
+export type { MeAction } from '../../protocol/index.ts';
 
 /** How a frame or an action ended; `board`: the board the frame showed. */
 export type MeFrameResult = FrameResult;

@@ -8,14 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BoardReading } from '../../vision/index.ts';
-import { startRedis } from '../dev/servers.ts';
-import type { GameSnapshot, MeSnapshot } from '../protocol/index.ts';
+import type { BoardReading } from '../../../vision/index.ts';
+import { startRedis } from '../../dev/servers.ts';
+import type { GameSnapshot, MeSnapshot } from '../../protocol/index.ts';
 
 const readings = vi.hoisted(() => [] as BoardReading[]);
 /** How many times a camera was told to forget what it learnt of the set. */
 const forgotten = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../vision/index.ts', async (original) => {
+vi.mock('../../../vision/index.ts', async (original) => {
   const recognize = async () => {
     const next = readings.shift();
     if (!next) throw new Error('no reading queued');
@@ -29,13 +29,13 @@ vi.mock('../../vision/index.ts', async (original) => {
       forgotten.count++;
     };
   };
-  return { ...(await original<typeof import('../../vision/index.ts')>()), recognize, Camera };
+  return { ...(await original<typeof import('../../../vision/index.ts')>()), recognize, Camera };
 });
 
-const { SqliteStore } = await import('../store/sqlite.ts');
-const { GameService } = await import('./service.ts');
-const { parseGameConfig } = await import('./validate.ts');
-const { handWaitKey, partitionOf, PARTITIONS, WorkConsumer, WorkQueue } = await import('./work.ts');
+const { SqliteStore } = await import('../../store/sqlite.ts');
+const { GameService } = await import('../service.ts');
+const { parseGameConfig } = await import('../validate.ts');
+const { handWaitKey, partitionOf, PARTITIONS, WorkConsumer, WorkQueue } = await import('../hall/work.ts');
 
 const dir = mkdtempSync(join(tmpdir(), 'tilecam-hand-'));
 const store = new SqliteStore(join(dir, 'games.db'));
@@ -48,7 +48,7 @@ afterAll(() => {
 beforeEach(() => {
   readings.length = 0;
 });
-const photo = readFileSync(new URL('../../fixtures/demo_game/1.jpg', import.meta.url));
+const photo = readFileSync(new URL('../../../fixtures/demo_game/1.jpg', import.meta.url));
 const rowsWith = (row8: string) => Array.from({ length: 15 }, (_, r) => (r === 7 ? row8 : '.'.repeat(15)));
 
 /** WINDY on row 8; with `hand`, a hand over its last two squares (the model sees mostly a hand there), its arm

@@ -7,8 +7,8 @@ import {
   type MeEvent,
   type MeRoundRecord,
   type MeState,
-} from '../engine/index.ts';
-import type { Decision, MeSnapshot, PendingView, SourceView } from '../protocol/index.ts';
+} from '../../engine/index.ts';
+import type { Decision, MeSnapshot, PendingView, SourceView } from '../../protocol/index.ts';
 
 export function meSnapshotOf(
   id: string,

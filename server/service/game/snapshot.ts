@@ -6,8 +6,8 @@ import {
   type Lexicon,
   unseenTiles,
   winners,
-} from '../engine/index.ts';
-import type { ClockView, Decision, GameSnapshot, PendingView } from '../protocol/index.ts';
+} from '../../engine/index.ts';
+import type { ClockView, Decision, GameSnapshot, PendingView } from '../../protocol/index.ts';
 
 export function snapshotOf(
   id: string,

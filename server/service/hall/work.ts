@@ -48,11 +48,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { Corners } from '../../vision/index.ts';
-import type { FrameResult } from '../protocol/index.ts';
-import { type ErrorCode, errorStatus, outage, ServiceError } from './errors.ts';
+import type { Corners } from '../../../vision/index.ts';
+import type { FrameResult } from '../../protocol/index.ts';
+import { type ErrorCode, errorStatus, outage, ServiceError } from '../errors.ts';
+import { isSquares } from '../validate.ts';
 import { RELEASE } from './sources.ts';
-import { isSquares } from './validate.ts';
 
 /** How many queues a hall's games are spread over (the most workers that can share the work). */
 export const PARTITIONS = 16;

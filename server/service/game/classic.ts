@@ -5,7 +5,7 @@
  * the set has, waits for the scorekeeper with its photo.
  */
 
-import type { Corners } from '../../vision/index.ts';
+import type { Corners } from '../../../vision/index.ts';
 import {
   applyEvent,
   type Board,
@@ -32,7 +32,7 @@ import {
   splitTwoMoves,
   squareName,
   writeGcg,
-} from '../engine/index.ts';
+} from '../../engine/index.ts';
 import {
   type Action,
   actionSchema,
@@ -42,10 +42,11 @@ import {
   type PendingView,
   parseWith,
   type Verification,
-} from '../protocol/index.ts';
-import type { GameChanges, GameStore, StoredGame } from '../store/types.ts';
+} from '../../protocol/index.ts';
+import type { GameChanges, GameStore, StoredGame } from '../../store/types.ts';
+import { verdictOf } from '../checks/verify.ts';
+import { ServiceError } from '../errors.ts';
 import type { Session } from './contract.ts';
-import { ServiceError } from './errors.ts';
 import { foreignNote } from './foreign.ts';
 import type { Thumbnail } from './frames.ts';
 import { HandWaits, STREAM_GAP_MS } from './hand-wait.ts';
@@ -60,9 +61,8 @@ import {
   Viewers,
 } from './live.ts';
 import { clockOf, snapshotOf } from './snapshot.ts';
-import { verdictOf } from './verify.ts';
 
-export type { Action, FrameResult } from '../protocol/index.ts';
+export type { Action, FrameResult } from '../../protocol/index.ts';
 
 /** Auto capture commits a reading once it has been the same for this many frames and this long. */
 export interface CaptureTiming {

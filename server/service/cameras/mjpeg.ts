@@ -10,8 +10,8 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import type { SourcePolicy } from '../limits.ts';
 import { addressAllowed, nameAllowed } from './addresses.ts';
-import type { SourcePolicy } from './limits.ts';
 
 /** A camera stream that cannot be pulled or stopped working: the message is for the scorekeeper. */
 export class SourceError extends Error {

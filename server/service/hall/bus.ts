@@ -11,9 +11,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { Thumbnail } from './frames.ts';
-import type { PictureShare, Watching } from './live.ts';
-import { isSquares } from './validate.ts';
+import type { Thumbnail } from '../game/frames.ts';
+import type { PictureShare, Watching } from '../game/live.ts';
+import { isSquares } from '../validate.ts';
 
 /** What a message says of the game besides that it changed: the squares of its board-disturbed notice now. */
 export interface BusNote {

@@ -3,7 +3,7 @@
  * vision keeps the chosen set's letter in the reading and names the other (`BoardReading.foreign`); this says it
  * for people, so that a German board is never scored at English values with confidence.
  */
-import { squareName, type TileSetId, tileSets } from '../engine/index.ts';
+import { squareName, type TileSetId, tileSets } from '../../engine/index.ts';
 
 /** The sets' names in English, as the rest of the messages are written. */
 const ENGLISH_NAMES: Record<TileSetId, string> = {

@@ -27,8 +27,8 @@ import {
   type Square,
   type TileSet,
   wordsFormed,
-} from '../engine/index.ts';
-import type { Decision } from '../protocol/index.ts';
+} from '../../engine/index.ts';
+import type { Decision } from '../../protocol/index.ts';
 
 /** One reading of a square and the model's share for it (`#`: a hand over it). */
 export interface Option {

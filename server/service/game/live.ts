@@ -4,11 +4,11 @@
  * scorekeeper with their photos, and the camera streams shown to the scorekeeper.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { Camera, type Corners, TileMemory } from '../../vision/index.ts';
-import { type Board, formatBoard, parseBoard, type Square } from '../engine/index.ts';
-import type { Look, PendingView, SourceView } from '../protocol/index.ts';
-import type { GameStore, StoredHeld } from '../store/types.ts';
-import { ServiceError } from './errors.ts';
+import { Camera, type Corners, TileMemory } from '../../../vision/index.ts';
+import { type Board, formatBoard, parseBoard, type Square } from '../../engine/index.ts';
+import type { Look, PendingView, SourceView } from '../../protocol/index.ts';
+import type { GameStore, StoredHeld } from '../../store/types.ts';
+import { ServiceError } from '../errors.ts';
 import { keptPhoto, makeThumbnail, readFrame, readingOptions, type Thumbnail } from './frames.ts';
 
 /**

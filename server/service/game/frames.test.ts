@@ -5,12 +5,12 @@
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { type Camera, VisionError, type VisionErrorCode } from '../../vision/index.ts';
-import { ServiceError } from './errors.ts';
+import { type Camera, VisionError, type VisionErrorCode } from '../../../vision/index.ts';
+import { ServiceError } from '../errors.ts';
 
 const failure = vi.hoisted(() => ({ code: 'no-model' as VisionErrorCode }));
-vi.mock('../../vision/index.ts', async (original) => {
-  const vision = await original<typeof import('../../vision/index.ts')>();
+vi.mock('../../../vision/index.ts', async (original) => {
+  const vision = await original<typeof import('../../../vision/index.ts')>();
   const recognize = async () => {
     throw new vision.VisionError(failure.code, `vision failed: ${failure.code}`);
   };
@@ -48,7 +48,7 @@ describe('readFrame', () => {
     const intake = new FrameIntake('en', 1);
     const thumbnail = vi.fn();
     intake.onThumbnail(thumbnail);
-    const photo = readFileSync(new URL('../../fixtures/demo_game/0.jpg', import.meta.url));
+    const photo = readFileSync(new URL('../../../fixtures/demo_game/0.jpg', import.meta.url));
     const err = await intake.read(photo, 0).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceError);
     expect(err).toMatchObject({ code: 'no-board' });
@@ -61,7 +61,7 @@ describe('readFrame', () => {
 
   it('makes the picture only for a page that shows it: a page that asked for the grid gets the grid alone', async () => {
     failure.code = 'no-board';
-    const photo = readFileSync(new URL('../../fixtures/demo_game/0.jpg', import.meta.url));
+    const photo = readFileSync(new URL('../../../fixtures/demo_game/0.jpg', import.meta.url));
     const intake = new FrameIntake('en', 1);
     // A picture is shrunk from the frame: sharp's resize is how it is made.
     const shrunk = vi.spyOn(sharp.prototype, 'resize');

@@ -3,8 +3,8 @@
  * Pure: the engine and the protocol's types only, so that rescoring a record off the main thread (gcg-check.ts)
  * does not load the vision.
  */
-import { diagnose, type Explanation, type GameRules } from '../engine/index.ts';
-import type { UnsureSquare, Verification } from '../protocol/index.ts';
+import { diagnose, type Explanation, type GameRules } from '../../engine/index.ts';
+import type { UnsureSquare, Verification } from '../../protocol/index.ts';
 
 /** The verdict on `explanation` against `claimed`. */
 export function verdictOf(

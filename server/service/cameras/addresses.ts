@@ -6,7 +6,7 @@
  */
 import { networkInterfaces } from 'node:os';
 import ipaddr from 'ipaddr.js';
-import type { SourcePolicy } from './limits.ts';
+import type { SourcePolicy } from '../limits.ts';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 

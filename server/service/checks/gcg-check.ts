@@ -3,8 +3,8 @@
  * the protocol and verdict.ts), so that it runs in a worker thread (gcg-worker.mjs, off-thread.ts) without the
  * vision. A record the engine refuses is a `GcgRefusal`, a value that crosses the thread as it is.
  */
-import { decodeGcg, explainTurn, formatBoard, isTileSetId, readGcg, replayGcg } from '../engine/index.ts';
-import type { GcgCheck } from '../protocol/index.ts';
+import { decodeGcg, explainTurn, formatBoard, isTileSetId, readGcg, replayGcg } from '../../engine/index.ts';
+import type { GcgCheck } from '../../protocol/index.ts';
 import { verdictOf } from './verdict.ts';
 
 export type GcgOutcome = { ok: true; check: GcgCheck } | { ok: false; message: string };

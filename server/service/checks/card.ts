@@ -4,8 +4,8 @@
  * by sharp (librsvg), in the DejaVu fonts every machine here has.
  */
 import sharp from 'sharp';
-import { premiumAt, premiumName, standardLayout } from '../engine/index.ts';
-import type { Verification } from '../protocol/index.ts';
+import { premiumAt, premiumName, standardLayout } from '../../engine/index.ts';
+import type { Verification } from '../../protocol/index.ts';
 
 const WIDTH = 1200;
 const HEIGHT = 630;

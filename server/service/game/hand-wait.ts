@@ -1,7 +1,7 @@
 /**
  * End turns waiting out a hand over the board, one per camera (a classic game has one camera, 0). The camera's next
  * clear frame ends the turn; after HAND_WAIT_MS without one, the last reading given is handed to `expire`, which
- * holds it for the scorekeeper, saying a hand was in view. Both kinds of game wait so (session.ts, me-session.ts).
+ * holds it for the scorekeeper, saying a hand was in view. Both kinds of game wait so (classic.ts, me.ts).
  */
 
 /** How long an End turn waits out a hand over the board for a clear frame. */

@@ -2,17 +2,17 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { BoardReading } from '../../vision/index.ts';
-import { parseBoard } from '../engine/index.ts';
-import { SqliteStore } from '../store/sqlite.ts';
+import type { BoardReading } from '../../../vision/index.ts';
+import { parseBoard } from '../../engine/index.ts';
+import { SqliteStore } from '../../store/sqlite.ts';
+import { GameService } from '../service.ts';
+import { GameSession } from './classic.ts';
 import { FrameIntake } from './live.ts';
-import { GameService } from './service.ts';
-import { GameSession } from './session.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tilecam-session-'));
 const store = new SqliteStore(join(dir, 'games.db'));
 afterAll(() => store.close());
-const photo = (n: number) => readFileSync(new URL(`../../fixtures/demo_game/${n}.jpg`, import.meta.url));
+const photo = (n: number) => readFileSync(new URL(`../../../fixtures/demo_game/${n}.jpg`, import.meta.url));
 
 /** A new English two-player classic game in `service`, captured as `capture` says. */
 async function classicGame(service: GameService, capture: 'auto' | 'button'): Promise<GameSession> {
@@ -33,7 +33,7 @@ describe('auto capture', () => {
     const session = await classicGame(new GameService(store, { frames: 3, ms: 2000 }), 'auto');
     const t0 = 1_000_000;
     // The scorekeeper enters the first move by hand; the camera then watches the second.
-    const board1 = readFileSync(new URL('../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
+    const board1 = readFileSync(new URL('../../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
       .trimEnd()
       .split('\n');
     expect((await session.act({ type: 'confirm', board: board1 })).status).toBe('committed');
@@ -58,7 +58,7 @@ describe('tile counts', () => {
     const za = Array.from({ length: 15 }, (_, r) => (r === 7 ? '......ZA.......' : '.'.repeat(15)));
     expect((await session.act({ type: 'confirm', board: za })).status).toBe('committed');
     // The photo shows ADZ down through the A: a second Z, and English has one.
-    const bytes = readFileSync(new URL('../../fixtures/photos/a_second_z_tile.jpg', import.meta.url));
+    const bytes = readFileSync(new URL('../../../fixtures/photos/a_second_z_tile.jpg', import.meta.url));
     const held = await session.submitFrame(bytes, true);
     expect(held).toEqual({
       status: 'needs-confirmation',
@@ -90,7 +90,7 @@ describe('the turn clock', () => {
       vi.setSystemTime(start);
       const service = new GameService(store);
       const session = await classicGame(service, 'button');
-      const board1 = readFileSync(new URL('../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
+      const board1 = readFileSync(new URL('../../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
         .trimEnd()
         .split('\n');
       // Ann takes 90 s for her move; Ben challenges it 20 s later (his time): the word stands, and under the double
@@ -136,7 +136,7 @@ describe('the game clock', () => {
         clockMinutes: 1,
       });
       const session = (await service.get(id)) as GameSession;
-      const board1 = readFileSync(new URL('../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
+      const board1 = readFileSync(new URL('../../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
         .trimEnd()
         .split('\n');
       // Ann takes 2 min 30 s for her move (1 min 30 s over: two minutes begun, 20 points); Ben 10 s for a pass.
@@ -226,7 +226,7 @@ describe('archiving', () => {
 
 describe('a move the store refuses', () => {
   it('leaves the held reading and its photo as they were (another instance recorded the game’s next event first)', async () => {
-    const { StoreConflict } = await import('../store/types.ts');
+    const { StoreConflict } = await import('../../store/types.ts');
     let refuse = false;
     // The same store, refusing the next append as PostgreSQL does when the event's number is taken.
     const refusing = new Proxy(store, {
@@ -244,7 +244,7 @@ describe('a move the store refuses', () => {
     const session = await classicGame(service, 'button');
     const za = Array.from({ length: 15 }, (_, r) => (r === 7 ? '......ZA.......' : '.'.repeat(15)));
     await session.act({ type: 'confirm', board: za });
-    const bytes = readFileSync(new URL('../../fixtures/photos/a_second_z_tile.jpg', import.meta.url));
+    const bytes = readFileSync(new URL('../../../fixtures/photos/a_second_z_tile.jpg', import.meta.url));
     expect((await session.submitFrame(bytes, true)).status).toBe('needs-confirmation');
     const held = session.snapshot().pending;
     const heldPhoto = held!.photo.split('/').pop()!;
@@ -270,7 +270,7 @@ describe('catching up with another instance', () => {
     const { FrameIntake } = await import('./live.ts');
     const here = await classicGame(new GameService(store), 'button');
     const elsewhere = new GameService(store);
-    const board1 = readFileSync(new URL('../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
+    const board1 = readFileSync(new URL('../../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
       .trimEnd()
       .split('\n');
     const forget = vi.spyOn(FrameIntake.prototype, 'forget');
@@ -331,7 +331,7 @@ describe('what no move can be', () => {
 
   it('holds a photo of an empty board after a move instead of recording a withdrawal', async () => {
     const session = await classicGame(new GameService(store), 'button');
-    const board1 = readFileSync(new URL('../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
+    const board1 = readFileSync(new URL('../../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
       .trimEnd()
       .split('\n');
     expect((await session.act({ type: 'confirm', board: board1 })).status).toBe('committed');
@@ -351,7 +351,7 @@ describe('what no move can be', () => {
 
 describe('turns ended while a move is held', () => {
   const board = (n: number) =>
-    readFileSync(new URL(`../../fixtures/demo_game/${n}.txt`, import.meta.url), 'utf8')
+    readFileSync(new URL(`../../../fixtures/demo_game/${n}.txt`, import.meta.url), 'utf8')
       .trimEnd()
       .split('\n');
   /** The camera's next reading (a stand-in for the model, so that a square is in doubt where the test says). */
@@ -442,7 +442,7 @@ describe('turns ended while a move is held', () => {
 });
 
 describe('a blank in a game without a lexicon of its own', () => {
-  const shared = new URL('../../../shared/realdata/scrabscrap-de/game06/', import.meta.url);
+  const shared = new URL('../../../../shared/realdata/scrabscrap-de/game06', import.meta.url);
   const present = (() => {
     try {
       readFileSync(new URL('image-2.txt', shared));

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { readingLexicon } from '../lexicon/index.ts';
+import { readingLexicon } from '../../lexicon/index.ts';
 import {
   type CheckFields,
   type CheckView,
@@ -12,13 +12,13 @@ import {
   type GcgCheck,
   parseWith,
   type TurnCheck,
-} from '../protocol/index.ts';
-import { type GameStore, type StoredCheck, type StoredImage, StoreFull } from '../store/types.ts';
+} from '../../protocol/index.ts';
+import { type GameStore, type StoredCheck, type StoredImage, StoreFull } from '../../store/types.ts';
+import { ServiceError } from '../errors.ts';
+import { keptPhoto } from '../game/frames.ts';
+import { type GameService, limit } from '../service.ts';
 import { renderCard } from './card.ts';
-import { ServiceError } from './errors.ts';
-import { keptPhoto } from './frames.ts';
 import { GcgRescorer } from './off-thread.ts';
-import { type GameService, limit } from './service.ts';
 import { type PhotoReader, readPhoto, verifyAnnouncedPhoto, verifyPhotos } from './verify.ts';
 
 /** An uploaded photo (its type is the one its bytes show, whatever the client declared). */

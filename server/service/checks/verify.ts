@@ -21,12 +21,19 @@ import {
   splitTwoMoves,
   squareName,
   type Variant,
-} from '../engine/index.ts';
-import type { UnsureSquare, Verification } from '../protocol/index.ts';
-import { ServiceError } from './errors.ts';
-import { foreignNote } from './foreign.ts';
-import { readFrame } from './frames.ts';
-import { COMMIT_SHARE, handSquares, interpret, MIN_OPTION, type Option, type Reading } from './interpret.ts';
+} from '../../engine/index.ts';
+import type { UnsureSquare, Verification } from '../../protocol/index.ts';
+import { ServiceError } from '../errors.ts';
+import { foreignNote } from '../game/foreign.ts';
+import { readFrame } from '../game/frames.ts';
+import {
+  COMMIT_SHARE,
+  handSquares,
+  interpret,
+  MIN_OPTION,
+  type Option,
+  type Reading,
+} from '../game/interpret.ts';
 import { unsettled, verdictOf } from './verdict.ts';
 
 export { unsettled, verdictOf };

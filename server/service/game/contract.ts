@@ -1,11 +1,11 @@
 /**
  * The one contract of a game being played, whatever its kind: the classic game and its variants on one board
- * (session.ts) and Scrabble Me, a board per player (me-session.ts). HTTP, WebSocket and the service hold a
+ * (classic.ts) and Scrabble Me, a board per player (me.ts). HTTP, WebSocket and the service hold a
  * `Session` and never ask which kind it is. One comment per member, as chessground's api.ts declares its Api.
  */
-import type { Corners } from '../../vision/index.ts';
-import type { FrameResult, Snapshot, Verification } from '../protocol/index.ts';
-import type { GameChanges, StoredGame } from '../store/types.ts';
+import type { Corners } from '../../../vision/index.ts';
+import type { FrameResult, Snapshot, Verification } from '../../protocol/index.ts';
+import type { GameChanges, StoredGame } from '../../store/types.ts';
 import type { Thumbnail } from './frames.ts';
 import type { PictureShare, SourceBoard } from './live.ts';
 

@@ -12,11 +12,11 @@ import {
   prepareVision,
   recognize,
   VisionError,
-} from '../../vision/index.ts';
-import { type Board, parseBoard, type TileSetId, tileSets } from '../engine/index.ts';
-import { readingLexicon } from '../lexicon/index.ts';
-import type { ServerMessage } from '../protocol/index.ts';
-import { ServiceError } from './errors.ts';
+} from '../../../vision/index.ts';
+import { type Board, parseBoard, type TileSetId, tileSets } from '../../engine/index.ts';
+import { readingLexicon } from '../../lexicon/index.ts';
+import type { ServerMessage } from '../../protocol/index.ts';
+import { ServiceError } from '../errors.ts';
 
 export type Thumbnail = Extract<ServerMessage, { type: 'thumbnail' }>['data'];
 

@@ -5,8 +5,8 @@
  * thread only copies the bytes over: however large or hostile the record, the service keeps answering.
  */
 import { Worker } from 'node:worker_threads';
-import type { GcgCheck } from '../protocol/index.ts';
-import { ServiceError } from './errors.ts';
+import type { GcgCheck } from '../../protocol/index.ts';
+import { ServiceError } from '../errors.ts';
 import type { GcgOutcome } from './gcg-check.ts';
 
 export interface RescorerOptions {

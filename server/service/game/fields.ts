@@ -4,7 +4,7 @@
  * Pure: a snapshot (and the time now, for the running turn) in, the texts out; the HTTP routes serve them as text
  * and as a server-sent-events stream.
  */
-import type { GameSnapshot, MeSnapshot, Snapshot, TurnView } from '../protocol/index.ts';
+import type { GameSnapshot, MeSnapshot, Snapshot, TurnView } from '../../protocol/index.ts';
 
 export const fieldNames = ['score', 'turn', 'last', 'unseen', 'board', 'clock'] as const;
 export type FieldName = (typeof fieldNames)[number];

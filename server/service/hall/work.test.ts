@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { startRedis } from '../dev/servers.ts';
-import type { GameSnapshot } from '../protocol/index.ts';
-import { SqliteStore } from '../store/sqlite.ts';
-import { ServiceError } from './errors.ts';
-import { GameService } from './service.ts';
-import { parseGameConfig } from './validate.ts';
+import { startRedis } from '../../dev/servers.ts';
+import type { GameSnapshot } from '../../protocol/index.ts';
+import { SqliteStore } from '../../store/sqlite.ts';
+import { ServiceError } from '../errors.ts';
+import { GameService } from '../service.ts';
+import { parseGameConfig } from '../validate.ts';
 import {
   answerKey,
   idInPartition,
@@ -27,7 +27,7 @@ import {
   WorkQueue,
 } from './work.ts';
 
-const photo = readFileSync(new URL('../../fixtures/demo_game/1.jpg', import.meta.url));
+const photo = readFileSync(new URL('../../../fixtures/demo_game/1.jpg', import.meta.url));
 const grid = [
   [10, 10],
   [90, 10],

@@ -6,9 +6,9 @@ import {
   ipv6Host,
   metadataHosts,
   specialRanges,
-} from '../../test/special-addresses.ts';
+} from '../../../test/special-addresses.ts';
+import type { SourcePolicy } from '../limits.ts';
 import { addressAllowed, nameAllowed } from './addresses.ts';
-import type { SourcePolicy } from './limits.ts';
 import { checkedLookup, checkSourceUrl, SourceError } from './mjpeg.ts';
 
 const none = () => new Set<string>();

@@ -7,15 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningRedis, startRedis } from '../dev/servers.ts';
-import type { GameSnapshot } from '../protocol/index.ts';
-import { SqliteStore } from '../store/sqlite.ts';
+import { type RunningRedis, startRedis } from '../../dev/servers.ts';
+import type { GameSnapshot } from '../../protocol/index.ts';
+import { SqliteStore } from '../../store/sqlite.ts';
+import type { Thumbnail } from '../game/frames.ts';
+import { GameService } from '../service.ts';
+import { parseGameConfig } from '../validate.ts';
 import { type BusNote, RedisBus } from './bus.ts';
-import type { Thumbnail } from './frames.ts';
-import { GameService } from './service.ts';
-import { parseGameConfig } from './validate.ts';
 
-const photo = readFileSync(new URL('../../fixtures/demo_game/1.jpg', import.meta.url));
+const photo = readFileSync(new URL('../../../fixtures/demo_game/1.jpg', import.meta.url));
 
 let redis: RunningRedis;
 beforeAll(async () => {
