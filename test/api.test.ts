@@ -13,7 +13,7 @@ import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot, ServerMessage } from '../server/protocol/index.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
 
-const demo = fileURLToPath(new URL('../fixtures/demo_game', import.meta.url));
+const demo = fileURLToPath(new URL('../fixtures/demo_game/', import.meta.url));
 const frame = (i: number) => readFileSync(join(demo, `${i}.jpg`));
 
 let server: RunningServer;

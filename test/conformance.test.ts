@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { replayFile } from '../server/cli/replay.ts';
 import { decodeGcg, readGcg, writeGcg } from '../server/engine/index.ts';
 
-const corpus = fileURLToPath(new URL('../../shared/corpus/gcg', import.meta.url));
+const corpus = fileURLToPath(new URL('../../shared/corpus/gcg/', import.meta.url));
 const present = existsSync(corpus);
 if (!present) console.warn(`\n  NOTICE: ${corpus} is absent; the GCG conformance tests are skipped.\n`);
 const files = present

@@ -13,7 +13,7 @@ import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot } from '../server/protocol/index.ts';
 import { defaultLimits } from '../server/service/limits.ts';
 
-const demo = fileURLToPath(new URL('../fixtures/demo_game', import.meta.url));
+const demo = fileURLToPath(new URL('../fixtures/demo_game/', import.meta.url));
 
 let dir: string;
 let server: RunningServer;

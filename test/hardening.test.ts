@@ -26,7 +26,7 @@ import { GameService } from '../server/service/service.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
 
-const demo = fileURLToPath(new URL('../fixtures/demo_game', import.meta.url));
+const demo = fileURLToPath(new URL('../fixtures/demo_game/', import.meta.url));
 const frame = (i: number) => readFileSync(join(demo, `${i}.jpg`));
 /** A photo of another game's board: no move from an empty board. */
 const other = readFileSync(

@@ -10,7 +10,7 @@ import { type RunningServer, startServer } from '../server/http/app.ts';
 import type { GameSnapshot } from '../server/protocol/index.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
 
-const demo = fileURLToPath(new URL('../fixtures/demo_game', import.meta.url));
+const demo = fileURLToPath(new URL('../fixtures/demo_game/', import.meta.url));
 let server: RunningServer;
 let camera: Server;
 let cameraUrl: string;

@@ -12,7 +12,7 @@ import { ServiceError } from '../server/service/errors.ts';
 import { readFrame } from '../server/service/game/frames.ts';
 import { type BoardReading, recognize } from '../vision/index.ts';
 
-const seat = fileURLToPath(new URL('../fixtures/seat', import.meta.url));
+const seat = fileURLToPath(new URL('../fixtures/seat/', import.meta.url));
 const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /** A view's file: in its band's folder (the name says the band: `18_55-65deg_modern`). */
 const file = (name: string, ext: string) => join(seat, /_(\d+-\d+)deg_/.exec(name)![1]!, `${name}.${ext}`);

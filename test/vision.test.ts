@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeImage, recognize, VisionError } from '../vision/index.ts';
 import { offPicture } from '../vision/recognize.ts';
 
-const photos = fileURLToPath(new URL('../fixtures/photos', import.meta.url));
+const photos = fileURLToPath(new URL('../fixtures/photos/', import.meta.url));
 const scenarios = readdirSync(photos)
   .filter((f) => f.endsWith('.jpg'))
   .map((f) => f.replace(/\.jpg$/, ''));

@@ -152,7 +152,7 @@ describe('reading with the game’s examples (readCells)', () => {
   });
 });
 
-const wooden = new URL('../../shared/realdata/kwwangkw-en/warped', import.meta.url);
+const wooden = new URL('../../shared/realdata/kwwangkw-en/warped/', import.meta.url);
 const present = existsSync(wooden);
 const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /** The labelled boards (labels corrected by models/label-errata.txt), by name. */

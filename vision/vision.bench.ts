@@ -29,14 +29,14 @@ import { decodeImage, loadModel, recognize } from './index.ts';
 import { cellCrops, warpBoard } from './warp.ts';
 
 sharp.concurrency(1);
-const realdata = fileURLToPath(new URL('../../shared/realdata/scrabscrap-de', import.meta.url));
+const realdata = fileURLToPath(new URL('../../shared/realdata/scrabscrap-de/', import.meta.url));
 const gameArg = process.argv.indexOf('--game');
 const game = gameArg >= 0 ? (process.argv[gameArg + 1] ?? '') : 'game01';
 if (existsSync(realdata) && !existsSync(join(realdata, game, 'image-1.jpg'))) {
   console.error(`--game: no photos of a game in ${join(realdata, game)} (give --game game01 … game07)`);
   process.exit(1);
 }
-const dir = fileURLToPath(new URL('../fixtures/photos', import.meta.url));
+const dir = fileURLToPath(new URL('../fixtures/photos/', import.meta.url));
 const photos = readdirSync(dir)
   .filter((f) => f.endsWith('.jpg'))
   .map((f) => readFileSync(join(dir, f)));

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { decodeGcg, type Lexicon, readGcg, replayGcg, unknownWords } from '../engine/index.ts';
 import { DEFAULT_LEXICON, loadLexicon } from '../lexicon/index.ts';
 
-const corpus = fileURLToPath(new URL('../../../shared/corpus/gcg', import.meta.url));
+const corpus = fileURLToPath(new URL('../../../shared/corpus/gcg/', import.meta.url));
 if (!existsSync(corpus)) {
   console.log(`${corpus} is absent: nothing to measure.`);
   process.exit(0);

@@ -52,8 +52,8 @@ type Click = 'confirm' | 'correct' | 'challenge' | 'pass' | 'end-turn' | 'typed'
 /** The English game's photos and labels. */
 const ENGLISH = {
   name: 'jheidel-en',
-  photos: fileURLToPath(new URL('../../../shared/realdata/jheidel-en/photos', import.meta.url)),
-  labels: fileURLToPath(new URL('../../fixtures/labels/jheidel-en', import.meta.url)),
+  photos: fileURLToPath(new URL('../../../shared/realdata/jheidel-en/photos/', import.meta.url)),
+  labels: fileURLToPath(new URL('../../fixtures/labels/jheidel-en/', import.meta.url)),
 };
 const clickKinds: readonly Click[] = ['confirm', 'correct', 'challenge', 'pass', 'end-turn', 'typed'];
 
@@ -95,7 +95,7 @@ const { values: options } = parseArgs({
   },
 });
 const dataDir =
-  options.data ?? fileURLToPath(new URL('../../../shared/realdata/scrabscrap-de', import.meta.url));
+  options.data ?? fileURLToPath(new URL('../../../shared/realdata/scrabscrap-de/', import.meta.url));
 if (!['de', 'en', 'all'].includes(options.set!)) {
   console.error('bench:live: --set must be de, en or all');
   process.exit(2);

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeGcg, readGcg, replayGcg } from '../engine/index.ts';
 
-const corpus = fileURLToPath(new URL('../../../shared/corpus/gcg', import.meta.url));
-const fixtures = fileURLToPath(new URL('../../fixtures/games', import.meta.url));
+const corpus = fileURLToPath(new URL('../../../shared/corpus/gcg/', import.meta.url));
+const fixtures = fileURLToPath(new URL('../../fixtures/games/', import.meta.url));
 const dir = existsSync(corpus) ? corpus : fixtures;
 const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.gcg'));
 const inputs = files.map((f) => readFileSync(join(dir, f)));

@@ -15,7 +15,7 @@ import { germanReadingLexicon } from '../lexicon/index.ts';
 import { verifyPhotos } from '../service/checks/verify.ts';
 import { gameFolders, readGame } from './live-sheet.ts';
 
-const dir = fileURLToPath(new URL('../../../shared/realdata/scrabscrap-de', import.meta.url));
+const dir = fileURLToPath(new URL('../../../shared/realdata/scrabscrap-de/', import.meta.url));
 const json = process.argv.includes('--json');
 if (!existsSync(dir)) {
   console.error(`no data: ${dir} is missing`);

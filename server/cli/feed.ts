@@ -227,7 +227,7 @@ export async function demoCommand(args: string[]): Promise<number> {
   process.stdout.write(
     `tilecam demo: ${base}/board.html?game=${id}\n  scorekeeper: ${base}/board.html?game=${id}#token=${token}\n`,
   );
-  const dir = fileURLToPath(new URL('../../fixtures/demo_game', import.meta.url));
+  const dir = fileURLToPath(new URL('../../fixtures/demo_game/', import.meta.url));
   const files = await photosIn([dir]);
   const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
   for (const [i, file] of files.entries()) {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { boardFromText, emptyBoard, inferMove, makeRules, scorePlay } from './index.ts';
 
-const dir = new URL('../../fixtures/rules/worked_example', import.meta.url);
+const dir = new URL('../../fixtures/rules/worked_example/', import.meta.url);
 // Before turn 1 the board is empty; turnN.txt is the board after turn N.
 const after = [1, 2, 3, 4, 5].map((n) => boardFromText(readFileSync(new URL(`turn${n}.txt`, dir), 'utf8')));
 const boards = [emptyBoard(), ...after];

@@ -36,7 +36,7 @@ describe('the service', () => {
     const old = await fetch(`${base}/favicon.ico`, { redirect: 'manual' });
     expect(old.status).toBe(301);
     expect(old.headers.get('location')).toBe('/favicon.svg');
-    const web = fileURLToPath(new URL('../../web', import.meta.url));
+    const web = fileURLToPath(new URL('../../web/', import.meta.url));
     const pages = readdirSync(web).filter((f) => f.endsWith('.html'));
     expect(pages.length).toBeGreaterThanOrEqual(6);
     for (const page of pages)

@@ -90,7 +90,7 @@ export function createApp(
   app.use(securityHeaders());
   // Checked here too: a server started from code gets the command line's check.
   if (trustProxy !== undefined) app.set('trust proxy', trustProxyOf(trustProxy));
-  const webDir = fileURLToPath(new URL('../../web', import.meta.url));
+  const webDir = fileURLToPath(new URL('../../web/', import.meta.url));
   app.get('/app/:name', (req, res, next) => {
     const script = scripts.get(req.params.name!);
     if (!script) return next();

@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 const pages = ['index', 'board', 'overlay', 'overlay-builder', 'camera', 'check', 'hall'] as const;
 
 export async function bundleWeb(): Promise<Map<string, string>> {
-  const dir = fileURLToPath(new URL('../../web', import.meta.url));
+  const dir = fileURLToPath(new URL('../../web/', import.meta.url));
   const result = await build({
     entryPoints: pages.map((p) => `${dir}${p}.ts`),
     bundle: true,

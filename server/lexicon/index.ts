@@ -139,7 +139,7 @@ function cacheDirs(): { dir: string; shared: boolean }[] {
   const set = process.env.TILECAM_CACHE_DIR?.trim();
   if (set) return [{ dir: resolve(set), shared: false }];
   return [
-    { dir: fileURLToPath(new URL('../../node_modules/.cache/tilecam', import.meta.url)), shared: false },
+    { dir: fileURLToPath(new URL('../../node_modules/.cache/tilecam/', import.meta.url)), shared: false },
     // The temporary folder is every user's: this user's own folder there, which no one else may write to.
     { dir: join(tmpdir(), `tilecam-cache-${process.getuid?.() ?? 'user'}`), shared: true },
   ];

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeGcg, gcgFromGame, MAX_GCG_MOVES, readGcg, replayGcg, writeGcg } from '../index.ts';
 
-const gamesDir = new URL('../../../fixtures/games', import.meta.url);
+const gamesDir = new URL('../../../fixtures/games/', import.meta.url);
 const fixtureGames = readdirSync(gamesDir).filter((f) => f.endsWith('.gcg'));
 
 function read(text: string) {

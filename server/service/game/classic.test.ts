@@ -442,7 +442,7 @@ describe('turns ended while a move is held', () => {
 });
 
 describe('a blank in a game without a lexicon of its own', () => {
-  const shared = new URL('../../../../shared/realdata/scrabscrap-de/game06', import.meta.url);
+  const shared = new URL('../../../../shared/realdata/scrabscrap-de/game06/', import.meta.url);
   const present = (() => {
     try {
       readFileSync(new URL('image-2.txt', shared));
