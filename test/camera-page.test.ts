@@ -210,7 +210,7 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
       await page.waitForSelector('#status.live', { timeout: 10_000 });
       const back = performance.now();
       // Connected again: frames go again, and End turn. (Each frame the page could not send reset its gate already:
-      // the reset on reconnecting, after an outage with no frame due, is web/frame-gate.test.ts's.)
+      // the reset on reconnecting, after an outage with no frame due, is web/ui/frame-gate.test.ts's.)
       await expect.poll(() => frames.some((f) => f.at >= back), { timeout: 10_000 }).toBe(true);
       await page.click('#end-turn');
       await expect.poll(() => frames.some((f) => f.endTurn && f.at >= back), { timeout: 10_000 }).toBe(true);

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../server/http/app.ts';
 import type { GameSnapshot, MeSnapshot } from '../server/protocol/index.ts';
 import { parseGameConfig } from '../server/service/validate.ts';
-import { defaultOverlay, type OverlayOptions, overlayPath, parseOverlay } from '../web/overlay-options.ts';
+import { defaultOverlay, type OverlayOptions, overlayPath, parseOverlay } from '../web/ui/overlay-options.ts';
 import {
   chromiumPresent,
   closeWatched,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count } from './render.ts';
+import { count } from './ui/render.ts';
 
 describe('the unseen line’s counts', () => {
   it('say 1 vowel, 2 vowels, 0 blanks', () => {

@@ -15,7 +15,7 @@
  * a held reading confirmed by the scorekeeper, the moves taken back after the last photo and played again (see
  * cameraPhotos), VIEWERS WebSocket viewers spread over the games and over the instances; with HALL_STREAM_MS, each
  * camera also looks that often at the board as it stands and sends it without End turn when the camera page's gate
- * lets it (web/frame-gate.ts; HALL_STREAM_GATE=0: every time), as the camera page does between turns; with
+ * lets it (web/ui/frame-gate.ts; HALL_STREAM_GATE=0: every time), as the camera page does between turns; with
  * HALL_CAMERA_PAGES, a camera page per game watches the frames' grids (or pictures). Printed per phase: frames
  * read per second, frame posted → every viewer of its game updated (p50/p99/max; each camera's first round apart) and
  * → the camera's answer, committed or held (the decision as the camera sees it),
@@ -29,7 +29,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import WebSocket from 'ws';
-import { FrameGate } from '../../web/frame-gate.ts';
+import { FrameGate } from '../../web/ui/frame-gate.ts';
 import { NODE_FLAGS } from '../cli/node-flags.ts';
 import {
   type RunningPostgres,
@@ -58,7 +58,7 @@ const FRAME_MS = setting('HALL_FRAME_MS', 2000, 1);
  *  feeds the views when the camera page's gate lets it (below), as the page does every second between turns; 0 (the
  *  default): End turns only. */
 const STREAM_MS = setting('HALL_STREAM_MS', 0, 0);
-/** With HALL_STREAM_MS, the camera page's gate (web/frame-gate.ts): a frame goes when the board changed (here: a
+/** With HALL_STREAM_MS, the camera page's gate (web/ui/frame-gate.ts): a frame goes when the board changed (here: a
  *  new photo since the last one sent), for the 5 ticks after a change or an End turn, and every 5 s; the bench's
  *  cameras show no hands, so a board changes only when a move is played. HALL_STREAM_GATE=0: every tick, as the
  *  page sent before session 19. */

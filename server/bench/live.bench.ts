@@ -37,7 +37,7 @@ import { type Colour, gameFolders, readGame, type SheetGame, type SheetMove } fr
 /**
  * Auto capture's timing for the run. The service's default is 3 identical confident readings over at least
  * 1,500 ms, made for a camera page that sends a frame a second while the board changes and for 5 s after
- * (web/frame-gate.ts). The bench's camera sends a frame every 150 ms
+ * (web/ui/frame-gate.ts). The bench's camera sends a frame every 150 ms
  * (after the previous answer), so it keeps the 3 readings and scales the time to 300 ms: the third frame of a
  * still board settles it, as the third does at 1 fps. A board still waiting after AUTO_FRAMES frames (twice the
  * three needed) never settles: every frame of one photo reads alike, so only doubt keeps it waiting.

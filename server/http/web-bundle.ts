@@ -1,16 +1,17 @@
 /**
- * The browser code is TypeScript in web/; the server bundles each page's entry with esbuild when it starts (a few
- * tens of milliseconds) and serves the result from memory at /app/NAME.js. No separate build step to forget.
+ * The browser code is TypeScript in web/; the server bundles each page's entry (every module in web/pages/) with
+ * esbuild when it starts (a few tens of milliseconds) and serves the result from memory at /app/NAME.js. No separate
+ * build step to forget.
  */
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-const pages = ['index', 'board', 'overlay', 'overlay-builder', 'camera', 'check', 'hall'] as const;
-
 export async function bundleWeb(): Promise<Map<string, string>> {
-  const dir = fileURLToPath(new URL('../../web/', import.meta.url));
+  const dir = fileURLToPath(new URL('../../web/pages/', import.meta.url));
+  const pages = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
   const result = await build({
-    entryPoints: pages.map((p) => `${dir}${p}.ts`),
+    entryPoints: pages.map((p) => `${dir}${p}`),
     bundle: true,
     format: 'esm',
     target: 'es2022',

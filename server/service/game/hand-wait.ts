@@ -8,7 +8,7 @@
 export const HAND_WAIT_MS = 4000;
 
 /** A camera that sent a frame this recently is streaming: it will send more, so an End turn can wait out a hand.
- *  The camera page sends one at least every 5 s (web/frame-gate.ts: a board that has not changed for a few seconds
+ *  The camera page sends one at least every 5 s (web/ui/frame-gate.ts: a board that has not changed for a few seconds
  *  is sent that often, not every second), on a timer of its own that may run late (a tick a second: 5–6 s apart),
  *  over a network that may be slow. */
 export const STREAM_GAP_MS = 10_000;

@@ -4,7 +4,7 @@
  * reaches (the server's LAN addresses from `/api/health`), so a phone at the table opens its camera page in one scan.
  */
 import QRCode from 'qrcode';
-import { getHealth } from './api.ts';
+import { getHealth } from '../api.ts';
 import { overlayPath } from './overlay-options.ts';
 import { el } from './render.ts';
 

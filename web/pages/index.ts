@@ -4,11 +4,11 @@
  * their scores, status and date (an event's games link to its hall); a finished or abandoned game whose scorekeeper
  * link this computer keeps can be archived, and restored from "Show archived".
  */
-import type { GameConfigInput } from '../server/protocol/index.ts';
-import { setArchived as archiveRequest, createGame, failure } from './api.ts';
-import { hallHref, type ListedGame, listGames, playersWithScores } from './listing.ts';
-import { browserTileSet, el, nameTileSetOptions } from './render.ts';
-import { copyText, gameShareLinks, sharePanel } from './share.ts';
+import type { GameConfigInput } from '../../server/protocol/index.ts';
+import { setArchived as archiveRequest, createGame, failure } from '../api.ts';
+import { hallHref, type ListedGame, listGames, playersWithScores } from '../ui/listing.ts';
+import { browserTileSet, el, nameTileSetOptions } from '../ui/render.ts';
+import { copyText, gameShareLinks, sharePanel } from '../ui/share.ts';
 
 const form = document.getElementById('new-game') as HTMLFormElement;
 const links = document.getElementById('links')!;

@@ -6,7 +6,7 @@
  * chime sounds (WebAudio, no file), once the person has used the page (browsers allow sound only then), unless
  * muted (the header's toggle, remembered in localStorage).
  */
-import type { PendingView } from '../server/protocol/index.ts';
+import type { PendingView } from '../../server/protocol/index.ts';
 import { boardView, el, heldSquaresView, onSquareClick } from './render.ts';
 
 /** What the scorekeeper's buttons in the panel do; none on a viewer's page. */

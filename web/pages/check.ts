@@ -6,11 +6,17 @@
  * a GCG file can be rescored to find its first wrong score.
  */
 
-import type { ExplainedWord, PremiumName } from '../server/engine/index.ts';
-import { squareName, standardLayout } from '../server/engine/index.ts';
-import type { CheckView, GcgCheck, TurnCheck, UnsureSquare, Verification } from '../server/protocol/index.ts';
-import { type Answer, getCheck, getTurnCheck, postCheck, postGcgCheck } from './api.ts';
-import { browserTileSet, el, nameTileSetOptions, tileSetName } from './render.ts';
+import type { ExplainedWord, PremiumName } from '../../server/engine/index.ts';
+import { squareName, standardLayout } from '../../server/engine/index.ts';
+import type {
+  CheckView,
+  GcgCheck,
+  TurnCheck,
+  UnsureSquare,
+  Verification,
+} from '../../server/protocol/index.ts';
+import { type Answer, getCheck, getTurnCheck, postCheck, postGcgCheck } from '../api.ts';
+import { browserTileSet, el, nameTileSetOptions, tileSetName } from '../ui/render.ts';
 
 const SIZE = 15;
 const LABEL: Record<string, PremiumName> = { d: 'DL', t: 'TL', D: 'DW', T: 'TW' };

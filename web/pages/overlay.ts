@@ -4,10 +4,10 @@
  * me.ts). Everything is sized in a unit of the source's height, and the whole is shrunk until it fits the source,
  * whatever it holds (a classic game, or Scrabble Me's four boards). The settings are read by overlay-options.ts.
  */
-import type { GameSnapshot, MeSnapshot, Snapshot } from '../server/protocol/index.ts';
-import { connect } from './connection.ts';
-import { meScoresView, podiumView, roundView } from './me.ts';
-import { type OverlayField, overlaySizes, parseOverlay } from './overlay-options.ts';
+import type { GameSnapshot, MeSnapshot, Snapshot } from '../../server/protocol/index.ts';
+import { connect } from '../connection.ts';
+import { meScoresView, podiumView, roundView } from '../ui/me.ts';
+import { type OverlayField, overlaySizes, parseOverlay } from '../ui/overlay-options.ts';
 import {
   boardFrame,
   boardView,
@@ -19,7 +19,7 @@ import {
   tickClocks,
   tileValues,
   unseenView,
-} from './render.ts';
+} from '../ui/render.ts';
 
 const options = parseOverlay(new URLSearchParams(location.search));
 const root = document.getElementById('overlay')!;

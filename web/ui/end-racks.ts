@@ -3,7 +3,7 @@
  * are on the two racks; when they are no more than a rack holds, the player who made the last play went out (their
  * rack is empty) and the other holds them all. Otherwise the racks are the players' to type.
  */
-import type { GameSnapshot } from '../server/protocol/index.ts';
+import type { GameSnapshot } from '../../server/protocol/index.ts';
 
 /** Each player's rack as the tracker knows it (letters, `?` for a blank), or undefined when it cannot tell. */
 export function racksFromTracker(s: GameSnapshot, rackSize: number): string[] | undefined {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GameSnapshot } from '../server/protocol/index.ts';
+import type { GameSnapshot } from '../../server/protocol/index.ts';
 import { racksFromTracker } from './end-racks.ts';
 
 const snapshot = (over: { players?: number; bag: number; tiles: Record<string, number>; last?: number }) =>

@@ -7,11 +7,11 @@
  * the page says why, for as long as it is so, and takes photos instead (each one ends the turn). In a Scrabble Me
  * game each seat has its camera: `&seat=N` (1-based) says which seat this one is at.
  */
-import type { GameSnapshot, MeSnapshot, Snapshot } from '../server/protocol/index.ts';
-import { connect } from './connection.ts';
-import { FrameGate, GLANCE_HEIGHT, GLANCE_WIDTH, greyOf } from './frame-gate.ts';
-import { meStatus } from './me.ts';
-import { noSuchGameView } from './render.ts';
+import type { GameSnapshot, MeSnapshot, Snapshot } from '../../server/protocol/index.ts';
+import { connect } from '../connection.ts';
+import { FrameGate, GLANCE_HEIGHT, GLANCE_WIDTH, greyOf } from '../ui/frame-gate.ts';
+import { meStatus } from '../ui/me.ts';
+import { noSuchGameView } from '../ui/render.ts';
 
 const query = new URLSearchParams(location.search);
 const game = query.get('game') ?? '';

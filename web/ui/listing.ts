@@ -2,7 +2,7 @@
  * The games list as `GET /api/games` answers it (the start page's "Games", the hall's live games of an event), and
  * how a listed game's scores read: "Ann 120 – Ben 98".
  */
-import * as api from './api.ts';
+import * as api from '../api.ts';
 
 /** A game as the server lists it. */
 export interface ListedGame {

@@ -1,24 +1,24 @@
 /**
  * The scoreboard page (`/board.html?game=ID`), and with the scorekeeper's token in the address
  * (`#token=…`) the scorekeeper's controls: the pending reading with its photo and squares in doubt (Scrabble Me: one
- * panel per held board), what it would score, its alert (web/held.ts), fix a square, confirm, pass, exchange,
+ * panel per held board), what it would score, its alert (web/ui/held.ts), fix a square, confirm, pass, exchange,
  * challenge, name a blank, undo, end the game. Each player's turn clock beside the score, the running turn counting.
  */
 
-import { squareName } from '../server/engine/index.ts';
+import { squareName } from '../../server/engine/index.ts';
 import type {
   ActionInput,
   GameSnapshot,
   MeActionInput,
   MeSnapshot,
   Snapshot,
-} from '../server/protocol/index.ts';
-import { getGame, sendAction } from './api.ts';
-import { type ConnectionState, connect } from './connection.ts';
-import { askFields, askText, choose, confirmDialog } from './dialog.ts';
-import { racksFromTracker } from './end-racks.ts';
-import { heldKey, heldPanel, newlyHeld, soundToggle } from './held.ts';
-import { meView } from './me.ts';
+} from '../../server/protocol/index.ts';
+import { getGame, sendAction } from '../api.ts';
+import { type ConnectionState, connect } from '../connection.ts';
+import { askFields, askText, choose, confirmDialog } from '../ui/dialog.ts';
+import { racksFromTracker } from '../ui/end-racks.ts';
+import { heldKey, heldPanel, newlyHeld, soundToggle } from '../ui/held.ts';
+import { meView } from '../ui/me.ts';
 import {
   actionButton,
   askTile,
@@ -37,9 +37,9 @@ import {
   tickClocks,
   tileValues,
   unseenView,
-} from './render.ts';
-import { gameShareLinks, sharePanel } from './share.ts';
-import { sourcesView } from './sources.ts';
+} from '../ui/render.ts';
+import { gameShareLinks, sharePanel } from '../ui/share.ts';
+import { sourcesView } from '../ui/sources.ts';
 
 const params = new URLSearchParams(location.search);
 const game = params.get('game') ?? '';
@@ -255,7 +255,7 @@ function controls(s: GameSnapshot) {
 }
 
 /**
- * The reading held for the scorekeeper (web/held.ts's panel): an alert with the reasons, each square in doubt zoomed
+ * The reading held for the scorekeeper (web/ui/held.ts's panel): an alert with the reasons, each square in doubt zoomed
  * from the photo with its likeliest readings to pick (or another letter), what it would score if confirmed,
  * "Confirm this board", and the reading itself to fix by a click.
  */
@@ -313,7 +313,7 @@ function meHeldViews(s: MeSnapshot): HTMLElement[] {
 
 /**
  * The held readings' alert on the scorekeeper's page: a panel whose reading has just arrived pulses once (a chime
- * sounds with it, web/held.ts); the page's title is marked ● while any is held.
+ * sounds with it, web/ui/held.ts); the page's title is marked ● while any is held.
  */
 function markHeld(s: Snapshot, panels: readonly HTMLElement[]): void {
   const held =

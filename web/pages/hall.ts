@@ -6,11 +6,11 @@
  * WebSocket (web/connection.ts), and listed again every 30 s: new games join, ended ones leave. Without an event,
  * a form asks for one (and offers the events with games being played now). Dark by default; `?theme=light`.
  */
-import type { GameSnapshot, MeSnapshot, Snapshot } from '../server/protocol/index.ts';
-import { type ConnectionState, connect } from './connection.ts';
-import { hallHref, type ListedGame, listAllGames, playersWithScores } from './listing.ts';
-import { meScoresView, meStatus, roundView } from './me.ts';
-import { boardView, el, headlineView, scoresView, tileValues } from './render.ts';
+import type { GameSnapshot, MeSnapshot, Snapshot } from '../../server/protocol/index.ts';
+import { type ConnectionState, connect } from '../connection.ts';
+import { hallHref, type ListedGame, listAllGames, playersWithScores } from '../ui/listing.ts';
+import { meScoresView, meStatus, roundView } from '../ui/me.ts';
+import { boardView, el, headlineView, scoresView, tileValues } from '../ui/render.ts';
 
 /** How often the event's games are listed again (new games join, ended ones leave). */
 const RELIST_MS = 30_000;

@@ -2,8 +2,8 @@
  * The camera streams the server pulls, on the scorekeeper's page. The snapshot tells every viewer only that a
  * stream stopped; why (a name not found, a refused connection) is asked with the token (`GET …/source`), once a stop.
  */
-import type { Snapshot, SourceView } from '../server/protocol/index.ts';
-import { getSources } from './api.ts';
+import type { Snapshot, SourceView } from '../../server/protocol/index.ts';
+import { getSources } from '../api.ts';
 import { el } from './render.ts';
 
 /** Why each stream shown stopped, by seat and host: '' while asked, or when the server did not say. */

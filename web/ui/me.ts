@@ -4,7 +4,7 @@
  * token, the table's actions (end a board's turn, challenge, blank swap, refill, podium, no bonus word, undo) and
  * fixing a tile of a round already scored (a held reading has its panel at the top of the page: board.ts, held.ts).
  */
-import type { MeActionInput, MeSnapshot } from '../server/protocol/index.ts';
+import type { MeActionInput, MeSnapshot } from '../../server/protocol/index.ts';
 import { askText, choose, confirmDialog } from './dialog.ts';
 import { actionButton, askTile, boardView, el, onSquareClick, setLetters } from './render.ts';
 
@@ -57,7 +57,7 @@ export function meView(s: MeSnapshot, act?: Act): HTMLElement[] {
       });
     }
     fig.append(view, el('figcaption', {}, `Board ${i + 1} · ${s.players[b.holder]?.name ?? '?'}${state}`));
-    // A held reading has its own panel (web/held.ts): the board says so.
+    // A held reading has its own panel (web/ui/held.ts): the board says so.
     if (b.pending) {
       fig.classList.add('held');
       fig.append(el('p', { class: 'held-note' }, '● a reading waits for confirmation'));

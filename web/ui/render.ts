@@ -1,8 +1,8 @@
 /** DOM rendering of a snapshot: the board with premium squares, scores, move list, unseen tiles, pending reading. */
 
-import { squareName, standardLayout, type TileSet, tileSets } from '../server/engine/index.ts';
-import type { ClockView, GameSnapshot, Look, PendingView, WordView } from '../server/protocol/index.ts';
-import { gridHomography, project } from '../vision/homography.ts';
+import { squareName, standardLayout, type TileSet, tileSets } from '../../server/engine/index.ts';
+import type { ClockView, GameSnapshot, Look, PendingView, WordView } from '../../server/protocol/index.ts';
+import { gridHomography, project } from '../../vision/homography.ts';
 import { askText } from './dialog.ts';
 
 const PREMIUM = standardLayout.rows;

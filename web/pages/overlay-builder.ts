@@ -4,16 +4,16 @@
  * size (1920×1080 or 1280×720), scaled down to the page. The address is written by overlay-options.ts, the one
  * place that also reads it.
  */
-import type { GameList } from '../server/protocol/index.ts';
-import { listGames } from './api.ts';
+import type { GameList } from '../../server/protocol/index.ts';
+import { listGames } from '../api.ts';
 import {
   type OverlayField,
   type OverlayLayout,
   type OverlaySize,
   overlayFields,
   overlayPath,
-} from './overlay-options.ts';
-import { copyText } from './share.ts';
+} from '../ui/overlay-options.ts';
+import { copyText } from '../ui/share.ts';
 
 const form = document.getElementById('builder') as HTMLFormElement;
 const gameSelect = document.getElementById('game') as HTMLSelectElement;
