@@ -58,3 +58,10 @@ export function outage(err: unknown, dependency: string, outcome: string): Servi
     );
   return lost ? new ServiceError('unavailable', `${dependency} is out of reach: ${outcome}`) : undefined;
 }
+
+/** A store call's failure as the client's answer: the database out of reach is `unavailable`, never its address. */
+export function storeOutage(outcome: string): (err: unknown) => never {
+  return (err) => {
+    throw outage(err, 'the database', outcome) ?? err;
+  };
+}

@@ -3,6 +3,10 @@
  * so a restart resumes every game exactly, and dropping it from memory again when nobody has watched it for a
  * while), token checks, the camera streams the server pulls, and one queue per game: a game's frames and actions
  * are decided one at a time, in the order they came. Transport-free: HTTP and WebSocket call into it.
+ *
+ * Size: the game cache, the camera streams it pulls, catching up with other instances and the worker handler share
+ * the `sessions` map and each game's queue, so they are one class; the queue (queue.ts) and the listing (listing.ts)
+ * stand apart. Streams and catching up as classes of their own are not done yet.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import {
@@ -18,11 +22,10 @@ import {
   type GameChanges,
   type GameConfig,
   type GameStore,
-  type ListQuery,
   StoreConflict,
 } from '../store/types.ts';
 import { checkSourceUrl, mjpegFrames, SourceError } from './cameras/mjpeg.ts';
-import { outage, ServiceError } from './errors.ts';
+import { ServiceError, storeOutage } from './errors.ts';
 import { type CaptureTiming, GameSession } from './game/classic.ts';
 import type { Session } from './game/contract.ts';
 import { NoFrameYet } from './game/live.ts';
@@ -31,6 +34,8 @@ import type { BusNote, GameBus } from './hall/bus.ts';
 import { fieldOf, type SharedSources, type SourceEntry, sourceField } from './hall/sources.ts';
 import { partitionOf, type WorkAnswer, type WorkHandler, type WorkJob } from './hall/work.ts';
 import { defaultLimits, type Limits, type SourcePolicy } from './limits.ts';
+import { ABANDONED_DAYS, abandoned, type Listing, type ListingQuery, listGames } from './listing.ts';
+import { GameQueue } from './queue.ts';
 
 export type { Session } from './game/contract.ts';
 
@@ -82,13 +87,6 @@ const TURN_FRAME_MS = 90_000;
 /** Catching up that failed is tried again after this, doubling up to CATCH_UP_MAX_MS, until it succeeds. */
 const CATCH_UP_FIRST_MS = 250;
 const CATCH_UP_MAX_MS = 4000;
-
-/** A store call's failure as the client's answer: the database out of reach is `unavailable`, never its address. */
-function storeOutage(outcome: string): (err: unknown) => never {
-  return (err) => {
-    throw outage(err, 'the database', outcome) ?? err;
-  };
-}
 
 export class GameService {
   private readonly sessions = new Map<string, Live>();
@@ -610,42 +608,8 @@ export class GameService {
    * Games newest first, a page at a time; `next` continues the listing. Archived games are listed only with
    * `status: 'archived'`.
    */
-  async list(
-    query: { limit?: number; status?: 'live' | 'ended' | 'archived'; event?: string; after?: string } = {},
-  ): Promise<{
-    games: ListedGameView[];
-    next: string | null;
-  }> {
-    const limitTo = query.limit ?? 50;
-    const after = query.after ? parseCursor(query.after) : undefined;
-    const q: ListQuery = {
-      limit: limitTo + 1,
-      ...(after ? { after } : {}),
-      ...(query.status ? { status: query.status } : {}),
-      ...(query.event !== undefined ? { event: query.event } : {}),
-    };
-    const rows = await this.store.listGames(q).catch(storeOutage('try again in a few seconds'));
-    const page = rows.slice(0, limitTo);
-    const last = page.at(-1);
-    const now = Date.now();
-    return {
-      games: page.map((g) => ({
-        id: g.id,
-        players: g.config.players,
-        variant: g.config.variant,
-        ...(g.config.event ? { event: g.config.event } : {}),
-        createdAt: g.createdAt,
-        ended: g.endedAt !== null,
-        scores: g.scores,
-        lastEventAt: g.lastEventAt,
-        abandoned: g.endedAt === null && abandoned(g.lastEventAt ?? g.createdAt, now),
-        archived: g.archivedAt !== null,
-      })),
-      next:
-        rows.length > limitTo && last
-          ? Buffer.from(`${last.createdAt} ${last.id}`).toString('base64url')
-          : null,
-    };
+  list(query: ListingQuery = {}): Promise<Listing> {
+    return listGames(this.store, query);
   }
 
   /**
@@ -840,84 +804,6 @@ function listOutOfReach(err: unknown): never {
   );
 }
 
-/** A game with nothing recorded for this many days (and not ended) is abandoned: it may be archived. */
-export const ABANDONED_DAYS = 7;
-
-function abandoned(lastAt: string, now: number): boolean {
-  const t = Date.parse(lastAt);
-  return Number.isFinite(t) && now - t >= ABANDONED_DAYS * 24 * 3600 * 1000;
-}
-
-/** A game as `GET /api/games` lists it. */
-export interface ListedGameView {
-  readonly id: string;
-  readonly players: readonly string[];
-  readonly variant: string;
-  /** The event the game belongs to, if any. */
-  readonly event?: string;
-  readonly createdAt: string;
-  readonly ended: boolean;
-  /** The totals after the last event, in seat order (null before the first). */
-  readonly scores: readonly number[] | null;
-  readonly lastEventAt: string | null;
-  /** Live, but nothing recorded for ABANDONED_DAYS days. */
-  readonly abandoned: boolean;
-  readonly archived: boolean;
-}
-
-/**
- * One game's work, one piece at a time in arrival order, with one waiting place per camera for frames that only
- * feed the views.
- */
-export class GameQueue {
-  private tail: Promise<unknown> = Promise.resolve();
-  private pending = 0;
-  private readonly feeds = new Map<
-    number,
-    { bytes: Uint8Array; resolve: (r: never) => void; reject: (e: unknown) => void }
-  >();
-
-  /** Nothing running or waiting. */
-  get idle(): boolean {
-    return this.pending === 0;
-  }
-
-  run<T>(task: () => Promise<T>): Promise<T> {
-    this.pending++;
-    const result = this.tail.then(task);
-    this.tail = result.then(
-      () => this.pending--,
-      () => this.pending--,
-    );
-    return result;
-  }
-
-  feed<T>(
-    camera: number,
-    bytes: Uint8Array,
-    read: (bytes: Uint8Array) => Promise<T>,
-    skipped: T,
-  ): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const waiting = this.feeds.get(camera);
-      if (waiting) {
-        (waiting.resolve as (r: T) => void)(skipped);
-        Object.assign(waiting, { bytes, resolve, reject });
-        return;
-      }
-      const entry = { bytes, resolve: resolve as (r: never) => void, reject };
-      this.feeds.set(camera, entry);
-      this.run(() => {
-        this.feeds.delete(camera);
-        return read(entry.bytes);
-      }).then(
-        (r) => (entry.resolve as (r: T) => void)(r),
-        (e) => entry.reject(e),
-      );
-    });
-  }
-}
-
 /** The game in memory as stored (another process changed it). */
 function refresh(live: Live, changes: GameChanges): void {
   live.session.refresh(changes);
@@ -939,12 +825,6 @@ export async function limit(limiter: RateLimiterAbstract, key: string, message: 
     if (err instanceof RateLimiterRes) throw new ServiceError('rate-limited', message, err.msBeforeNext);
     throw err;
   }
-}
-
-function parseCursor(cursor: string): { createdAt: string; id: string } {
-  const m = /^(\S{1,40}) ([\w-]{1,40})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!m) throw new ServiceError('bad-request', 'after must be the next value of a previous page');
-  return { createdAt: m[1]!, id: m[2]! };
 }
 
 function hash(token: string): string {

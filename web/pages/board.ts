@@ -3,6 +3,8 @@
  * (`#token=…`) the scorekeeper's controls: the pending reading with its photo and squares in doubt (Scrabble Me: one
  * panel per held board), what it would score, its alert (web/ui/held.ts), fix a square, confirm, pass, exchange,
  * challenge, name a blank, undo, end the game. Each player's turn clock beside the score, the running turn counting.
+ *
+ * Size: one page's controls, each a few lines of DOM wiring over the shared renderer (ui/render.ts).
  */
 
 import { squareName } from '../../server/engine/index.ts';

@@ -4,6 +4,9 @@
  * boards with the new tiles, the premiums counted and those used before, each word outlined, and every point as
  * sentences out. `?id=ID` shows a stored check (its permalink), `?game=ID&turn=N` a live game's move explained, and
  * a GCG file can be rescored to find its first wrong score.
+ *
+ * Size: it still draws its own boards (before and after, the words outlined) rather than through ui/render.ts: one
+ * renderer for every board is not done yet.
  */
 
 import type { ExplainedWord, PremiumName } from '../../server/engine/index.ts';

@@ -1,4 +1,7 @@
-/** DOM rendering of a snapshot: the board with premium squares, scores, move list, unseen tiles, pending reading. */
+/**
+ * DOM rendering of a snapshot: the board with premium squares, scores, move list, unseen tiles, pending reading.
+ * Size: every part of the scoreboard's DOM, each a function of the snapshot.
+ */
 
 import { squareName, standardLayout, type TileSet, tileSets } from '../../server/engine/index.ts';
 import type { ClockView, GameSnapshot, Look, PendingView, WordView } from '../../server/protocol/index.ts';

@@ -3,6 +3,9 @@
  * and the frame intake that turns camera readings into events. The camera is never trusted alone: a reading that
  * is not a legal move from the last board, has squares in doubt, or puts more tiles of a letter on the board than
  * the set has, waits for the scorekeeper with its photo.
+ *
+ * Size: one game's state and every way it changes (a frame, an action, a held reading confirmed, a refresh from
+ * another instance) over that one state; what a frame means is decided in interpret.ts, the live side in live.ts.
  */
 
 import type { Corners } from '../../../vision/index.ts';

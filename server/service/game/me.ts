@@ -7,6 +7,8 @@
  *
  * Cameras are numbered by seat. A camera sees the board its seat's player holds (after a blank swap the boards
  * change places), but the tiles decide: a reading is matched to the board whose committed tiles it shows.
+ *
+ * Size: as classic.ts, one Scrabble Me game's state and every way it changes.
  */
 import type { Corners } from '../../../vision/index.ts';
 import {

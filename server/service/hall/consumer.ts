@@ -1,4 +1,7 @@
-/** A `tilecam worker`'s side of the work queue (design: docs/design.md, "Workers"). */
+/**
+ * A `tilecam worker`'s side of the work queue (design: docs/design.md, "Workers"). Size: one worker's life (heartbeat,
+ * leases, rebuilding after Redis is lost, deciding a job) over state all of it shares.
+ */
 import { randomUUID } from 'node:crypto';
 import { type Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
