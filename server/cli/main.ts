@@ -2,6 +2,7 @@
  * The command line: `tilecam <command> …`. Each command lives in its own module and returns an exit code;
  * with `--json` a command prints exactly one JSON object on stdout.
  */
+import { analyzeCommand, analyzeSpec } from './analyze.ts';
 import { evalCommand, evalSpec } from './eval.ts';
 import { demoCommand, feedCommand, feedSpec } from './feed.ts';
 import { type CommandSpec, optionLines } from './options.ts';
@@ -27,6 +28,7 @@ const commands: Record<string, { readonly run: Command; readonly spec: CommandSp
   demo: { run: demoCommand, spec: demoSpec },
   verify: { run: verifyCommand, spec: verifySpec },
   replay: { run: replayCommand, spec: replaySpec },
+  analyze: { run: analyzeCommand, spec: analyzeSpec },
 };
 
 export const HELP_WIDTH = 100;

@@ -15,6 +15,7 @@ export * from './gcg/index.ts';
 export * from './infer.ts';
 export * from './layout.ts';
 export * from './lexicon.ts';
+export * from './movegen/index.ts';
 export * from './result.ts';
 export * from './rules.ts';
 export * from './score.ts';

@@ -22,7 +22,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import dictionaryDe from 'dictionary-de';
 import nspell from 'nspell';
-import { type Lexicon, lexiconFromText, SortedWords } from '../engine/index.ts';
+import { Dawg, type Lexicon, lexiconFromText, SortedWords, type TileSet } from '../engine/index.ts';
 
 export const DEFAULT_LEXICON = 'default-en';
 
@@ -33,15 +33,25 @@ let defaultLexicon: Lexicon | undefined;
 /** As GERMAN_LIST_VERSION, for the English list. */
 const ENGLISH_LIST_VERSION = 1;
 
-/** The default English list, loaded once. */
-export function defaultEnglishLexicon(): Lexicon {
-  if (!defaultLexicon) {
+let english: SortedWords | undefined;
+
+/** The default English list's words, in capitals. */
+function englishWords(): SortedWords {
+  if (!english) {
     // Read as a file, not `require`d (the module cache would keep the package's 275,000 strings for good), and kept
     // worked out as the German list is.
     const text = readFileSync(createRequire(import.meta.url).resolve('an-array-of-english-words'), 'utf8');
-    const words = cachedWords('en', ENGLISH_LIST_VERSION, [text], () =>
+    english = cachedWords('en', ENGLISH_LIST_VERSION, [text], () =>
       (JSON.parse(text) as string[]).map((w) => w.toUpperCase()),
     )!;
+  }
+  return english;
+}
+
+/** The default English list, loaded once. */
+export function defaultEnglishLexicon(): Lexicon {
+  if (!defaultLexicon) {
+    const words = englishWords();
     defaultLexicon = {
       name: 'an-array-of-english-words',
       size: words.size,
@@ -76,6 +86,7 @@ export async function loadLexicon(spec: string): Promise<LoadResult> {
 }
 
 let germanLexicon: Lexicon | undefined;
+let germanList: SortedWords | undefined;
 const GERMAN_NAME = 'hunspell-de (dictionary-de)';
 /** Changed when what is kept of the German words changes: the kept lists of earlier versions are then not read. */
 const GERMAN_LIST_VERSION = 1;
@@ -116,6 +127,7 @@ export function germanReadingLexicon(): Lexicon {
       for (const word of Object.keys(inner.data)) known.add(word.toUpperCase());
       return [...known].filter(accepts);
     });
+    germanList = words;
     germanLexicon = {
       name: GERMAN_NAME,
       size: words?.size ?? 0,
@@ -172,36 +184,52 @@ function cachedWords(
   const hash = createHash('sha256').update(`tilecam word list ${version}`);
   for (const source of sources) hash.update(`\n${source.length}\n`).update(source);
   const key = `${name}-${hash.digest('hex').slice(0, 16)}.words`;
-  const dirs = cacheDirs();
-  for (const { dir, shared } of dirs) {
-    if (shared && !ownFolder(dir)) continue;
-    try {
-      const kept = readKept(readFileSync(join(dir, key), 'utf8'));
-      if (kept) return kept;
-    } catch {
-      // Not kept there (or not readable).
-    }
-  }
+  const kept = readKeptFile(key, (bytes) => readKept(bytes.toString('utf8')));
+  if (kept) return kept;
   const made = work();
   if (!made) return undefined;
   const words = SortedWords.of(made);
   const text = words.toString();
   const trailer = `#${words.size} ${createHash('sha256').update(text).digest('hex')}\n`;
+  keepFile(key, text + trailer, `the ${name} word list`);
+  return words;
+}
+
+/** The first kept file `key` that `read` makes something of, from the cache folders (cacheDirs). */
+function readKeptFile<T>(key: string, read: (bytes: Buffer) => T | undefined): T | undefined {
+  for (const { dir, shared } of cacheDirs()) {
+    if (shared && !ownFolder(dir)) continue;
+    try {
+      const kept = read(readFileSync(join(dir, key)));
+      if (kept) return kept;
+    } catch {
+      // Not there, or unreadable: made again.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Keeps `data` as file `key` in the first cache folder that takes it: written to a file of its own, flushed to disk,
+ * then renamed, so that processes starting together never read one half written. A folder that cannot be written
+ * only costs the time to make the data each time; `what` names it in the one line said then.
+ */
+function keepFile(key: string, data: string | Uint8Array, what: string): void {
   const failures: string[] = [];
-  for (const { dir, shared } of dirs) {
+  for (const { dir, shared } of cacheDirs()) {
     const part = join(dir, `${key}.${randomUUID()}`);
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       if (shared && !ownFolder(dir)) throw new Error("the folder is not this user's alone");
       const fd = openSync(part, 'w');
       try {
-        writeFileSync(fd, text + trailer);
+        writeFileSync(fd, data);
         fsyncSync(fd);
       } finally {
         closeSync(fd);
       }
       renameSync(part, join(dir, key));
-      return words;
+      return;
     } catch (err) {
       try {
         rmSync(part, { force: true });
@@ -212,9 +240,8 @@ function cachedWords(
     }
   }
   console.error(
-    `tilecam: the ${name} word list could not be kept (it is worked out again at each start; TILECAM_CACHE_DIR names a folder for it): ${failures.join('; ')}`,
+    `tilecam: ${what} could not be kept (it is worked out again at each start; TILECAM_CACHE_DIR names a folder for it): ${failures.join('; ')}`,
   );
-  return words;
 }
 
 /** A kept list, if `text` is one whole: its words, then `#COUNT SHA256` of them. */
@@ -244,4 +271,51 @@ export function readingLexicon(lang: string): Lexicon | undefined {
   if (lang === 'en') return defaultEnglishLexicon();
   if (lang === 'de') return lazyGerman;
   return undefined;
+}
+
+/** Changed when the DAWG's format or making changes: kept DAWGs of earlier versions are then not read. */
+const DAWG_VERSION = 1;
+
+export type DawgResult = { ok: true; dawg: Dawg; name: string } | { ok: false; message: string };
+
+/**
+ * The lexicon `spec` as a DAWG over `set`'s letters, for the move generator: `default-en` (the default English list),
+ * `default-de` (the German words Hunspell's dictionary spells out, inflections included), or the path of a
+ * one-word-per-line file. Made once (about a second for 275,000 words) and kept in the cache folder, read back in
+ * milliseconds after that.
+ */
+export async function lexiconDawg(spec: string, set: TileSet): Promise<DawgResult> {
+  let name = spec;
+  let words: readonly string[];
+  if (spec === DEFAULT_LEXICON) {
+    name = 'an-array-of-english-words';
+    words = englishWords().toString().split('\n');
+  } else if (spec === 'default-de') {
+    germanReadingLexicon();
+    if (!germanList)
+      return { ok: false, message: 'the German word list could not be made from dictionary-de' };
+    name = GERMAN_NAME;
+    words = germanList.toString().split('\n');
+  } else {
+    const loaded = await loadLexicon(spec);
+    if (!loaded.ok) return loaded;
+    const text = await readFile(spec, 'utf8');
+    words = text
+      .split(/\r?\n/)
+      .map((w) => w.trim().normalize('NFC').toUpperCase())
+      .filter((w) => w && !w.startsWith('#'));
+  }
+  const alphabet = set.letters.map(([letter]) => letter).join('');
+  if ([...alphabet].length > 32)
+    return { ok: false, message: `the ${set.name} set has more than 32 letters` };
+  const hash = createHash('sha256').update(`tilecam dawg ${DAWG_VERSION}\n${alphabet}\n`);
+  for (const w of words) hash.update(w).update('\n');
+  const key = `dawg-${set.id}-${hash.digest('hex').slice(0, 16)}.dawg`;
+  const kept = readKeptFile(key, (bytes) => Dawg.fromBytes(new Uint8Array(bytes)));
+  if (kept && kept.alphabet === alphabet) return { ok: true, dawg: kept, name };
+  const dawg = Dawg.build(alphabet, words);
+  if (dawg.size === 0)
+    return { ok: false, message: `${name} has no word of two letters or more of the ${set.name} set` };
+  keepFile(key, dawg.toBytes(), `the ${name} DAWG`);
+  return { ok: true, dawg, name };
 }

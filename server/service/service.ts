@@ -18,12 +18,7 @@ import {
 import type { Lexicon } from '../engine/index.ts';
 import { defaultEnglishLexicon, readingLexicon } from '../lexicon/index.ts';
 import type { FrameResult } from '../protocol/index.ts';
-import {
-  type GameChanges,
-  type GameConfig,
-  type GameStore,
-  StoreConflict,
-} from '../store/types.ts';
+import { type GameChanges, type GameConfig, type GameStore, StoreConflict } from '../store/types.ts';
 import { checkSourceUrl, mjpegFrames, SourceError } from './cameras/mjpeg.ts';
 import { ServiceError, storeOutage } from './errors.ts';
 import { type CaptureTiming, GameSession } from './game/classic.ts';

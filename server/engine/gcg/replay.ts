@@ -37,6 +37,8 @@ export interface ReplayOptions {
   readonly lang?: TileSetId;
   /** GCG files follow the tournament convention (`double`) unless told otherwise. */
   readonly endRack?: EndRackRule;
+  /** Called with each line and the game as it stands before it (the position a play was made in). */
+  readonly before?: (entry: GcgEntry, state: GameState) => void;
 }
 
 /** Replays a document; a line that cannot be applied is an error naming it. */
@@ -74,6 +76,7 @@ export function replayGcg(
 
   for (const entry of entries) {
     const player = nicks.indexOf(entry.nick);
+    options.before?.(entry, state);
     const events = toEvents(entry, player, state.board);
     if (!events.ok) return events;
     // A record that skips a player's turn: that player lost it (a wrong challenge under the double rule).
