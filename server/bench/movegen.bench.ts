@@ -1,0 +1,150 @@
+/**
+ * `npm run bench:movegen`: the move generator's figures on the English games of ../shared/corpus/gcg.
+ * - The DAWGs of both default lexicons: words, nodes, size on disk, time to build and to read back.
+ * - Time per position by rack (tiles / blanks): every recorded rack, and a rack drawn from the unseen tiles at each
+ *   position (seeded), so that racks with one and two blanks are measured on real boards.
+ * - `tilecam analyze` on the corpus: the share of plays whose words are all in the default list, and whether each
+ *   of them was generated with its recorded score.
+ * `--lexicon FILE` measures with another English list.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import {
+  analyzeRecord,
+  type Board,
+  Dawg,
+  decodeGcg,
+  type GameRules,
+  listPlays,
+  readGcg,
+  recordPositions,
+  tileSets,
+  unseenTiles,
+} from '../engine/index.ts';
+import { DEFAULT_LEXICON, lexiconDawg } from '../lexicon/index.ts';
+
+const { values } = parseArgs({ options: { lexicon: { type: 'string' } } });
+const corpus = fileURLToPath(new URL('../../../shared/corpus/gcg/', import.meta.url));
+
+const pct = (a: number[], q: number) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+};
+
+// Lexicons: made (no cache), then read back from bytes.
+for (const [spec, set] of [
+  [values.lexicon ?? DEFAULT_LEXICON, tileSets.en],
+  ['default-de', tileSets.de],
+] as const) {
+  const loaded = await lexiconDawg(spec, set);
+  if (!loaded.ok) {
+    console.log(`${spec}: ${loaded.message}`);
+    continue;
+  }
+  const bytes = loaded.dawg.toBytes();
+  const t0 = performance.now();
+  const back = Dawg.fromBytes(bytes)!;
+  const read = performance.now() - t0;
+  const { nodes, edges } = back.counts;
+  console.log(
+    `${loaded.name} (${set.id}): ${back.size} words; DAWG ${nodes} nodes, ${edges} edges, ${(bytes.length / 1e6).toFixed(2)} MB on disk and in memory; read back in ${read.toFixed(1)} ms`,
+  );
+}
+const heapBefore = process.memoryUsage().heapUsed;
+const en = await lexiconDawg(values.lexicon ?? DEFAULT_LEXICON, tileSets.en);
+if (!en.ok) throw new Error(en.message);
+const dawg = en.dawg;
+
+function records() {
+  const out: Extract<ReturnType<typeof readGcg>, { ok: true }>['document'][] = [];
+  for (const dir of readdirSync(corpus).sort())
+    for (const name of readdirSync(join(corpus, dir)).sort()) {
+      const decoded = decodeGcg(new Uint8Array(readFileSync(join(corpus, dir, name))));
+      if (!decoded.ok) continue;
+      const read = readGcg(decoded.text);
+      if (read.ok) out.push(read.document);
+    }
+  return out;
+}
+
+let seed = 2026;
+const draw = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+
+const positions: { board: Board; rack: string; rules: GameRules }[] = [];
+const docs = records();
+for (const document of docs) {
+  const found = recordPositions(document);
+  if (!found.ok || found.lang !== 'en') continue;
+  for (const p of found.positions) {
+    const rack = p.entry.rack?.toUpperCase();
+    if (rack) positions.push({ board: p.board, rack, rules: p.rules });
+    const pool = [...unseenTiles(p.rules.tileSet, p.board).tiles].flatMap(
+      ([t, c]) => Array(c).fill(t) as string[],
+    );
+    let drawn = '';
+    for (let i = 0; i < 7 && pool.length > 0; i++)
+      drawn += pool.splice(Math.floor(draw() * pool.length), 1)[0];
+    if (drawn) positions.push({ board: p.board, rack: drawn, rules: p.rules });
+  }
+}
+// Warm the generator up once, then time each position.
+for (const p of positions.slice(0, 50)) listPlays(p.board, p.rack, dawg, p.rules);
+const byKind = new Map<string, number[]>();
+let plays = 0;
+for (const p of positions) {
+  const t = performance.now();
+  const list = listPlays(p.board, p.rack, dawg, p.rules);
+  const ms = performance.now() - t;
+  plays += list.size;
+  const blanks = [...p.rack].filter((c) => c === '?').length;
+  const kind = `${p.rack.length === 7 ? '7 tiles' : 'under 7 tiles'}, ${blanks} blank${blanks === 1 ? '' : 's'}`;
+  byKind.set(kind, [...(byKind.get(kind) ?? []), ms]);
+}
+console.log(`\n${positions.length} positions (recorded racks and drawn racks), ${plays} plays generated`);
+for (const [kind, ms] of [...byKind].sort()) {
+  console.log(
+    `  ${kind.padEnd(24)} ${String(ms.length).padStart(5)} positions: median ${pct(ms, 0.5).toFixed(2)} ms, p99 ${pct(ms, 0.99).toFixed(1)} ms, max ${pct(ms, 1).toFixed(1)} ms`,
+  );
+}
+console.log(
+  `  heap after: ${((process.memoryUsage().heapUsed - heapBefore) / 1e6).toFixed(1)} MB more than with the DAWG alone`,
+);
+
+// The corpus analysed.
+let turns = 0;
+let playTurns = 0;
+let valid = 0;
+let generated = 0;
+let withRack = 0;
+const analysisMs: number[] = [];
+for (const document of docs) {
+  const analysed = analyzeRecord(document, dawg, { now: () => performance.now() });
+  if (!analysed.ok || analysed.lang !== 'en') continue;
+  for (const t of analysed.turns) {
+    turns++;
+    if (t.rack !== null) analysisMs.push(t.ms);
+    if (t.played.position === '') continue;
+    playTurns++;
+    if (t.played.valid) valid++;
+    if (t.rack !== null && t.rackHolds && t.played.valid) {
+      withRack++;
+      if (t.played.rank !== null) generated++;
+    }
+  }
+}
+console.log(
+  `\ntilecam analyze on the corpus (${en.name}): ${turns} turns, ${playTurns} plays; ${valid} (${((100 * valid) / playTurns).toFixed(1)}%) have every word in the list`,
+);
+console.log(
+  `  of the ${withRack} such plays whose rack is recorded and holds their tiles, ${generated} were generated with their score`,
+);
+console.log(
+  `  per position (generate, rank, list the best): median ${pct(analysisMs, 0.5).toFixed(2)} ms, p99 ${pct(analysisMs, 0.99).toFixed(1)} ms`,
+);
