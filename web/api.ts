@@ -6,6 +6,7 @@
  */
 import type {
   ActionInput,
+  AnalysisView,
   CheckView,
   CreatedGame,
   GameConfigInput,
@@ -99,6 +100,14 @@ export const setArchived = (id: string, token: string, archived: boolean) =>
 /** `GET /api/games/ID/source`: the camera streams the server pulls for the game, and why one stopped. */
 export const getSources = (id: string, token: string) =>
   request<{ sources: SourceView[] }>(`${game(id)}/source`, { headers: bearer(token) });
+
+/** `POST /api/games/ID/analysis`: move `turn` against the best plays of `rack` (the scorekeeper's). */
+export const postAnalysis = (id: string, token: string, turn: number, rack: string) =>
+  request<AnalysisView>(`${game(id)}/analysis`, {
+    method: 'POST',
+    headers: { ...json, ...bearer(token) },
+    body: JSON.stringify({ turn, rack }),
+  });
 
 /** `GET /api/health`: the server's addresses on its networks, among others. */
 export const getHealth = () => request<{ lan?: unknown }>('/api/health');

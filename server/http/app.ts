@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { tileSetIds } from '../engine/index.ts';
 import {
+  analyzeTurn,
   type CaptureTiming,
   CheckService,
   defaultLimits,
@@ -18,6 +19,7 @@ import {
   type GameBus,
   GameService,
   type Limits,
+  parseAnalysisRequest,
   parseGameConfig,
   parseListQuery,
   parseSourceRequest,
@@ -174,6 +176,12 @@ export function createApp(
   app.delete('/api/games/:id/archive', async (req, res) => {
     await service.archive(req.params.id!, bearer(req), false);
     res.json({ archived: false });
+  });
+  // The best plays of a move, for the scorekeeper only: the rack is the scorekeeper's word, kept nowhere.
+  app.post('/api/games/:id/analysis', express.json({ limit: '4kb' }), async (req, res) => {
+    const session = await service.authorize(req.params.id!, bearer(req));
+    const { turn, rack } = parseAnalysisRequest(req.body);
+    res.json(await analyzeTurn(session, turn, rack));
   });
   // A camera that serves MJPEG (a phone's IP-camera app): the server pulls it into the game.
   app.post('/api/games/:id/source', express.json({ limit: '4kb' }), async (req, res) => {

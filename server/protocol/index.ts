@@ -5,7 +5,15 @@
  * (with their validation) in requests.ts. Pure: no Node or DOM APIs.
  */
 
-import type { Cause, Explanation, GameEvent, MeEvent, MeRoundRecord, MeRoundWord } from '../engine/index.ts';
+import type {
+  AnalyzedTurn,
+  Cause,
+  Explanation,
+  GameEvent,
+  MeEvent,
+  MeRoundRecord,
+  MeRoundWord,
+} from '../engine/index.ts';
 
 export interface PlayerView {
   readonly name: string;
@@ -314,6 +322,9 @@ export interface CheckView {
   /** The permalink page and the PNG card. */
   readonly links: { readonly page: string; readonly card: string };
 }
+
+/** A move against the best plays of its rack: `POST /api/games/:id/analysis` (the scorekeeper's), and the lexicon used. */
+export type AnalysisView = AnalyzedTurn & { readonly lexicon: string };
 
 /** A live game's move explained: `GET /api/games/:id/turns/:n/check`. */
 export interface TurnCheck {

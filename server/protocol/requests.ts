@@ -252,6 +252,19 @@ export const listQuerySchema = z.object({
 });
 export type ListQuery = z.output<typeof listQuerySchema>;
 
+/** `POST /api/games/ID/analysis` (the scorekeeper's): a turn of the game, and the rack it was played from. */
+export const analysisRequestSchema = z.object(
+  {
+    turn: z.int({ error: 'turn must be the number of a move of the game' }).min(1).max(1000),
+    rack: z
+      .string({ error: 'rack must be the tiles held, ? for a blank' })
+      .trim()
+      .toUpperCase()
+      .regex(/^[\p{Lu}?]{1,9}$/u, { error: 'rack must be 1 to 9 tiles: letters, ? for a blank' }),
+  },
+  { error: 'send { turn, rack }' },
+);
+
 /** `POST /api/games/ID/source`: a camera's MJPEG stream for the server to pull. */
 export const sourceRequestSchema = z.object(
   {

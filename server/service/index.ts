@@ -3,6 +3,7 @@
  * (the sessions' inner parts, the hall's queue internals, the frame intake) is the service's own.
  */
 
+export { analyzeTurn } from './analysis.ts';
 export { CheckService, type Upload } from './checks/checks.ts';
 export { verifyAnnouncedPhoto, verifyPhotos } from './checks/verify.ts';
 export { type ErrorCode, errorStatus, ServiceError } from './errors.ts';
@@ -14,4 +15,10 @@ export { SharedSources } from './hall/sources.ts';
 export { WorkQueue } from './hall/work.ts';
 export { defaultLimits, type Limits, photoCaps, type SourcePolicy } from './limits.ts';
 export { GameService, type Session } from './service.ts';
-export { parseGameConfig, parseListQuery, parseSourceRequest, parseVersion } from './validate.ts';
+export {
+  parseAnalysisRequest,
+  parseGameConfig,
+  parseListQuery,
+  parseSourceRequest,
+  parseVersion,
+} from './validate.ts';

@@ -4,6 +4,7 @@
  * game itself, which knows its kind: see Session.act.)
  */
 import {
+  analysisRequestSchema,
   type GameConfig,
   gameConfigSchema,
   type ListQuery,
@@ -22,6 +23,9 @@ function expectValid<T>(parsed: { ok: true; value: T } | { ok: false; message: s
 export const parseGameConfig = (body: unknown): GameConfig => expectValid(parseWith(gameConfigSchema, body));
 
 export const parseListQuery = (query: unknown): ListQuery => expectValid(parseWith(listQuerySchema, query));
+
+export const parseAnalysisRequest = (body: unknown): { turn: number; rack: string } =>
+  expectValid(parseWith(analysisRequestSchema, body));
 
 export const parseSourceRequest = (body: unknown): { url: string; camera: number } =>
   expectValid(parseWith(sourceRequestSchema, body));

@@ -17,6 +17,7 @@ import type {
 } from '../../server/protocol/index.ts';
 import { getGame, sendAction } from '../api.ts';
 import { type ConnectionState, connect } from '../connection.ts';
+import { bestPlaysPanel } from '../ui/best-plays.ts';
 import { askFields, askText, choose, confirmDialog } from '../ui/dialog.ts';
 import { racksFromTracker } from '../ui/end-racks.ts';
 import { heldKey, heldPanel, newlyHeld, soundToggle } from '../ui/held.ts';
@@ -93,6 +94,14 @@ function shareView(s: Snapshot): HTMLDetailsElement {
     );
   }
   return share;
+}
+
+/** The scorekeeper's "Best plays" panel (ui/best-plays.ts), made once and kept across renders. */
+let best: ReturnType<typeof bestPlaysPanel> | undefined;
+function bestView(s: GameSnapshot): HTMLDetailsElement {
+  best ??= bestPlaysPanel(game ?? '', token ?? '');
+  best.update(s);
+  return best.panel;
 }
 
 function showError(text: string | undefined): void {
@@ -380,7 +389,7 @@ function sideView(s: GameSnapshot): HTMLElement {
         `The camera sees a change at ${s.disturbed.map((q) => squareName(q)).join(', ')}: has the board been knocked? Look, and fix the square if a tile moved.`,
       ),
     );
-  side.append(filter, ...rest, ...streams(s), cameraView([]), shareView(s));
+  side.append(filter, ...rest, ...streams(s), cameraView([]), bestView(s), shareView(s));
   return side;
 }
 

@@ -107,6 +107,31 @@ export function analyzeRecord(
   return { ok: true, turns, lang: found.lang };
 }
 
+/**
+ * Turn `turn` (1-based, as `analyzeRecord` numbers them) of `document` analysed with `rack` as the rack it was played
+ * from (a scorekeeper's word for it, the record having none). A failure names a turn the record does not have.
+ */
+export function analyzeOneTurn(
+  document: GcgDocument,
+  turn: number,
+  rack: string,
+  lexicon: Dawg,
+  options: AnalyzeOptions = {},
+): Result<{ turn: AnalyzedTurn }, GcgFailure> {
+  const found = recordPositions(document, options.lang ? { lang: options.lang } : {});
+  if (!found.ok) return found;
+  const position = found.positions[turn - 1];
+  if (!position)
+    return {
+      ok: false,
+      reason: 'bad-gcg',
+      line: 0,
+      message: `the game has ${found.positions.length} moves, not ${turn}`,
+    };
+  const withRack = { ...position, entry: { ...position.entry, rack } };
+  return { ok: true, turn: analyzeTurn(withRack, turn, lexicon, options.top ?? 5, options.now ?? (() => 0)) };
+}
+
 function analyzeTurn(p: Position, turn: number, dawg: Dawg, top: number, now: () => number): AnalyzedTurn {
   const { entry, board, rules } = p;
   const rack = entry.rack ? entry.rack.toUpperCase() : null;

@@ -2,6 +2,7 @@
 export {
   type AnalyzedTurn,
   type AnalyzeOptions,
+  analyzeOneTurn,
   analyzeRecord,
   type PlayedMove,
   type RankedPlay,

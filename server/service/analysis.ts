@@ -1,0 +1,56 @@
+/**
+ * The best plays of a move of a game, for its scorekeeper: the game's record (its GCG export), the turn asked for
+ * and the rack the player said they held, through the engine's move generator (engine/movegen). Racks are not kept:
+ * each answer is worked out from the request, and only the scorekeeper's token may ask.
+ */
+import {
+  type AnalyzedTurn,
+  analyzeOneTurn,
+  type Dawg,
+  hasLetter,
+  readGcg,
+  tileSets,
+} from '../engine/index.ts';
+import { DEFAULT_LEXICON, lexiconDawg } from '../lexicon/index.ts';
+import { ServiceError } from './errors.ts';
+import type { Session } from './game/contract.ts';
+
+/** Each language's lexicon, loaded once (the first takes about a second; it is then kept on disk). */
+const lexicons = new Map<'en' | 'de', Promise<{ lexicon: Dawg; name: string }>>();
+
+function lexiconFor(lang: 'en' | 'de'): Promise<{ lexicon: Dawg; name: string }> {
+  let loading = lexicons.get(lang);
+  if (!loading) {
+    loading = lexiconDawg(lang === 'en' ? DEFAULT_LEXICON : 'default-de', tileSets[lang]).then((r) => {
+      if (!r.ok) throw new ServiceError('unavailable', `no lexicon to analyse with: ${r.message}`);
+      return { lexicon: r.dawg, name: r.name };
+    });
+    // A failure is not kept: the next request tries again.
+    loading.catch(() => lexicons.delete(lang));
+    lexicons.set(lang, loading);
+  }
+  return loading;
+}
+
+/** Turn `turn` (1-based: plays, passes and exchanges in order) of `session`'s game, played from `rack`. */
+export async function analyzeTurn(
+  session: Session,
+  turn: number,
+  rack: string,
+): Promise<AnalyzedTurn & { lexicon: string }> {
+  const config = session.stored.config;
+  if (config.variant === 'scrabble-me')
+    throw new ServiceError(
+      'not-allowed',
+      'best plays are worked out for games on one board, not Scrabble Me',
+    );
+  const set = tileSets[config.lang];
+  const odd = [...rack].find((t) => t !== '?' && !hasLetter(set, t));
+  if (odd) throw new ServiceError('bad-request', `the ${set.name} set has no tile ${odd}`);
+  const read = readGcg(session.gcg());
+  if (!read.ok) throw new ServiceError('unavailable', `the game's record could not be read: ${read.message}`);
+  const { lexicon, name } = await lexiconFor(config.lang);
+  const analysed = analyzeOneTurn(read.document, turn, rack, lexicon, { lang: config.lang, top: 5 });
+  if (!analysed.ok) throw new ServiceError('bad-request', analysed.message);
+  return { ...analysed.turn, lexicon: name };
+}

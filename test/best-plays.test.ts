@@ -1,0 +1,131 @@
+/**
+ * The best plays of a move, for the scorekeeper: `POST /api/games/ID/analysis` with the token (the rack typed, kept
+ * nowhere), and the scorekeeper page's "Best plays" panel in headless Chromium. The game is the opening of Macondo's
+ * `doug_v_emely` record: 8D WINDY from DINNVWY (the best play), then 7C GALE from ADEEGIL (not the best: D8 WEDGIE
+ * scores 22 and keeps a better leave).
+ */
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyBoard, formatBoard, place, placementsFromNotation } from '../server/engine/index.ts';
+import { type RunningServer, startServer } from '../server/http/app.ts';
+import type { AnalysisView } from '../server/protocol/index.ts';
+import { parseGameConfig } from '../server/service/index.ts';
+import { chromiumPresent, launch } from './browser.ts';
+
+const MOVES = ['8D WINDY', '7C GALE'];
+
+describe('best plays of a move', () => {
+  let server: RunningServer;
+  let base: string;
+  let game: { id: string; token: string };
+  const ask = (body: unknown, token = game.token) =>
+    fetch(`${base}/api/games/${game.id}/analysis`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    const db = join(mkdtempSync(join(tmpdir(), 'tilecam-best-')), 'games.db');
+    server = await startServer({ port: 0, host: '127.0.0.1', db });
+    base = `http://127.0.0.1:${server.port}`;
+    game = await server.service.create(parseGameConfig({ players: ['Doug', 'Emely'] }));
+    let board = emptyBoard();
+    for (const play of MOVES) {
+      const placed = placementsFromNotation(board, play);
+      if (!placed.ok) throw new Error(placed.message);
+      board = place(board, placed.placements);
+      const res = await fetch(`${base}/api/games/${game.id}/actions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${game.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'confirm', board: formatBoard(board) }),
+      });
+      expect(res.status).toBe(200);
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('ranks the move among its rack’s plays, for the scorekeeper only', async () => {
+    const first = (await (await ask({ turn: 1, rack: 'dinnvwy' })).json()) as AnalysisView;
+    expect(first.rack).toBe('DINNVWY');
+    expect(first.played).toMatchObject({ position: '8D', score: 32, valid: true, rank: 1 });
+    expect(first.equityLost).toBe(0);
+    expect(first.lexicon).toBe('an-array-of-english-words');
+
+    const second = (await (await ask({ turn: 2, rack: 'ADEEGIL' })).json()) as AnalysisView;
+    expect(second.played).toMatchObject({ position: '7C', score: 16, valid: true });
+    expect(second.played.rank).toBeGreaterThan(1);
+    expect(second.equityLost).toBeGreaterThan(0);
+    expect(second.best).toHaveLength(5);
+    expect(second.best[0]).toMatchObject({ position: 'D8', word: '(W)EDGIE', score: 22 });
+    for (let k = 1; k < 5; k++)
+      expect(second.best[k]!.equity).toBeLessThanOrEqual(second.best[k - 1]!.equity);
+
+    // Without the token, or with another's, nothing is worked out.
+    expect((await ask({ turn: 2, rack: 'ADEEGIL' }, '')).status).toBe(401);
+    expect((await ask({ turn: 2, rack: 'ADEEGIL' }, 'not-the-token')).status).toBe(401);
+    // The rack is kept nowhere: the game as anyone sees it never shows it.
+    const seen = await (await fetch(`${base}/api/games/${game.id}`)).text();
+    const gcg = await (await fetch(`${base}/api/games/${game.id}/gcg`)).text();
+    expect(seen).not.toContain('ADEEGIL');
+    expect(gcg).not.toContain('ADEEGIL');
+  }, 60_000);
+
+  it('refuses a rack or a move that is not one, saying why', async () => {
+    for (const [body, words] of [
+      [{ turn: 2, rack: 'AB1' }, /rack must be 1 to 9 tiles/],
+      [{ turn: 2, rack: 'ABCDEFGHIJ' }, /rack must be 1 to 9 tiles/],
+      [{ turn: 2, rack: 'ÄBC' }, /no tile Ä/],
+      [{ turn: 3, rack: 'ABC' }, /the game has 2 moves, not 3/],
+      [{ turn: 0, rack: 'ABC' }, /turn/],
+      [{ rack: 'ABC' }, /turn/],
+    ] as const) {
+      const res = await ask(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      const { error } = (await res.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe('bad-request');
+      expect(error.message).toMatch(words);
+    }
+  });
+
+  describe.skipIf(!chromiumPresent || !existsSync('/usr/bin/chromium'))('on the scorekeeper page', () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launch();
+    }, 60_000);
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it('shows the five best plays of the newest move for the rack typed, and where the move ranked', async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await page.goto(`${base}/board.html?game=${game.id}#token=${game.token}`);
+      const panel = page.locator('details.best-details');
+      await panel.locator('summary').click();
+      // The newest move is the one asked about.
+      await expect.poll(() => panel.locator('input[name=turn]').inputValue()).toBe('2');
+      await panel.locator('input[name=rack]').fill('adeegil');
+      await panel.getByRole('button', { name: 'Show best plays' }).click();
+      await expect
+        .poll(() => panel.locator('.best-verdict').textContent())
+        .toMatch(/7C GALE \(16\) ranked \d+ of \d+/);
+      expect(await panel.locator('.best-table tr').count()).toBe(6);
+      expect(await panel.locator('.best-table tr').nth(1).textContent()).toContain('D8 (W)EDGIE');
+      // A rack the page can tell is wrong is said so without asking the server.
+      await panel.locator('input[name=rack]').fill('AB1');
+      await panel.getByRole('button', { name: 'Show best plays' }).click();
+      await expect.poll(() => panel.locator('.error').textContent()).toMatch(/1 to 9 letters/);
+
+      // The scoreboard anyone may open has no such panel.
+      const viewer = await browser.newPage();
+      await viewer.goto(`${base}/board.html?game=${game.id}`);
+      await viewer.locator('.board').first().waitFor();
+      expect(await viewer.locator('details.best-details').count()).toBe(0);
+    }, 60_000);
+  });
+});
