@@ -25,7 +25,7 @@ export const analyzeSpec = {
     lexicon: {
       type: 'string',
       value: 'FILE',
-      help: 'a one-word-per-line list (an NWL or Collins file you own); default: the default list of the language',
+      help: 'a word list, one word a line (an NWL or Collins file you own)',
     },
     lang: { type: 'string', value: 'en|de', help: 'the tile set (default: guessed from each record)' },
     top: { type: 'string', value: 'N', help: 'how many best plays to list a turn (default 5, at most 100)' },
