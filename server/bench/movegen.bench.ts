@@ -23,7 +23,8 @@ import {
   tileSets,
   unseenTiles,
 } from '../engine/index.ts';
-import { DEFAULT_LEXICON, lexiconDawg } from '../lexicon/index.ts';
+import { DEFAULT_LEXICON, germanReadingLexicon, lexiconDawg } from '../lexicon/index.ts';
+import { gameFolders, readGame } from './live-sheet.ts';
 
 const { values } = parseArgs({ options: { lexicon: { type: 'string' } } });
 const corpus = fileURLToPath(new URL('../../../shared/corpus/gcg/', import.meta.url));
@@ -148,3 +149,26 @@ console.log(
 console.log(
   `  per position (generate, rank, list the best): median ${pct(analysisMs, 0.5).toFixed(2)} ms, p99 ${pct(analysisMs, 0.99).toFixed(1)} ms`,
 );
+
+// German: the words on the final boards of the shared German games (every run of two tiles or more, across and down),
+// in the analysis lexicon and as the Hunspell checker the service reads boards with answers.
+const de = await lexiconDawg('default-de', tileSets.de);
+const sets = fileURLToPath(new URL('../../../shared/realdata/scrabscrap-de/', import.meta.url));
+if (de.ok) {
+  const words: string[] = [];
+  for (const name of gameFolders(sets)) {
+    const last = [...readGame(sets, name).moves].reverse().find((m) => m.label);
+    if (!last?.label) continue;
+    const rows = last.label.map((r) => r.toUpperCase());
+    const cols = Array.from({ length: 15 }, (_, c) => rows.map((r) => r[c]).join(''));
+    for (const line of [...rows, ...cols])
+      for (const run of line.split(/[.?]+/)) if ([...run].length >= 2) words.push(run);
+  }
+  const inDawg = words.filter((w) => de.dawg.has(w)).length;
+  const checker = germanReadingLexicon();
+  const inChecker = words.filter((w) => checker.has(w)).length;
+  const missing = [...new Set(words.filter((w) => !de.dawg.has(w)))].slice(0, 12);
+  console.log(
+    `\nGerman games' final boards: ${words.length} words; ${inDawg} (${((100 * inDawg) / words.length).toFixed(1)}%) in ${de.name} as analysed, ${inChecker} accepted by the Hunspell checker; missing, e.g.: ${missing.join(' ')}`,
+  );
+}
