@@ -388,7 +388,7 @@ describe('games over WebSocket', () => {
 
   it('leaves no camera watcher behind for a connection that closed while its token was checked', async () => {
     const { id, token } = await newGame();
-    const session = await server.service.get(id);
+    const session = await server.service.session(id);
     const authorize = server.service.authorize.bind(server.service);
     let release = () => {};
     const checked = new Promise<void>((r) => {
@@ -419,7 +419,7 @@ describe('games over WebSocket', () => {
 
   it('never shows the cameras as unwatched while a page changes from pictures to the grid alone', async () => {
     const { id, token } = await newGame();
-    const session = await server.service.get(id);
+    const session = await server.service.session(id);
     // What this instance tells the others of the hall its pages watch (here no other instance: recorded).
     const told: unknown[] = [];
     session.sharePictures({ watched: async () => false, send: () => {}, watching: (w) => told.push(w) });

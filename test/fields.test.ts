@@ -92,7 +92,7 @@ describe('broadcast fields', () => {
     const first = await nextEvent();
     expect(first).toMatchObject({ event: 'fields', fields: { score: 'Ann 0 – Ben 0', turn: 'Ann to play' } });
     // A listener keeps the game loaded, as a viewer does.
-    expect((await server.service.get(id)).watchers).toBeGreaterThan(0);
+    expect((await server.service.session(id)).watchers).toBeGreaterThan(0);
     // While Ann's turn runs, her clock counts up, a second at a time, with nothing else changed.
     const tick = await nextEvent();
     expect(tick.fields.clock).not.toBe(first.fields.clock);
@@ -104,8 +104,8 @@ describe('broadcast fields', () => {
     expect(second.fields).toMatchObject({ score: 'Ann 32 – Ben 0', last: 'Ann: WINDY 8D 32' });
     controller.abort();
     // The server lets the listener go once it has gone.
-    for (let i = 0; i < 50 && (await server.service.get(id)).watchers > 0; i++)
+    for (let i = 0; i < 50 && (await server.service.session(id)).watchers > 0; i++)
       await new Promise((r) => setTimeout(r, 20));
-    expect((await server.service.get(id)).watchers).toBe(0);
+    expect((await server.service.session(id)).watchers).toBe(0);
   });
 });

@@ -161,7 +161,7 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     await expect(two!.act(id, { type: 'confirm', board: board(1) })).rejects.toThrow(
       /another server recorded/,
     );
-    expect((await two!.get(id)).version).toBe(1);
+    expect((await two!.session(id)).version).toBe(1);
     expect(((await stores[0]!.getGame(id))?.events ?? []).map((e) => e.event.type)).toEqual(['play']);
     // And goes on from there.
     expect((await two!.act(id, { type: 'pass' })).status).toBe('committed');

@@ -281,7 +281,7 @@ describe.skipIf(!present)('a German board checked, or played, as English', () =>
       challengeRule: 'double',
       capture: 'button',
     });
-    const session = await service.get(id);
+    const session = await service.session(id);
     const board2 = readFileSync(join(games, 'game01', 'image-2.txt'), 'utf8')
       .trimEnd()
       .split('\n');

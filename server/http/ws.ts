@@ -14,7 +14,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { parseClientMessage, type ServerMessage, type Snapshot } from '../protocol/index.ts';
-import { type GameService, ServiceError, type Session } from '../service/index.ts';
+import { type GameService, type GameView, ServiceError } from '../service/index.ts';
 import { sameOrigin, type TrustProxy } from './security.ts';
 
 /** Messages over this size must be a frame: one flat object around one long base64 string. */
@@ -66,7 +66,7 @@ export function attachWebSocket(
     );
   });
 
-  function serve(ws: WebSocket, session: Session, connection: number): void {
+  function serve(ws: WebSocket, session: GameView, connection: number): void {
     let seq = 0;
     /** A snapshot could not be sent while the socket was behind: send the latest once it catches up. */
     let stale = false;

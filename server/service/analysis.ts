@@ -13,7 +13,7 @@ import {
 } from '../engine/index.ts';
 import { DEFAULT_LEXICON, lexiconDawg } from '../lexicon/index.ts';
 import { ServiceError } from './errors.ts';
-import type { Session } from './game/contract.ts';
+import type { GameView } from './game/contract.ts';
 
 /** Each language's lexicon, loaded once (the first takes about a second; it is then kept on disk). */
 const lexicons = new Map<'en' | 'de', Promise<{ lexicon: Dawg; name: string }>>();
@@ -32,25 +32,26 @@ function lexiconFor(lang: 'en' | 'de'): Promise<{ lexicon: Dawg; name: string }>
   return loading;
 }
 
-/** Turn `turn` (1-based: plays, passes and exchanges in order) of `session`'s game, played from `rack`. */
+/** Turn `turn` (1-based: plays, passes and exchanges in order) of `game`, played from `rack`. */
 export async function analyzeTurn(
-  session: Session,
+  game: GameView,
   turn: number,
   rack: string,
 ): Promise<AnalyzedTurn & { lexicon: string }> {
-  const config = session.stored.config;
-  if (config.variant === 'scrabble-me')
+  const snapshot = game.snapshot();
+  if (snapshot.variant === 'scrabble-me')
     throw new ServiceError(
       'not-allowed',
       'best plays are worked out for games on one board, not Scrabble Me',
     );
-  const set = tileSets[config.lang];
+  const lang = snapshot.lang === 'de' ? 'de' : 'en';
+  const set = tileSets[lang];
   const odd = [...rack].find((t) => t !== '?' && !hasLetter(set, t));
   if (odd) throw new ServiceError('bad-request', `the ${set.name} set has no tile ${odd}`);
-  const read = readGcg(session.gcg());
+  const read = readGcg(game.gcg());
   if (!read.ok) throw new ServiceError('unavailable', `the game's record could not be read: ${read.message}`);
-  const { lexicon, name } = await lexiconFor(config.lang);
-  const analysed = analyzeOneTurn(read.document, turn, rack, lexicon, { lang: config.lang, top: 5 });
+  const { lexicon, name } = await lexiconFor(lang);
+  const analysed = analyzeOneTurn(read.document, turn, rack, lexicon, { lang, top: 5 });
   if (!analysed.ok) throw new ServiceError('bad-request', analysed.message);
   return { ...analysed.turn, lexicon: name };
 }

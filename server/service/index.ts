@@ -14,7 +14,7 @@ export { type GameBus, RedisBus } from './hall/bus.ts';
 export { SharedSources } from './hall/sources.ts';
 export { WorkQueue } from './hall/work.ts';
 export { defaultLimits, type Limits, photoCaps, type SourcePolicy } from './limits.ts';
-export { GameService, type Session } from './service.ts';
+export { GameService, type GameView, type Session } from './service.ts';
 export {
   parseAnalysisRequest,
   parseGameConfig,

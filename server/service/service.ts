@@ -22,7 +22,7 @@ import { type GameChanges, type GameConfig, type GameStore, StoreConflict } from
 import { checkSourceUrl, mjpegFrames, SourceError } from './cameras/mjpeg.ts';
 import { ServiceError, storeOutage } from './errors.ts';
 import { type CaptureTiming, GameSession } from './game/classic.ts';
-import type { Session } from './game/contract.ts';
+import type { GameView, Session } from './game/contract.ts';
 import { NoFrameYet } from './game/live.ts';
 import { MeSession } from './game/me.ts';
 import type { BusNote, GameBus } from './hall/bus.ts';
@@ -32,7 +32,7 @@ import { defaultLimits, type Limits, type SourcePolicy } from './limits.ts';
 import { ABANDONED_DAYS, abandoned, type Listing, type ListingQuery, listGames } from './listing.ts';
 import { GameQueue } from './queue.ts';
 
-export type { Session } from './game/contract.ts';
+export type { GameView, Session } from './game/contract.ts';
 
 export interface ServiceOptions {
   /** Auto capture: identical readings needed before a commit. */
@@ -259,8 +259,13 @@ export class GameService {
     return { id, token };
   }
 
-  /** The game, loaded from the store on first use. */
-  async get(id: string): Promise<Session> {
+  /** The game as the transport sees it (its views), loaded from the store on first use. */
+  async get(id: string): Promise<GameView> {
+    return this.session(id);
+  }
+
+  /** The game whole, loaded from the store on first use: for the service, the hall and their tests, not http/. */
+  async session(id: string): Promise<Session> {
     return (await this.live(id)).session;
   }
 
@@ -316,9 +321,13 @@ export class GameService {
     return live;
   }
 
-  /** Throws unless `token` is the game's scorekeeper token. */
-  async authorize(id: string, token: string | undefined): Promise<Session> {
-    const session = await this.get(id);
+  /** The game's views, or a throw unless `token` is the game's scorekeeper token. */
+  async authorize(id: string, token: string | undefined): Promise<GameView> {
+    return this.authorized(id, token);
+  }
+
+  private async authorized(id: string, token: string | undefined): Promise<Session> {
+    const session = await this.session(id);
     const expected = Buffer.from(session.stored.tokenHash, 'hex');
     const given = Buffer.from(hash(token ?? ''), 'hex');
     if (!token || !timingSafeEqual(expected, given))
@@ -408,7 +417,7 @@ export class GameService {
    * A Scrabble Me game pulls one stream per camera seat.
    */
   async startSource(id: string, url: string, everyMs = 1000, camera = 0): Promise<void> {
-    const session = await this.get(id);
+    const session = await this.session(id);
     if (!Number.isInteger(camera) || camera < 0 || camera >= session.seats)
       throw new ServiceError('bad-request', `camera must be a seat from 0 to ${session.seats - 1}`);
     let checked: URL;
@@ -553,7 +562,7 @@ export class GameService {
           if (!(await shared.take(key, text))) continue;
           let session: Session | undefined;
           try {
-            session = await this.get(game);
+            session = await this.session(game);
           } catch (err) {
             // Its game is gone (nothing to pull it into): off the list. Anything else (the database away): let go,
             // for the next scan here or elsewhere.
@@ -612,7 +621,7 @@ export class GameService {
    * (nothing recorded for a week), so that a game being played never disappears; `archived: false` brings it back.
    */
   async archive(id: string, token: string | undefined, archived: boolean): Promise<void> {
-    const session = await this.authorize(id, token);
+    const session = await this.authorized(id, token);
     if (archived) {
       const snapshot = session.snapshot();
       const over = snapshot.variant === 'scrabble-me' ? snapshot.phase === 'ended' : snapshot.ended !== null;

@@ -116,7 +116,7 @@ export class CheckService {
 
   /** Turn `turn` of a live game explained. */
   async turn(gameId: string, turn: number): Promise<TurnCheck> {
-    const session = await this.games.get(gameId);
+    const session = await this.games.session(gameId);
     const { verification, player } = session.explainTurn(turn);
     const snapshot = session.snapshot();
     return {

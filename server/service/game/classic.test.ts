@@ -23,7 +23,7 @@ async function classicGame(service: GameService, capture: 'auto' | 'button'): Pr
     challengeRule: 'double',
     capture,
   });
-  const session = await service.get(id);
+  const session = await service.session(id);
   if (!(session instanceof GameSession)) throw new Error('expected a classic game');
   return session;
 }
@@ -135,7 +135,7 @@ describe('the game clock', () => {
         capture: 'button',
         clockMinutes: 1,
       });
-      const session = (await service.get(id)) as GameSession;
+      const session = (await service.session(id)) as GameSession;
       const board1 = readFileSync(new URL('../../../fixtures/demo_game/1.txt', import.meta.url), 'utf8')
         .trimEnd()
         .split('\n');
@@ -251,7 +251,7 @@ describe('a move the store refuses', () => {
     refuse = true;
     await expect(service.act(session.id, { type: 'confirm' })).rejects.toThrow(/another server recorded/);
     // Nothing changed: the reading still waits, with its photo, and no move photo was kept.
-    expect((await service.get(session.id)).snapshot()).toMatchObject({
+    expect((await service.session(session.id)).snapshot()).toMatchObject({
       version: 1,
       pending: { photo: held!.photo },
     });
@@ -322,7 +322,7 @@ describe('what no move can be', () => {
       challengeRule: 'double',
       capture: 'button',
     });
-    const session = await new GameService(store).get(id);
+    const session = await new GameService(store).session(id);
     expect((await session.act({ type: 'confirm', board: row8('..CRABAPPLES...') })).reasons?.[0]).toMatch(
       /^10 new tiles in one move: a rack holds 9/,
     );

@@ -1,7 +1,8 @@
 /**
  * The one contract of a game being played, whatever its kind: the classic game and its variants on one board
- * (classic.ts) and Scrabble Me, a board per player (me.ts). HTTP, WebSocket and the service hold a
- * `Session` and never ask which kind it is. One comment per member, as chessground's api.ts declares its Api.
+ * (classic.ts) and Scrabble Me, a board per player (me.ts). HTTP and the WebSocket hold a `GameView`, the service
+ * and the hall a `Session`; none asks which kind it is. One comment per member, as chessground's api.ts declares
+ * its Api.
  */
 import type { Corners } from '../../../vision/index.ts';
 import type { FrameResult, Snapshot, Verification } from '../../protocol/index.ts';
@@ -9,9 +10,34 @@ import type { GameChanges, StoredGame } from '../../store/types.ts';
 import type { Thumbnail } from './frames.ts';
 import type { PictureShare, SourceBoard } from './live.ts';
 
-export interface Session {
+/**
+ * What the transport (http/, the WebSocket) holds of a game: the views it serves and the streams it opens. Every
+ * change goes through the service (`GameService.submitFrame`, `act`, …), never through the game's own methods.
+ */
+export interface GameView {
   /** The game's id. */
   readonly id: string;
+  /** The camera streams the server pulls for this game, as the scorekeeper's page shows them. */
+  readonly sources: SourceBoard;
+  /** The game as every page shows it: scores, board(s), moves, the reading waiting, the camera streams. */
+  snapshot(): Snapshot;
+
+  /**
+   * Calls `listener` with a fresh snapshot after every change, once the request that made it has been answered.
+   * Returns the function that stops it.
+   */
+  subscribe(listener: (snapshot: Snapshot) => void): () => void;
+
+  /** Calls `listener` with each camera frame, small, and the grid found in it (for pages with the token); with
+   *  `pictures: false`, only the grid (no picture is made for such a page: live.ts `Watching`). */
+  onThumbnail(listener: (thumb: Thumbnail) => void, options?: { pictures?: boolean }): () => void;
+
+  /** The game so far as a GCG file; a `not-allowed` error for a kind of game GCG cannot record. */
+  gcg(): string;
+}
+
+/** A game as the service and the hall hold it: the view, and everything that changes it or keeps it in step. */
+export interface Session extends GameView {
   /** The game as it was created: its configuration and the hash of its scorekeeper token. */
   readonly stored: Omit<StoredGame, 'events'>;
   /** Camera seats: one for a game on one board, one per player in Scrabble Me. */
@@ -20,8 +46,6 @@ export interface Session {
   readonly version: number;
   /** Viewers and camera watchers listening: a game nobody watches may be dropped from memory. */
   readonly watchers: number;
-  /** The camera streams the server pulls for this game, as the scorekeeper's page shows them. */
-  readonly sources: SourceBoard;
   /** Work is scheduled for later (an End turn waiting out a hand): the game must stay loaded. */
   readonly busy: boolean;
   /**
@@ -40,24 +64,11 @@ export interface Session {
    */
   refresh(stored: GameChanges): void;
 
-  /** The game as every page shows it: scores, board(s), moves, the reading waiting, the camera streams. */
-  snapshot(): Snapshot;
-
   /**
    * Whether an End turn of `camera` that was waiting out a hand in `mark` (`endTurnsWaiting`, noted by a process
    * that died) still stands: nothing recorded since would have ended its wait, so the camera's next frame ends it.
    */
   waitStands(camera: number, mark: string): boolean;
-
-  /**
-   * Calls `listener` with a fresh snapshot after every change, once the request that made it has been answered.
-   * Returns the function that stops it.
-   */
-  subscribe(listener: (snapshot: Snapshot) => void): () => void;
-
-  /** Calls `listener` with each camera frame, small, and the grid found in it (for pages with the token); with
-   *  `pictures: false`, only the grid (no picture is made for such a page: live.ts `Watching`). */
-  onThumbnail(listener: (thumb: Thumbnail) => void, options?: { pictures?: boolean }): () => void;
 
   /** Shares the camera pictures with the other instances of the service (live.ts `PictureShare`). */
   sharePictures(share: PictureShare): void;
@@ -106,7 +117,4 @@ export interface Session {
    * error for no such turn, `not-allowed` for a turn that is no play or a kind of game whose moves are not explained.
    */
   explainTurn(turn: number): { verification: Verification; player: string };
-
-  /** The game so far as a GCG file; a `not-allowed` error for a kind of game GCG cannot record. */
-  gcg(): string;
 }

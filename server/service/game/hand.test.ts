@@ -81,7 +81,7 @@ function reading(hand: boolean): BoardReading {
 /** A new game, loaded: its snapshot can be read at once. */
 const newGame = async () => {
   const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
-  await service.get(id);
+  await service.session(id);
   return id;
 };
 const snap = (id: string) => service.loadedGame(id)!.snapshot() as GameSnapshot;
@@ -151,10 +151,10 @@ describe('a hand over the board at End turn', () => {
     readings.push(reading(false), reading(true));
     await service.submitFrame(id, photo, false);
     expect((await service.submitFrame(id, photo, true)).status).toBe('waiting');
-    expect((await service.get(id)).busy).toBe(true);
+    expect((await service.session(id)).busy).toBe(true);
     await service.handler.settlePartition(partitionOf(id));
     expect(snap(id).pending?.reasons).toEqual(['hand in view']);
-    expect((await service.get(id)).busy).toBe(false);
+    expect((await service.session(id)).busy).toBe(false);
     expect(turns(id)).toBe(0);
   });
 
@@ -449,7 +449,7 @@ describe('a game changed by another instance (no queue) while an End turn waits 
     try {
       expect((await elsewhere.act(id, { type: 'pass' })).status).toBe('committed');
       service.loadedGame(id)!.refresh((await store.getGame(id))!);
-      expect((await service.get(id)).busy).toBe(false);
+      expect((await service.session(id)).busy).toBe(false);
       // The camera's next clear frame is only a frame: the pass stands alone, nobody else's turn was ended.
       readings.push(reading(false));
       expect((await service.submitFrame(id, photo, false)).status).toBe('waiting');
@@ -559,7 +559,7 @@ describe('Scrabble Me: the same decisions on each player’s board', () => {
     const { id } = await service.create(
       parseGameConfig({ players: ['Ann', 'Ben'], variant: 'scrabble-me', podium: 'EATRSN' }),
     );
-    await service.get(id);
+    await service.session(id);
     return id;
   };
   const meSnap = (id: string) => service.loadedGame(id)!.snapshot() as MeSnapshot;
@@ -573,11 +573,11 @@ describe('Scrabble Me: the same decisions on each player’s board', () => {
       status: 'waiting',
       reasons: ['hand in view: the next clear frame ends the turn'],
     });
-    expect((await service.get(id)).busy).toBe(true);
+    expect((await service.session(id)).busy).toBe(true);
     expect(meSnap(id).boards[0]!.ended).toBe(false);
     expect((await service.submitFrame(id, photo, false, { camera: 0 })).status).toBe('ended-turn');
     expect(meSnap(id).boards[0]).toMatchObject({ ended: true, decided: { how: 'read' } });
-    expect((await service.get(id)).busy).toBe(false);
+    expect((await service.session(id)).busy).toBe(false);
   });
 
   it('holds the reading, saying a hand is in view, when no clear frame comes', async () => {
@@ -602,7 +602,7 @@ describe('Scrabble Me: the same decisions on each player’s board', () => {
     expect((await service.submitFrame(id, photo, true, { camera: 1 })).status).toBe('waiting');
     await service.handler.settlePartition(partitionOf(id));
     expect(meSnap(id).boards[1]!.pending?.reasons).toEqual(['hand in view']);
-    expect((await service.get(id)).busy).toBe(false);
+    expect((await service.session(id)).busy).toBe(false);
   });
 
   it('decides a doubtful letter by the lexicon, and says so', async () => {

@@ -83,7 +83,7 @@ describe('the bus between instances', () => {
     const other = await RedisBus.open(redis.url);
     try {
       const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
-      const session = await service.get(id);
+      const session = await service.session(id);
       const disturbed = () => (session.snapshot() as GameSnapshot).disturbed;
       expect(disturbed()).toEqual([]);
       await other.publish(id, { disturbed: [{ row: 7, col: 3 }] });
@@ -141,7 +141,7 @@ describe('the bus between instances', () => {
       for (let k = 0; k < 20 && seen.length === 0; k++) await frameAt(id);
       await until(() => seen.length > 0);
       expect(seen[0]!.jpeg!.length).toBeGreaterThan(1000);
-      expect(seen[0]!.corners).toEqual((await a.get(id)).gridOf(photo));
+      expect(seen[0]!.corners).toEqual((await a.session(id)).gridOf(photo));
       expect(seen[0]!.width).toBeGreaterThan(0);
       expect(Object.keys(seen[0]!).sort()).toEqual(['corners', 'height', 'jpeg', 'width']);
       // Malformed pictures on the channel reach no page, and bring nothing down; extra fields are not passed on.
@@ -188,7 +188,7 @@ describe('the bus between instances', () => {
       expect(grids.at(-1)).toEqual({
         width: seen[0]!.width,
         height: seen[0]!.height,
-        corners: (await a.get(id)).gridOf(photo),
+        corners: (await a.session(id)).gridOf(photo),
       });
       // What A sent over the channel (the malformed messages above were another's).
       const wired = async () =>

@@ -52,7 +52,7 @@ describe('an instance whose frames a worker reads', () => {
     const service = new GameService(store, { work });
     try {
       const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
-      const session = await service.get(id);
+      const session = await service.session(id);
       const thumbs: unknown[] = [];
       session.onThumbnail((t) => thumbs.push(t.corners));
       expect((await service.submitFrame(id, photo, false)).status).toBe('waiting');
@@ -207,7 +207,7 @@ describe('placing new games on the queues', () => {
       expect(Date.now() - t0).toBeLessThan(1500);
       expect(asked).toBe(1);
       expect(id).toMatch(/^[0-9a-f]{8}$/);
-      expect((await service.get(id)).stored.id).toBe(id);
+      expect((await service.session(id)).stored.id).toBe(id);
     } finally {
       service.stopAll();
       store.close();
