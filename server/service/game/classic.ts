@@ -5,14 +5,14 @@
  * the set has, waits for the scorekeeper with its photo.
  *
  * Size: one game's state and every way it changes (a frame, an action, a held reading confirmed, a refresh from
- * another instance) over that one state; what a frame means is decided in interpret.ts, the live side in live.ts.
+ * another instance) over that one state; what a frame means is decided in interpret.ts, what a board records or holds
+ * in decide.ts, the live side in live.ts.
  */
 
 import type { Corners } from '../../../vision/index.ts';
 import {
   applyEvent,
   type Board,
-  describeOverdrawn,
   EMPTY,
   effectiveEvents,
   explainMove,
@@ -24,15 +24,11 @@ import {
   inferMove,
   type Lexicon,
   makeRules,
-  nameBlanks,
   newGame,
-  overdrawnBy,
   overtimePenalties,
   type Placement,
   parseBoard,
-  removeTiles,
   type Square,
-  splitTwoMoves,
   squareName,
   writeGcg,
 } from '../../engine/index.ts';
@@ -50,6 +46,7 @@ import type { GameChanges, GameStore, StoredGame } from '../../store/types.ts';
 import { verdictOf } from '../checks/verify.ts';
 import { ServiceError } from '../errors.ts';
 import type { Session } from './contract.ts';
+import { decideBoard } from './decide.ts';
 import { foreignNote } from './foreign.ts';
 import type { Thumbnail } from './frames.ts';
 import { HandWaits, STREAM_GAP_MS } from './hand-wait.ts';
@@ -457,109 +454,13 @@ export class GameSession implements Session {
     confirmed = false,
     decision: Decision | undefined = confirmed ? { how: 'confirmed' } : undefined,
   ): Promise<FrameResult> {
-    const inferred = inferMove(this.state.board, board, {
-      layout: this.state.rules.layout,
-      ...(this.state.lastPlay ? { lastMove: this.state.lastPlay.placements } : {}),
-    });
-    if (!inferred.ok) {
-      if (inferred.reason === 'no-change') {
-        if (!endTurn && !confirmed) return { status: 'unchanged' };
-        // The empty board before the first move (a photo taken as the game starts, or after names laid out on it
-        // were cleared away) is no one's pass: only the Pass button records one then.
-        if (!confirmed && this.state.turns.length === 0 && board.cells.every((c) => c === EMPTY))
-          return {
-            status: 'unchanged',
-            reasons: [
-              'the board is empty and no move has been made yet: nothing recorded (Pass records a pass)',
-            ],
-          };
-        // An end of turn with nothing new on the board is a pass (the scorekeeper can make it an exchange).
-        return this.commit([{ type: 'pass', player: this.state.toMove }], photo);
-      }
-      // A forgotten End turn: the tiles make two moves in a row; recorded as two turns when one order is legal.
-      const split =
-        inferred.reason === 'tile-changed' || inferred.reason === 'tile-removed' ? [] : this.twoMoves(board);
-      if (split.length === 1) return this.commit(split[0]!, photo, decision);
-      if (split.length > 1)
-        return this.hold(
-          board,
-          [
-            `two moves at once, legal in either order (${split
-              .map((events) =>
-                events.map((e) => (e.type === 'play' ? squareName(e.placements[0]!) : '')).join(' then '),
-              )
-              .join(', or ')}): confirm the board after the first, then the second`,
-          ],
-          [],
-          photo,
-        );
-      return this.hold(board, [inferred.message], [...(inferred.squares ?? [])], photo);
-    }
-    const events: GameEvent[] = [];
-    const move = inferred.kind === 'withdrawal' ? inferred.next : inferred.move;
-    // More new tiles than a rack holds is no move (names laid out before the game, turns run together): the engine
-    // refuses it, and the scorekeeper sets the board or takes the reading back.
-    const rack = this.state.rules.rackSize;
-    if (move && move.placements.length > rack)
-      return this.hold(
-        board,
-        [
-          `${move.placements.length} new tiles in one move: a rack holds ${rack}. Set the board to what the game shows, or take the reading back`,
-        ],
-        [],
-        photo,
-      );
-    // A photo with no tile left on the board is no withdrawal (the board cleared, names swept away, a new game):
-    // only the scorekeeper records one so.
-    if (inferred.kind === 'withdrawal' && !move && !confirmed && board.cells.every((c) => c === EMPTY))
-      return this.hold(
-        board,
-        [
-          `the board is empty: every tile of the last move is gone. Confirm to record it as withdrawn, or take the reading back`,
-        ],
-        [],
-        photo,
-      );
-    // More tiles of a kind than the set has: a misreading, unless the scorekeeper says otherwise.
-    const over = move && !confirmed ? overdrawnBy(this.state.rules.tileSet, board, move.placements) : [];
-    if (over.length > 0) {
-      return this.hold(
-        board,
-        over.map((o) => describeOverdrawn(o, this.state.rules.tileSet)),
-        over.flatMap((o) => o.squares),
-        photo,
-      );
-    }
-    if (inferred.kind === 'withdrawal')
-      events.push({ type: 'withdraw', player: this.state.lastPlay!.player });
-    if (move) {
-      // A blank read as `?` takes its letter from the lexicon when only one fits; otherwise it waits to be named.
-      const before =
-        inferred.kind === 'withdrawal' ? removeTiles(this.state.board, inferred.withdrawn) : this.state.board;
-      const letters = this.state.rules.tileSet.letters.map(([l]) => l);
-      // The game's lexicon names it, or where the game has none (a German game), the one the camera reads with.
-      const naming = this.lexicon ?? this.readingLexicon;
-      const named = naming && nameBlanks(before, move.placements, move.direction, letters, naming);
-      events.push({ type: 'play', player: this.state.toMove, placements: named ?? move.placements });
-    }
-    return this.commit(events, photo, decision);
-  }
-
-  /**
-   * The events of each way the new tiles on `board` split into two legal moves, played in turn by the player to
-   * move and the next, within the set's tile counts.
-   */
-  private twoMoves(board: Board): GameEvent[][] {
-    const { state } = this;
-    return splitTwoMoves(state.board, board, state.rules.layout).flatMap(({ first, second }) => {
-      if (overdrawnBy(state.rules.tileSet, board, [...first.placements, ...second.placements]).length > 0)
-        return [];
-      const one: GameEvent = { type: 'play', player: state.toMove, placements: first.placements };
-      const after = applyEvent(state, one);
-      if (!after.ok || after.state.ended) return [];
-      const two: GameEvent = { type: 'play', player: after.state.toMove, placements: second.placements };
-      return applyEvent(after.state, two).ok ? [[one, two]] : [];
-    });
+    // The game's lexicon names a blank, or where the game has none (a German game), the one the camera reads with.
+    const naming = this.lexicon ?? this.readingLexicon;
+    const decided = decideBoard(this.state, board, { endTurn, confirmed, ...(naming ? { naming } : {}) });
+    if (decided.kind === 'unchanged')
+      return { status: 'unchanged', ...(decided.reasons ? { reasons: [...decided.reasons] } : {}) };
+    if (decided.kind === 'hold') return this.hold(board, [...decided.reasons], decided.squares, photo);
+    return this.commit([...decided.events], photo, decision);
   }
 
   private async hold(
