@@ -94,15 +94,18 @@ describe('best plays of a move', () => {
   });
 
   describe.skipIf(!chromiumPresent || !existsSync('/usr/bin/chromium'))('on the scorekeeper page', () => {
-    let browser: Browser;
-    beforeAll(async () => {
-      browser = await launch();
-    }, 60_000);
-    afterAll(async () => {
-      await browser?.close();
-    });
-
     it('shows the five best plays of the newest move for the rack typed, and where the move ranked', async () => {
+      const browser = await launch();
+      try {
+        await bestPlaysOnThePage(browser);
+      } finally {
+        await browser.close();
+      }
+    }, 60_000);
+  });
+
+  async function bestPlaysOnThePage(browser: Browser): Promise<void> {
+    {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       await page.goto(`${base}/board.html?game=${game.id}#token=${game.token}`);
       const panel = page.locator('details.best-details');
@@ -126,6 +129,6 @@ describe('best plays of a move', () => {
       await viewer.goto(`${base}/board.html?game=${game.id}`);
       await viewer.locator('.board').first().waitFor();
       expect(await viewer.locator('details.best-details').count()).toBe(0);
-    }, 60_000);
-  });
+    }
+  }
 });

@@ -119,7 +119,8 @@ export class Dawg {
     const finalPad = Math.ceil(nodes / 4) * 4;
     const bytes = new Uint8Array(head + alphaPad + nodes * 8 + finalPad + edges * 4);
     const view = new DataView(bytes.buffer);
-    [MAGIC, FORMAT, alpha.length, nodes, edges, this.size].forEach((v, i) => view.setUint32(i * 4, v, true));
+    const head32 = [MAGIC, FORMAT, alpha.length, nodes, edges, this.size];
+    for (let i = 0; i < head32.length; i++) view.setUint32(i * 4, head32[i]!, true);
     let at = head;
     bytes.set(alpha, at);
     at += alphaPad;
