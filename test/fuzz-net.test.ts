@@ -380,7 +380,8 @@ describe('what browsers are told and served', () => {
     const sources = readdirSync(webDir, { recursive: true, encoding: 'utf8' }).filter(
       (f) => !/^[\w-]+\.(html|css|svg)$/.test(f) && /\.\w+$/.test(f),
     );
-    expect(sources).toContain('board.ts');
+    expect(sources).toContain('pages/board.ts');
+    expect(sources).toContain('ui/render.ts');
     const spellings: ((f: string) => string)[] = [
       (f) => `/${f}`,
       (f) => `/${f}?v=1`,

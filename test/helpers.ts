@@ -26,12 +26,4 @@ export function demoBoard(n: number): string[] {
 }
 
 /** A deterministic pseudo-random generator (mulberry32): numbers in [0, 1), all 32 bits of state used. */
-export function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seeded as random } from '../server/bench/corpus.ts';

@@ -4,25 +4,14 @@
  * the players did not hold), against the brute-force reference (every word of the default list tried at every
  * square, kept by the engine's own checks and scored by score.ts): identical plays, identical scores.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  analyzeRecord,
-  type Board,
-  Dawg,
-  decodeGcg,
-  type GameRules,
-  listPlays,
-  readGcg,
-  recordPositions,
-  unseenTiles,
-} from '../server/engine/index.ts';
+import { corpusRecords, rackPositions } from '../server/bench/corpus.ts';
+import { analyzeRecord, Dawg, listPlays } from '../server/engine/index.ts';
 import { playKey, referencePlays, referenceWords } from '../server/engine/movegen/brute.ts';
+import { random } from './helpers.ts';
 
-const corpus = fileURLToPath(new URL('../../shared/corpus/gcg/', import.meta.url));
 const A = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const words = (
   JSON.parse(
@@ -31,57 +20,10 @@ const words = (
 ).map((w) => w.toUpperCase());
 const dawg = Dawg.build(A, words);
 
-function records() {
-  const out: { file: string; document: Extract<ReturnType<typeof readGcg>, { ok: true }>['document'] }[] = [];
-  for (const dir of readdirSync(corpus).sort())
-    for (const name of readdirSync(join(corpus, dir)).sort()) {
-      const decoded = decodeGcg(new Uint8Array(readFileSync(join(corpus, dir, name))));
-      if (!decoded.ok) continue;
-      const read = readGcg(decoded.text);
-      if (read.ok) out.push({ file: `${dir}/${name}`, document: read.document });
-    }
-  return out;
-}
-
-/** A small seeded generator (mulberry32), so the drawn racks are the same every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('the move generator against the brute-force reference', () => {
   it('finds exactly the same plays with the same scores on over 1,000 corpus positions', () => {
     const ref = referenceWords(A, words);
-    const draw = random(2026);
-    const positions: { where: string; board: Board; rack: string; rules: GameRules }[] = [];
-    for (const { file, document } of records()) {
-      const found = recordPositions(document);
-      if (!found.ok || found.lang !== 'en') continue;
-      found.positions.forEach((p, k) => {
-        const rack = p.entry.rack?.toUpperCase();
-        if (!rack) return;
-        positions.push({ where: `${file} line ${p.entry.line}`, board: p.board, rack, rules: p.rules });
-        if (k % 3 !== 0) return;
-        const pool = [...unseenTiles(p.rules.tileSet, p.board).tiles].flatMap(
-          ([t, c]) => Array(c).fill(t) as string[],
-        );
-        let drawn = '';
-        for (let i = 0; i < 7 && pool.length > 0; i++)
-          drawn += pool.splice(Math.floor(draw() * pool.length), 1)[0];
-        if (drawn)
-          positions.push({
-            where: `${file} line ${p.entry.line} (drawn)`,
-            board: p.board,
-            rack: drawn,
-            rules: p.rules,
-          });
-      });
-    }
+    const positions = rackPositions(corpusRecords(), random(2026), 3);
     expect(positions.length).toBeGreaterThanOrEqual(1000);
     const wrong: string[] = [];
     let plays = 0;
@@ -105,7 +47,7 @@ describe('the move generator against the brute-force reference', () => {
   it('generates every recorded play whose words are all in the lexicon, with the score the engine gives it', () => {
     let valid = 0;
     let ranked = 0;
-    for (const { document } of records()) {
+    for (const { document } of corpusRecords()) {
       const analysed = analyzeRecord(document, dawg);
       if (!analysed.ok || analysed.lang !== 'en') continue;
       for (const t of analysed.turns) {

@@ -1,33 +1,11 @@
-/**
- * `npm run bench:movegen`: the move generator's figures on the English games of ../shared/corpus/gcg.
- * - The DAWGs of both default lexicons: words, nodes, size on disk, time to build and to read back.
- * - Time per position by rack (tiles / blanks): every recorded rack, and a rack drawn from the unseen tiles at each
- *   position (seeded), so that racks with one and two blanks are measured on real boards.
- * - `tilecam analyze` on the corpus: the share of plays whose words are all in the default list, and whether each
- *   of them was generated with its recorded score.
- * `--lexicon FILE` measures with another English list.
- */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import {
-  analyzeRecord,
-  type Board,
-  Dawg,
-  decodeGcg,
-  type GameRules,
-  listPlays,
-  readGcg,
-  recordPositions,
-  tileSets,
-  unseenTiles,
-} from '../engine/index.ts';
+import { analyzeRecord, Dawg, listPlays, tileSets } from '../engine/index.ts';
 import { DEFAULT_LEXICON, germanReadingLexicon, lexiconDawg } from '../lexicon/index.ts';
+import { corpusRecords, rackPositions, seeded } from './corpus.ts';
 import { gameFolders, readGame } from './live-sheet.ts';
 
 const { values } = parseArgs({ options: { lexicon: { type: 'string' } } });
-const corpus = fileURLToPath(new URL('../../../shared/corpus/gcg/', import.meta.url));
 
 const pct = (a: number[], q: number) => {
   const s = [...a].sort((x, y) => x - y);
@@ -58,43 +36,8 @@ const en = await lexiconDawg(values.lexicon ?? DEFAULT_LEXICON, tileSets.en);
 if (!en.ok) throw new Error(en.message);
 const dawg = en.dawg;
 
-function records() {
-  const out: Extract<ReturnType<typeof readGcg>, { ok: true }>['document'][] = [];
-  for (const dir of readdirSync(corpus).sort())
-    for (const name of readdirSync(join(corpus, dir)).sort()) {
-      const decoded = decodeGcg(new Uint8Array(readFileSync(join(corpus, dir, name))));
-      if (!decoded.ok) continue;
-      const read = readGcg(decoded.text);
-      if (read.ok) out.push(read.document);
-    }
-  return out;
-}
-
-let seed = 2026;
-const draw = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-
-const positions: { board: Board; rack: string; rules: GameRules }[] = [];
-const docs = records();
-for (const document of docs) {
-  const found = recordPositions(document);
-  if (!found.ok || found.lang !== 'en') continue;
-  for (const p of found.positions) {
-    const rack = p.entry.rack?.toUpperCase();
-    if (rack) positions.push({ board: p.board, rack, rules: p.rules });
-    const pool = [...unseenTiles(p.rules.tileSet, p.board).tiles].flatMap(
-      ([t, c]) => Array(c).fill(t) as string[],
-    );
-    let drawn = '';
-    for (let i = 0; i < 7 && pool.length > 0; i++)
-      drawn += pool.splice(Math.floor(draw() * pool.length), 1)[0];
-    if (drawn) positions.push({ board: p.board, rack: drawn, rules: p.rules });
-  }
-}
+const docs = corpusRecords().map((r) => r.document);
+const positions = rackPositions(corpusRecords(), seeded(2026), 1);
 // Warm the generator up once, then time each position.
 for (const p of positions.slice(0, 50)) listPlays(p.board, p.rack, dawg, p.rules);
 const byKind = new Map<string, number[]>();
