@@ -422,7 +422,11 @@ describe('games over WebSocket', () => {
     const session = await server.service.session(id);
     // What this instance tells the others of the hall its pages watch (here no other instance: recorded).
     const told: unknown[] = [];
-    session.sharePictures({ watched: async () => false, send: () => {}, watching: (w) => told.push(w) });
+    session.pictures.sharePictures({
+      watched: async () => false,
+      send: () => {},
+      watching: (w) => told.push(w),
+    });
     const page = connect(id);
     await page.opened;
     await page.next((m) => m.type === 'snapshot');

@@ -1,3 +1,13 @@
+/**
+ * `npm run bench:movegen`: the move generator's figures on the English games of ../shared/corpus/gcg.
+ * - The DAWGs of both default lexicons: words, nodes, size on disk, time to read back.
+ * - Time per position by rack (tiles / blanks): every recorded rack, and a rack drawn from the unseen tiles at each
+ *   position (seeded), so that racks with one and two blanks are measured on real boards.
+ * - `tilecam analyze` on the corpus: the share of plays whose words are all in the default list, and whether each
+ *   of them was generated with its recorded score.
+ * - The German games' words in the German list and in the Hunspell checker.
+ * `--lexicon FILE` measures with another English list.
+ */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { analyzeRecord, Dawg, listPlays, tileSets } from '../engine/index.ts';

@@ -100,7 +100,7 @@ export function attachWebSocket(
       if (ws.readyState !== ws.OPEN) return;
       // The new way of watching first, then the old one stops: the cameras are never shown as unwatched between.
       const before = unthumb;
-      unthumb = session.onThumbnail(
+      unthumb = session.pictures.onThumbnail(
         (thumb) => {
           if (ws.bufferedAmount < limits.viewerBufferBytes / 4) send({ type: 'thumbnail', data: thumb });
         },

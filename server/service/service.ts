@@ -129,7 +129,7 @@ export class GameService {
     this.bus?.subscribe((id, note) => this.changedElsewhere(id, note));
     // A camera picture taken elsewhere, for the pages here watching that game's cameras.
     if (this.pictures)
-      this.bus?.onPicture?.((id, thumb) => this.sessions.get(id)?.session.showPicture(thumb));
+      this.bus?.onPicture?.((id, thumb) => this.sessions.get(id)?.session.pictures.showPicture(thumb));
     // Changes told while Redis was away were missed: every game in memory catches up from the store.
     this.bus?.onReconnect(() => {
       for (const id of this.sessions.keys()) this.changedElsewhere(id);
@@ -306,7 +306,7 @@ export class GameService {
             this.timing,
             stored.config.lexicon === 'none' ? undefined : readingLexicon(stored.config.lang),
           );
-    if (this.pictures && this.bus?.pictures) session.sharePictures(this.bus.pictures(id));
+    if (this.pictures && this.bus?.pictures) session.pictures.sharePictures(this.bus.pictures(id));
     const queue = new GameQueue();
     const live: Live = { session, lastUsed: Date.now(), queue, held: JSON.stringify(stored.held ?? []) };
     // Work the game schedules for later (an End turn waiting out a hand) runs in its queue like any other.
@@ -649,12 +649,13 @@ export class GameService {
       const { result, grid, disturbed } = await this.work!.run(job);
       // The camera's page here is shown the frame with the grid the worker found in it, and the scorekeeper the
       // notice the worker gives (a committed square read as changed).
-      if (frame && job.kind === 'frame' && grid) await live.session.showFrame(frame, job.camera, grid);
+      if (frame && job.kind === 'frame' && grid)
+        await live.session.pictures.showFrame(frame, job.camera, grid);
       if (disturbed) live.session.showDisturbance(disturbed);
       return result;
     } catch (err) {
       if (frame && job.kind === 'frame' && err instanceof ServiceError && err.code === 'no-board')
-        await live.session.showFrame(frame, job.camera, null);
+        await live.session.pictures.showFrame(frame, job.camera, null);
       throw err;
     } finally {
       // What the worker decided stands whatever happens here: a store that cannot be read now is caught up later,
@@ -722,7 +723,7 @@ export class GameService {
         ? this.endTurnOnce(game, bytes, camera, version)
         : this.submitFrame(game, bytes, false, { camera, version }),
     act: (game, action, version) => this.act(game, action, version),
-    gridOf: (game, frame) => this.sessions.get(game)?.session.gridOf(frame),
+    gridOf: (game, frame) => this.sessions.get(game)?.session.pictures.gridOf(frame),
     disturbanceOf: (game) => this.sessions.get(game)?.session.disturbance(),
     waitsOf: (game) => this.sessions.get(game)?.session.endTurnsWaiting,
     waitStands: (game, camera, mark) => this.sessions.get(game)?.session.waitStands(camera, mark),

@@ -1,3 +1,4 @@
+/** The DAWG, the move generator against the brute-force reference on hand-made boards, equity, a record analysed. */
 import { describe, expect, it } from 'vitest';
 import { boardFromText, emptyBoard, place } from '../board.ts';
 import { readGcg } from '../gcg/read.ts';

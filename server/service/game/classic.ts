@@ -9,7 +9,6 @@
  * in decide.ts, the live side in live.ts.
  */
 
-import type { Corners } from '../../../vision/index.ts';
 import {
   applyEvent,
   type Board,
@@ -45,21 +44,12 @@ import {
 import type { GameChanges, GameStore, StoredGame } from '../../store/types.ts';
 import { verdictOf } from '../checks/verify.ts';
 import { ServiceError } from '../errors.ts';
-import type { Session } from './contract.ts';
+import type { CameraPictures, Session } from './contract.ts';
 import { decideBoard } from './decide.ts';
 import { foreignNote } from './foreign.ts';
-import type { Thumbnail } from './frames.ts';
 import { HandWaits, STREAM_GAP_MS } from './hand-wait.ts';
 import { type Interpretation, interpret, newTiles } from './interpret.ts';
-import {
-  type Behind,
-  eventsAfter,
-  FrameIntake,
-  HeldReadings,
-  type PictureShare,
-  SourceBoard,
-  Viewers,
-} from './live.ts';
+import { type Behind, eventsAfter, FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
 import { clockOf, snapshotOf } from './snapshot.ts';
 
 export type { Action, FrameResult } from '../../protocol/index.ts';
@@ -97,6 +87,8 @@ export class GameSession implements Session {
   private readonly times: { at: string; toMove: number }[] = [];
   private readonly viewers = new Viewers<GameSnapshot>(() => this.snapshot());
   private readonly intake: FrameIntake;
+  /** The camera pictures: the intake's. */
+  readonly pictures: CameraPictures;
   private readonly held: HeldReadings;
   readonly sources = new SourceBoard(() => this.viewers.changed());
 
@@ -122,7 +114,7 @@ export class GameSession implements Session {
     if (!start.ok) throw new ServiceError('bad-request', start.message);
     this.state = start.state;
     this.seq = 0;
-    this.intake = new FrameIntake(config.lang, 1);
+    this.pictures = this.intake = new FrameIntake(config.lang, 1);
     this.held = new HeldReadings(store, stored.id, () => 'pending-', stored.held);
   }
 
@@ -252,26 +244,6 @@ export class GameSession implements Session {
 
   gcg(): string {
     return writeGcg(gcgFromGame(this.state));
-  }
-
-  onThumbnail(listener: (thumb: Thumbnail) => void, options?: { pictures?: boolean }): () => void {
-    return this.intake.onThumbnail(listener, options);
-  }
-
-  sharePictures(share: PictureShare): void {
-    this.intake.sharePictures(share);
-  }
-
-  showPicture(thumb: Thumbnail): void {
-    this.intake.showPicture(thumb);
-  }
-
-  gridOf(frame: Uint8Array): Corners | undefined {
-    return this.intake.lookOf(frame)?.corners as Corners | undefined;
-  }
-
-  showFrame(frame: Uint8Array, camera: number, grid: Corners | null): Promise<void> {
-    return this.intake.show(frame, grid, camera);
   }
 
   subscribe(listener: (snapshot: GameSnapshot) => void): () => void {

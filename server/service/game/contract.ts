@@ -28,16 +28,34 @@ export interface GameView {
    */
   subscribe(listener: (snapshot: Snapshot) => void): () => void;
 
-  /** Calls `listener` with each camera frame, small, and the grid found in it (for pages with the token); with
-   *  `pictures: false`, only the grid (no picture is made for such a page: live.ts `Watching`). */
-  onThumbnail(listener: (thumb: Thumbnail) => void, options?: { pictures?: boolean }): () => void;
+  /** The camera pictures the camera pages watch (only their listening: the rest is the service's). */
+  readonly pictures: Pick<CameraPictures, 'onThumbnail'>;
 
   /** The game so far as a GCG file; a `not-allowed` error for a kind of game GCG cannot record. */
   gcg(): string;
 }
 
+/** A game's camera pictures: each frame, small, with the grid found in it, for the pages that watch the cameras, and
+ *  shared between a hall's instances. The frame intake (intake.ts) is it. */
+export interface CameraPictures {
+  /** Calls `listener` with each camera frame, small, and the grid found in it (for pages with the token); with
+   *  `pictures: false`, only the grid (no picture is made for such a page: live.ts `Watching`). */
+  onThumbnail(listener: (thumb: Thumbnail) => void, options?: { pictures?: boolean }): () => void;
+  /** Shares the camera pictures with the other instances of the service (live.ts `PictureShare`). */
+  sharePictures(share: PictureShare): void;
+  /** Shows a camera picture taken on another instance to this one's thumbnail listeners. */
+  showPicture(thumb: Thumbnail): void;
+  /** Where the grid was found in `frame`, if this process read it (a worker tells the instance that took it). */
+  gridOf(frame: Uint8Array): Corners | undefined;
+  /** Shows a frame another process read (a worker) to this process's thumbnail listeners, with the grid it found
+   *  there (null: no board). */
+  showFrame(frame: Uint8Array, camera: number, grid: Corners | null): Promise<void>;
+}
+
 /** A game as the service and the hall hold it: the view, and everything that changes it or keeps it in step. */
 export interface Session extends GameView {
+  /** The camera pictures, whole: shared with the other instances, shown from a worker's reading. */
+  readonly pictures: CameraPictures;
   /** The game as it was created: its configuration and the hash of its scorekeeper token. */
   readonly stored: Omit<StoredGame, 'events'>;
   /** Camera seats: one for a game on one board, one per player in Scrabble Me. */
@@ -70,12 +88,6 @@ export interface Session extends GameView {
    */
   waitStands(camera: number, mark: string): boolean;
 
-  /** Shares the camera pictures with the other instances of the service (live.ts `PictureShare`). */
-  sharePictures(share: PictureShare): void;
-
-  /** Shows a camera picture taken on another instance to this one's thumbnail listeners. */
-  showPicture(thumb: Thumbnail): void;
-
   /**
    * Holds at once, saying a hand was in view, every End turn still waiting for a clear frame (its process is giving
    * the game up: a worker handing its queue over, or stopping). Nothing waits on a timer afterwards.
@@ -87,13 +99,6 @@ export interface Session extends GameView {
 
   /** Shows the notice another process (a worker) worked out from the frames it read. */
   showDisturbance(squares: readonly { row: number; col: number }[]): void;
-
-  /** Where the grid was found in `frame`, if this process read it (a worker tells the instance that took it). */
-  gridOf(frame: Uint8Array): Corners | undefined;
-
-  /** Shows a frame another process read (a worker) to this process's thumbnail listeners, with the grid it found
-   *  there (null: no board). */
-  showFrame(frame: Uint8Array, camera: number, grid: Corners | null): Promise<void>;
 
   /**
    * A frame from the camera at seat `camera` (0 for a game on one board). Without `endTurn` it feeds the views

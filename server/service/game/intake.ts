@@ -7,6 +7,7 @@ import { Camera, type Corners, TileMemory } from '../../../vision/index.ts';
 import type { Board } from '../../engine/index.ts';
 import type { Look } from '../../protocol/index.ts';
 import { ServiceError } from '../errors.ts';
+import type { CameraPictures } from './contract.ts';
 import { makeThumbnail, readFrame, readingOptions, type Thumbnail } from './frames.ts';
 
 /**
@@ -58,7 +59,7 @@ const WATCHED_MS = 1000;
  * last frame (End turn from the scorekeeper's page reads it), and shown small to whoever watches the cameras. It
  * also notices a doubled End turn: the very frame that has just ended a turn, again.
  */
-export class FrameIntake {
+export class FrameIntake implements CameraPictures {
   private readonly frames = new Map<number, { bytes: Uint8Array; at: number }>();
   /** When each seat's last picture came, showing a board or not. */
   private readonly seen = new Map<number, number>();
@@ -224,8 +225,13 @@ export class FrameIntake {
     this.turnFrames.remember(seat, bytes, version, now);
   }
 
+  /** Where the grid was found in the frame `bytes`, if it was read here. */
+  gridOf(bytes: Uint8Array): Corners | undefined {
+    return this.looks.get(bytes)?.corners as Corners | undefined;
+  }
+
   /** Shows a frame read elsewhere (a worker) to whoever watches the cameras here. */
-  show(bytes: Uint8Array, corners: Corners | null, seat: number): Promise<void> {
+  showFrame(bytes: Uint8Array, seat: number, corners: Corners | null): Promise<void> {
     return this.thumbnail(bytes, corners, seat);
   }
 

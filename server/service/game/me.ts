@@ -10,7 +10,6 @@
  *
  * Size: as classic.ts, one Scrabble Me game's state and every way it changes.
  */
-import type { Corners } from '../../../vision/index.ts';
 import {
   afterChallenges,
   applyMeEvent,
@@ -45,11 +44,10 @@ import {
 } from '../../protocol/index.ts';
 import type { GameChanges, GameStore, StoredGame } from '../../store/types.ts';
 import { ServiceError } from '../errors.ts';
-import type { Session } from './contract.ts';
-import type { Thumbnail } from './frames.ts';
+import type { CameraPictures, Session } from './contract.ts';
 import { HandWaits, STREAM_GAP_MS } from './hand-wait.ts';
 import { interpret, newTiles } from './interpret.ts';
-import { eventsAfter, FrameIntake, HeldReadings, type PictureShare, SourceBoard, Viewers } from './live.ts';
+import { eventsAfter, FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
 import { meSnapshotOf } from './me-snapshot.ts';
 
 export type { MeAction } from '../../protocol/index.ts';
@@ -65,6 +63,8 @@ export class MeSession implements Session {
   /** Readings waiting for the scorekeeper, per board. */
   private readonly held: HeldReadings;
   private readonly intake: FrameIntake;
+  /** The camera pictures: the intake's. */
+  readonly pictures: CameraPictures;
   private rounds: readonly MeRoundRecord[] = [];
   /** How each board's last accepted reading was decided (read, by context, confirmed). */
   private readonly decided = new Map<number, Decision>();
@@ -100,7 +100,7 @@ export class MeSession implements Session {
     if (!start.ok) throw new ServiceError('bad-request', start.message);
     this.state = start.state;
     this.held = new HeldReadings(store, stored.id, (board) => `pending-board-${board + 1}-`, stored.held);
-    this.intake = new FrameIntake(config.lang, config.players.length);
+    this.pictures = this.intake = new FrameIntake(config.lang, config.players.length);
   }
 
   /** Rebuilds a session from its stored events, exactly as it was. */
@@ -214,26 +214,6 @@ export class MeSession implements Session {
 
   subscribe(listener: (snapshot: MeSnapshot) => void): () => void {
     return this.viewers.subscribe(listener);
-  }
-
-  onThumbnail(listener: (thumb: Thumbnail) => void, options?: { pictures?: boolean }): () => void {
-    return this.intake.onThumbnail(listener, options);
-  }
-
-  sharePictures(share: PictureShare): void {
-    this.intake.sharePictures(share);
-  }
-
-  showPicture(thumb: Thumbnail): void {
-    this.intake.showPicture(thumb);
-  }
-
-  gridOf(frame: Uint8Array): Corners | undefined {
-    return this.intake.lookOf(frame)?.corners as Corners | undefined;
-  }
-
-  showFrame(frame: Uint8Array, camera: number, grid: Corners | null): Promise<void> {
-    return this.intake.show(frame, grid, camera);
   }
 
   snapshot(): MeSnapshot {

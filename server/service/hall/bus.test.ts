@@ -129,7 +129,7 @@ describe('the bus between instances', () => {
       // The camera's frames come to instance A; nobody watches the cameras elsewhere (a page on A itself gets its
       // pictures there): no picture is sent.
       const here: Thumbnail[] = [];
-      const stopHere = (await a.get(id)).onThumbnail((t) => here.push(t));
+      const stopHere = (await a.get(id)).pictures.onThumbnail((t) => here.push(t));
       await frameAt(id);
       await frameAt(id);
       expect(here.length).toBe(2);
@@ -137,11 +137,11 @@ describe('the bus between instances', () => {
       stopHere();
       // The scorekeeper's page watches on instance B: within a second or so, A's frames reach it.
       const seen: Thumbnail[] = [];
-      const stop = (await b.get(id)).onThumbnail((t) => seen.push(t));
+      const stop = (await b.get(id)).pictures.onThumbnail((t) => seen.push(t));
       for (let k = 0; k < 20 && seen.length === 0; k++) await frameAt(id);
       await until(() => seen.length > 0);
       expect(seen[0]!.jpeg!.length).toBeGreaterThan(1000);
-      expect(seen[0]!.corners).toEqual((await a.session(id)).gridOf(photo));
+      expect(seen[0]!.corners).toEqual((await a.session(id)).pictures.gridOf(photo));
       expect(seen[0]!.width).toBeGreaterThan(0);
       expect(Object.keys(seen[0]!).sort()).toEqual(['corners', 'height', 'jpeg', 'width']);
       // Malformed pictures on the channel reach no page, and bring nothing down; extra fields are not passed on.
@@ -182,13 +182,13 @@ describe('the bus between instances', () => {
       // The camera page watches on B, asking for the grid only: A's frames reach it as their grids, and A makes no
       // picture (none goes over the channel)…
       const grids: Thumbnail[] = [];
-      const stopGrids = (await b.get(id)).onThumbnail((t) => grids.push(t), { pictures: false });
+      const stopGrids = (await b.get(id)).pictures.onThumbnail((t) => grids.push(t), { pictures: false });
       for (let k = 0; k < 20 && grids.length === 0; k++) await frameAt(id);
       await until(() => grids.length > 0);
       expect(grids.at(-1)).toEqual({
         width: seen[0]!.width,
         height: seen[0]!.height,
-        corners: (await a.session(id)).gridOf(photo),
+        corners: (await a.session(id)).pictures.gridOf(photo),
       });
       // What A sent over the channel (the malformed messages above were another's).
       const wired = async () =>
@@ -206,7 +206,7 @@ describe('the bus between instances', () => {
       // …until the scorekeeper's page watches on B too: then A makes the pictures again (once it has asked again:
       // till then the new page gets the grids A sends), and the camera page still gets the grid alone.
       const pictures: Thumbnail[] = [];
-      const stopPictures = (await b.get(id)).onThumbnail((t) => pictures.push(t));
+      const stopPictures = (await b.get(id)).pictures.onThumbnail((t) => pictures.push(t));
       const pictured = () => pictures.at(-1)?.jpeg !== undefined;
       for (let k = 0; k < 20 && !pictured(); k++) await frameAt(id);
       await until(pictured);

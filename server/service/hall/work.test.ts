@@ -54,7 +54,7 @@ describe('an instance whose frames a worker reads', () => {
       const { id } = await service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
       const session = await service.session(id);
       const thumbs: unknown[] = [];
-      session.onThumbnail((t) => thumbs.push(t.corners));
+      session.pictures.onThumbnail((t) => thumbs.push(t.corners));
       expect((await service.submitFrame(id, photo, false)).status).toBe('waiting');
       // The frame went over whole.
       expect(jobs[0]).toMatchObject({ kind: 'frame', game: id, endTurn: false, camera: 0 });
