@@ -55,6 +55,10 @@ describe('best plays of a move', () => {
     expect(first.rack).toBe('DINNVWY');
     expect(first.played).toMatchObject({ position: '8D', score: 32, valid: true, rank: 1 });
     expect(first.equityLost).toBe(0);
+    // The move played is marked among the best (WINDY scores as much from 8H: a tie), and only it.
+    expect(first.best.filter((b) => b.played)).toEqual([
+      expect.objectContaining({ position: '8D', word: 'WINDY' }),
+    ]);
     expect(first.lexicon).toBe('an-array-of-english-words');
 
     const second = (await (await ask({ turn: 2, rack: 'ADEEGIL' })).json()) as AnalysisView;
@@ -82,6 +86,9 @@ describe('best plays of a move', () => {
       [{ turn: 2, rack: 'ABCDEFGHIJ' }, /rack must be 1 to 9 tiles/],
       [{ turn: 2, rack: 'ÄBC' }, /no tile Ä/],
       [{ turn: 3, rack: 'ABC' }, /the game has 2 moves, not 3/],
+      [{ turn: 2, rack: 'ABCDEFGH' }, /a rack holds at most 7 tiles, not 8/],
+      [{ turn: 2, rack: '???' }, /more \? than the English set has/],
+      [{ turn: 2, rack: 'ZZ' }, /more Z than the English set has/],
       [{ turn: 0, rack: 'ABC' }, /turn/],
       [{ rack: 'ABC' }, /turn/],
     ] as const) {

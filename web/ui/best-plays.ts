@@ -105,10 +105,7 @@ function resultView(a: AnalysisView): HTMLElement[] {
   for (const h of ['', 'Play', 'Score', 'Equity']) head.append(el('th', {}, h));
   table.append(head);
   a.best.forEach((b, k) => {
-    const row = el(
-      'tr',
-      b.position === played.position && b.score === played.score ? { class: 'played' } : {},
-    );
+    const row = el('tr', b.played ? { class: 'played' } : {});
     row.append(
       el('td', {}, String(k + 1)),
       el('td', {}, `${b.position} ${b.word}`.trim()),

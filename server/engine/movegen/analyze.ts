@@ -26,6 +26,8 @@ export interface RankedPlay {
   readonly word: string;
   readonly score: number;
   readonly equity: number;
+  /** In a turn's `best`: this is the move played. */
+  readonly played?: true;
 }
 
 export interface PlayedMove extends RankedPlay {
@@ -128,6 +130,15 @@ export function analyzeOneTurn(
       line: 0,
       message: `the game has ${found.positions.length} moves, not ${turn}`,
     };
+  // A rack no player can hold: more tiles than a rack takes, or more of a tile than the set has beside the board.
+  const bad = (message: string) => ({ ok: false as const, reason: 'bad-gcg' as const, line: 0, message });
+  if ([...rack].length > position.rules.rackSize)
+    return bad(`a rack holds at most ${position.rules.rackSize} tiles, not ${[...rack].length}`);
+  const over = unseenTiles(position.rules.tileSet, position.board, { rack }).overdrawn;
+  if (over.length > 0)
+    return bad(
+      `the rack and the board hold more ${over.join(', ')} than the ${position.rules.tileSet.name} set has`,
+    );
   const withRack = { ...position, entry: { ...position.entry, rack } };
   return { ok: true, turn: analyzeTurn(withRack, turn, lexicon, options.top ?? 5, options.now ?? (() => 0)) };
 }
@@ -157,7 +168,9 @@ function analyzeTurn(p: Position, turn: number, dawg: Dawg, top: number, now: ()
   const index = options.findIndex((o) =>
     o.play >= 0 ? samePlay(list, o.play, played.tiles) : o.key === played.key,
   );
-  const best = options.slice(0, top).map((o) => describe(list, o));
+  const best = options
+    .slice(0, top)
+    .map((o, k) => ({ ...describe(list, o), ...(k === index ? { played: true as const } : {}) }));
   const ms = now() - t0;
   const rank = index < 0 ? null : 1 + options.filter((o) => o.equity > options[index]!.equity).length;
   return {

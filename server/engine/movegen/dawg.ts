@@ -109,7 +109,8 @@ export class Dawg {
     return fromSorted(alphabet, coded);
   }
 
-  /** The DAWG as bytes, to keep on disk (`fromBytes` reads it back). */
+  /** The DAWG as bytes, to keep on disk (`fromBytes` reads it back): the header little-endian, the arrays in this
+   *  machine's own byte order (a kept file is read back where it was written). */
   toBytes(): Uint8Array {
     const alpha = new TextEncoder().encode(this.alphabet);
     const nodes = this.mask.length;
@@ -160,8 +161,14 @@ export class Dawg {
     const final = new Uint8Array(own.buffer, at, nodes);
     at += finalPad;
     const edgeTarget = new Uint32Array(own.buffer, at, edges);
-    // Every edge must point at a node, and every node's edges lie within the edge list.
-    for (let n = 0; n < nodes; n++) if (first[n]! + popcount(mask[n]!) > edges) return undefined;
+    // Every edge must point at a node, every node's edges lie within the edge list and be for a letter of the
+    // alphabet, and a node end a word or not.
+    const letters = [...alphabet].length;
+    if (letters === 0 || letters > 32) return undefined;
+    const beyond = letters === 32 ? 0 : ~((1 << letters) - 1) >>> 0;
+    for (let n = 0; n < nodes; n++)
+      if (first[n]! + popcount(mask[n]!) > edges || (mask[n]! & beyond) !== 0 || final[n]! > 1)
+        return undefined;
     for (let e = 0; e < edges; e++) if (edgeTarget[e]! >= nodes) return undefined;
     return new Dawg(alphabet, mask, first, final, edgeTarget, size);
   }

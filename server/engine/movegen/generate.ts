@@ -7,8 +7,8 @@
  * worked out once per square). Down plays are the across plays of the board turned over its diagonal.
  *
  * Scores are summed as the tiles go down, by the rules of score.ts (letter premiums and word multipliers only
- * under new tiles, blanks worth 0, every cross word, the bingo); generate.test.ts checks them against score.ts
- * itself on every play of a thousand positions. A play of one tile is listed once, in the direction score.ts reads
+ * under new tiles, blanks worth 0, every cross word, the bingo); test/movegen.test.ts checks them, and the plays, against
+ * a brute-force reference scored by score.ts itself (brute.ts) on over a thousand corpus positions. A play of one tile is listed once, in the direction score.ts reads
  * it (across when it forms a word across).
  */
 import { type Board, EMPTY, type Placement } from '../board.ts';
