@@ -8,7 +8,16 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { corpusRecords, rackPositions } from '../server/bench/corpus.ts';
-import { analyzeRecord, Dawg, listPlays } from '../server/engine/index.ts';
+import {
+  analyzeRecord,
+  checkPlacement,
+  Dawg,
+  listPlays,
+  place,
+  placementsOf,
+  recordPositions,
+  scorePlay,
+} from '../server/engine/index.ts';
 import { playKey, referencePlays, referenceWords } from '../server/engine/movegen/brute.ts';
 import { random } from './helpers.ts';
 
@@ -61,5 +70,30 @@ describe('the move generator against the brute-force reference', () => {
     }
     expect(valid).toBeGreaterThan(300);
     expect(ranked).toBe(valid);
+    // And the generator's score of each such play is the engine's (score.ts, through the replay).
+    let compared = 0;
+    for (const { document } of corpusRecords()) {
+      const found = recordPositions(document);
+      if (!found.ok || found.lang !== 'en') continue;
+      for (const { entry, board, rules } of found.positions) {
+        if (entry.kind !== 'play' || !entry.rack) continue;
+        const placed = placementsOf(entry, board);
+        if (!placed.ok) continue;
+        const key = playKey(placed.placements);
+        const list = listPlays(board, entry.rack.toUpperCase(), dawg, rules);
+        const i = Array.from({ length: list.size }, (_, k) => k).find(
+          (k) => playKey(list.play(k).placements) === key,
+        );
+        if (i === undefined) continue;
+        const legal = checkPlacement(board, placed.placements, rules.layout);
+        if (!legal.ok) continue;
+        const after = place(board, placed.placements);
+        expect(list.score[i], `${entry.word} at line ${entry.line}`).toBe(
+          scorePlay(after, placed.placements, legal.direction, rules).score,
+        );
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(ranked);
   }, 300_000);
 });
