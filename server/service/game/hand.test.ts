@@ -52,9 +52,9 @@ const photo = readFileSync(new URL('../../../fixtures/demo_game/1.jpg', import.m
 const rowsWith = (row8: string) => Array.from({ length: 15 }, (_, r) => (r === 7 ? row8 : '.'.repeat(15)));
 
 /** WINDY on row 8; with `hand`, a hand over its last two squares (the model sees mostly a hand there), its arm
- *  reaching in from the board's near edge down column H. */
+ *  reaching in from the board's near edge down columns G and H. */
 function reading(hand: boolean): BoardReading {
-  const arm = Array.from({ length: 7 }, (_, k) => ({ row: 8 + k, col: 7 }));
+  const arm = Array.from({ length: 7 }, (_, k) => [6, 7].map((col) => ({ row: 8 + k, col }))).flat();
   const squares = hand ? [...[6, 7].map((col) => ({ row: 7, col })), ...arm] : [];
   return {
     board: rowsWith(hand ? '...WIN.........' : '...WINDY.......'),
@@ -171,7 +171,10 @@ describe('a hand over the board at End turn', () => {
     expect(look?.squares.map((q) => [q.row, q.col, q.options[0]?.tile])).toEqual([
       [7, 6, '#'],
       [7, 7, '#'],
-      ...Array.from({ length: 7 }, (_, k) => [8 + k, 7, '#']),
+      ...Array.from({ length: 7 }, (_, k) => [
+        [8 + k, 6, '#'],
+        [8 + k, 7, '#'],
+      ]).flat(),
     ]);
     // Kept across a restart, with the reading.
     const reloaded = new GameService(store);

@@ -175,19 +175,17 @@ describe('a frame read in the game’s context', () => {
     expect(rowOf(seen.board, 7)).toBe('.......CATS....');
   });
 
-  // A hand over 8K, its arm reaching in from the board's edge down column K.
+  // A hand over 8K, its arm reaching in from the board's edge down columns K and L.
   type Unsure = [row: number, col: number, options: Option[]];
-  const arm = Array.from(
-    { length: 7 },
-    (_, k): Unsure => [
-      8 + k,
-      10,
-      [
-        { tile: '#', p: 0.7 },
-        { tile: '.', p: 0.3 },
-      ],
+  const odd = (row: number, col: number, p = 0.7): Unsure => [
+    row,
+    col,
+    [
+      { tile: '#', p },
+      { tile: '.', p: 1 - p },
     ],
-  );
+  ];
+  const arm = Array.from({ length: 7 }, (_, k) => [odd(8 + k, 10), odd(8 + k, 11)]).flat();
   const handOver = (tile: string): Unsure => [
     7,
     10,
@@ -218,9 +216,24 @@ describe('a frame read in the game’s context', () => {
       expect(seen.hand).toBe(false);
     }
     // A run that stops short of the edge is not; one that reaches it is.
-    const short = interpret(reading(read, [handOver('S'), ...arm.slice(0, 6)]), { ...en, committed });
+    const short = interpret(reading(read, [handOver('S'), ...arm.slice(0, 12)]), { ...en, committed });
     expect(short.hand).toBe(false);
     expect(interpret(reading(read, [handOver('S'), ...arm]), { ...en, committed }).hand).toBe(true);
+  });
+
+  it('takes no hand from a line of odd squares: a hand covers squares both ways', () => {
+    const committed = board({ 7: '.......CAT' });
+    const read = board({ 7: '.......CATS' });
+    // One square wide down column K to the edge (a row of the grid over the board's border looks so).
+    const line = arm.filter(([, col]) => col === 10);
+    expect(interpret(reading(read, [handOver('S'), ...line]), { ...en, committed }).hand).toBe(false);
+    // The diagonal's premium squares seen at an angle, read surely odd, touching corner to corner out to the edge.
+    const diagonal = Array.from({ length: 4 }, (_, k) => odd(8 + k, 11 + k, 0.9));
+    const seen = interpret(reading(read, [handOver('S'), ...diagonal]), { ...en, committed });
+    expect(seen.hand).toBe(false);
+    // Faint in a block (the arm read 0.4 each): no hand either; read 0.7, a hand.
+    const faint = arm.map(([row, col]) => odd(row, col, 0.4));
+    expect(interpret(reading(read, [handOver('S'), ...faint]), { ...en, committed }).hand).toBe(false);
   });
 
   it('holds when two legal readings are close and the lexicon cannot tell them apart', () => {

@@ -96,6 +96,12 @@ const HAND_REACH = 0.15;
  *  photos with no hand in them had such a square, almost all of them alone or in pairs, 5 in a run along the far
  *  edge; the one real hand in scrabscrap-de covers 22. */
 const HAND_SQUARES = 3;
+/** …and a block of 2×2 squares with at least this hand share: a hand or an arm covers squares in both directions.
+ *  The model's hand share also rises along lines of squares it finds odd: the diagonal's pink premium squares seen at
+ *  an angle, a row of the grid lying over the board's border, the far edge of a dim photo. On the real photos
+ *  (scrabscrap-de, jheidel-en, kwwangkw-en) it took the photos read with a hand from 32 to 8, the one real hand
+ *  among them kept (docs/measurements.md, "A hand is a block"). */
+const HAND_CORE = 0.5;
 /** A word the lexicon does not know weighs this much as one it knows. */
 export const UNKNOWN_WORD = 0.2;
 /** The likeliest legal combination is taken when it carries this share of all their weight. */
@@ -217,7 +223,8 @@ function handShares(reading: Reading, size: number): Float64Array {
 
 /**
  * The squares a hand seems to cover: those with a hand share of at least HAND_SHARE in a region of squares with at
- * least HAND_REACH, touching (corners included), HAND_SQUARES or more, one of them on the board's edge.
+ * least HAND_REACH, touching (corners included), HAND_SQUARES or more, one of them on the board's edge, and 2×2 of
+ * them with at least HAND_CORE.
  */
 export function handSquares(reading: Reading, size: number): Set<number> {
   const share = handShares(reading, size);
@@ -245,10 +252,19 @@ export function handSquares(reading: Reading, size: number): Set<number> {
       const [row, col] = [Math.floor(i / size), i % size];
       return row === 0 || col === 0 || row === size - 1 || col === size - 1;
     });
-    if (region.length >= HAND_SQUARES && edge)
+    if (region.length >= HAND_SQUARES && edge && hasBlock(region, share, size))
       for (const i of region) if (share[i]! >= HAND_SHARE) out.add(i);
   }
   return out;
+}
+
+/** Whether `region` holds 2×2 squares that each have a hand share of at least HAND_CORE. */
+function hasBlock(region: readonly number[], share: Float64Array, size: number): boolean {
+  const inRegion = new Set(region);
+  const core = (i: number) => inRegion.has(i) && share[i]! >= HAND_CORE;
+  return region.some(
+    (i) => i % size < size - 1 && core(i) && core(i + 1) && core(i + size) && core(i + size + 1),
+  );
 }
 
 /** Whether `board` shows a tile that `committed` does not have, or a doubt on a square read as a tile. */
