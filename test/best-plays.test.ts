@@ -100,6 +100,70 @@ describe('best plays of a move', () => {
     }
   });
 
+  it('keeps the rack of a move for the scorekeeper: in their GCG and their analysis, never a viewer’s', async () => {
+    const act = (body: unknown, token = game.token) =>
+      fetch(`${base}/api/games/${game.id}/actions`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    const gcg = async (token?: string) =>
+      (
+        await fetch(
+          `${base}/api/games/${game.id}/gcg`,
+          token ? { headers: { authorization: `Bearer ${token}` } } : {},
+        )
+      ).text();
+    const scores = async () =>
+      (
+        (await (await fetch(`${base}/api/games/${game.id}`)).json()) as { players: { score: number }[] }
+      ).players.map((p) => p.score);
+    const before = await scores();
+    // No rack kept yet: the analysis asks for one.
+    const none = await ask({ turn: 2 });
+    expect(none.status).toBe(400);
+    expect(((await none.json()) as { error: { message: string } }).error.message).toMatch(
+      /no rack is kept with move 2/,
+    );
+
+    expect((await act({ type: 'rack', turn: 2, rack: 'adeegil' })).status).toBe(200);
+    expect(await scores()).toEqual(before);
+    // The scorekeeper's GCG has it; anyone else's, and the game as a viewer sees it, do not.
+    expect(await gcg(game.token)).toMatch(/^>Emely: ADEEGIL 7C GALE \+16 16$/m);
+    expect(await gcg()).toMatch(/^>Emely: GALE 7C GALE \+16 16$/m);
+    expect(await (await fetch(`${base}/api/games/${game.id}`)).text()).not.toContain('ADEEGIL');
+    // …and a wrong token gets nothing.
+    expect(
+      (await fetch(`${base}/api/games/${game.id}/gcg`, { headers: { authorization: 'Bearer nope' } })).status,
+    ).toBe(401);
+    // The analysis takes the kept rack when none is sent.
+    const kept = (await (await ask({ turn: 2 })).json()) as AnalysisView;
+    expect(kept.rack).toBe('ADEEGIL');
+    expect(kept.best[0]).toMatchObject({ position: 'D8', word: '(W)EDGIE' });
+
+    // A rack no player can hold, a move the game does not have, a viewer: refused, nothing kept.
+    for (const [body, status, words] of [
+      [{ type: 'rack', turn: 2, rack: 'ÄBC' }, 400, /no tile Ä/],
+      [{ type: 'rack', turn: 2, rack: 'ABCDEFGH' }, 400, /at most 7 tiles/],
+      [{ type: 'rack', turn: 2, rack: 'ZZ' }, 400, /fewer Z/],
+      [{ type: 'rack', turn: 3, rack: 'ABC' }, 400, /the game has 2 moves, not 3/],
+    ] as const) {
+      const res = await act(body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(words);
+    }
+    expect((await act({ type: 'rack', turn: 2, rack: 'ABC' }, '')).status).toBe(401);
+    expect(await gcg(game.token)).toContain('ADEEGIL');
+
+    // Taken away again: the game is as before.
+    expect((await act({ type: 'rack', turn: 2, rack: '' })).status).toBe(200);
+    expect(await gcg(game.token)).not.toContain('ADEEGIL');
+    expect(await scores()).toEqual(before);
+  });
+
   describe.skipIf(!chromiumPresent || !existsSync('/usr/bin/chromium'))('on the scorekeeper page', () => {
     it('shows the five best plays of the newest move for the rack typed, and where the move ranked', async () => {
       const browser = await launch();
@@ -126,6 +190,14 @@ describe('best plays of a move', () => {
         .toMatch(/7C GALE \(16\) ranked \d+ of \d+/);
       expect(await panel.locator('.best-table tr').count()).toBe(6);
       expect(await panel.locator('.best-table tr').nth(1).textContent()).toContain('D8 (W)EDGIE');
+      // Kept with the move (the box is ticked by default): the scorekeeper's GCG download has it.
+      await expect.poll(() => panel.locator('.kept').textContent()).toBe('Rack kept with move 2.');
+      const download = page.waitForEvent('download');
+      await page.getByRole('link', { name: 'Download the game as GCG' }).click();
+      const saved = await (await download).createReadStream();
+      let text = '';
+      for await (const chunk of saved) text += chunk;
+      expect(text).toMatch(/^>Emely: ADEEGIL 7C GALE/m);
       // A rack the page can tell is wrong is said so without asking the server.
       await panel.locator('input[name=rack]').fill('AB1');
       await panel.getByRole('button', { name: 'Show best plays' }).click();

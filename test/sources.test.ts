@@ -139,8 +139,10 @@ describe('camera streams shared by a hall’s instances', () => {
     // left to run out. B takes the stream over and reads its frames.
     await a.startSource(id, cameraUrl, 300);
     await until('A pulls it again', () => clients.open === 1);
-    const dead = a as unknown as { sourceScan: NodeJS.Timeout; sources: Map<string, AbortController> };
-    clearInterval(dead.sourceScan);
+    const dead = (
+      a as unknown as { streams: { scanTimer: NodeJS.Timeout; sources: Map<string, AbortController> } }
+    ).streams;
+    clearInterval(dead.scanTimer);
     for (const controller of dead.sources.values()) controller.abort();
     dead.sources.clear();
     await until('B takes it over', () => clients.open === 1 && clients.total >= before + 3);

@@ -133,9 +133,16 @@ export function createApp(
   app.get('/api/games/:id', async (req, res) => {
     res.json((await service.get(req.params.id!)).snapshot());
   });
+  // The racks kept with the moves are the scorekeeper's: written only for their token.
   app.get('/api/games/:id/gcg', async (req, res) => {
-    const session = await service.get(req.params.id!);
-    res.type('text/plain; charset=utf-8').attachment(`tilecam-${session.id}.gcg`).send(session.gcg());
+    const token = bearer(req);
+    const session = token
+      ? await service.authorize(req.params.id!, token)
+      : await service.get(req.params.id!);
+    res
+      .type('text/plain; charset=utf-8')
+      .attachment(`tilecam-${session.id}.gcg`)
+      .send(session.gcg({ racks: token !== undefined }));
   });
   app.post(
     '/api/games/:id/frames',
@@ -177,7 +184,7 @@ export function createApp(
     await service.archive(req.params.id!, bearer(req), false);
     res.json({ archived: false });
   });
-  // The best plays of a move, for the scorekeeper only: the rack is the scorekeeper's word, kept nowhere.
+  // The best plays of a move, for the scorekeeper only: from the rack sent, or else the one kept with the move.
   app.post('/api/games/:id/analysis', express.json({ limit: '4kb' }), async (req, res) => {
     const session = await service.authorize(req.params.id!, bearer(req));
     const { turn, rack } = parseAnalysisRequest(req.body);

@@ -150,6 +150,17 @@ const classicActions = [
     ...square,
     letter: z.string().regex(/^\p{L}$/u, { error: 'letter must be one letter' }),
   }),
+  /** Keep the rack move `turn` was played from (1-based: plays, passes and exchanges), as the player says it was;
+   *  '' takes it away. The scorekeeper's only: viewers never see it. */
+  z.object({
+    type: z.literal('rack'),
+    turn: z.int({ error: 'turn must be the number of a move of the game' }).min(1).max(1000),
+    rack: z
+      .string({ error: 'rack must be the tiles held, ? for a blank' })
+      .trim()
+      .toUpperCase()
+      .regex(/^[\p{Lu}?]{0,9}$/u, { error: 'rack must be up to 9 tiles: letters, ? for a blank' }),
+  }),
   z.object({
     type: z.literal('end'),
     racks: z.array(z.string().regex(/^[\p{L}?]{0,9}$/u), {
@@ -162,7 +173,7 @@ const classicActions = [
 export const actionSchema = z.discriminatedUnion('type', classicActions, {
   error: (issue) =>
     issue.code === 'invalid_union'
-      ? `unknown action ${JSON.stringify((issue.input as { type?: unknown } | undefined)?.type)}: pass, exchange, challenge, confirm, correct, name-blank, undo, end-turn or end`
+      ? `unknown action ${JSON.stringify((issue.input as { type?: unknown } | undefined)?.type)}: pass, exchange, challenge, confirm, correct, name-blank, undo, end-turn, rack or end`
       : 'expected a JSON object',
 });
 export type Action = z.output<typeof actionSchema>;
@@ -260,9 +271,10 @@ export const analysisRequestSchema = z.object(
       .string({ error: 'rack must be the tiles held, ? for a blank' })
       .trim()
       .toUpperCase()
-      .regex(/^[\p{Lu}?]{1,9}$/u, { error: 'rack must be 1 to 9 tiles: letters, ? for a blank' }),
+      .regex(/^[\p{Lu}?]{1,9}$/u, { error: 'rack must be 1 to 9 tiles: letters, ? for a blank' })
+      .optional(),
   },
-  { error: 'send { turn, rack }' },
+  { error: 'send { turn, rack }; without rack, the rack kept with the move' },
 );
 
 /** `POST /api/games/ID/source`: a camera's MJPEG stream for the server to pull. */

@@ -1,7 +1,7 @@
 /**
  * The best plays of a move of a game, for its scorekeeper: the game's record (its GCG export), the turn asked for
- * and the rack the player said they held, through the engine's move generator (engine/movegen). Racks are not kept:
- * each answer is worked out from the request, and only the scorekeeper's token may ask.
+ * and the rack the player said they held (given, or kept with the move), through the engine's move generator
+ * (engine/movegen). Only the scorekeeper's token may ask.
  */
 import {
   type AnalyzedTurn,
@@ -32,11 +32,12 @@ function lexiconFor(lang: 'en' | 'de'): Promise<{ lexicon: Dawg; name: string }>
   return loading;
 }
 
-/** Turn `turn` (1-based: plays, passes and exchanges in order) of `game`, played from `rack`. */
+/** Turn `turn` (1-based: plays, passes and exchanges in order) of `game`, played from `rack` (default: the rack
+ *  kept with the move). */
 export async function analyzeTurn(
   game: GameView,
   turn: number,
-  rack: string,
+  given: string | undefined,
 ): Promise<AnalyzedTurn & { lexicon: string }> {
   const snapshot = game.snapshot();
   if (snapshot.variant === 'scrabble-me')
@@ -44,11 +45,17 @@ export async function analyzeTurn(
       'not-allowed',
       'best plays are worked out for games on one board, not Scrabble Me',
     );
+  const rack = given ?? game.keptRack(turn);
+  if (rack === undefined)
+    throw new ServiceError(
+      'bad-request',
+      `no rack is kept with move ${turn}: send the rack it was played from`,
+    );
   const lang = snapshot.lang === 'de' ? 'de' : 'en';
   const set = tileSets[lang];
   const odd = [...rack].find((t) => t !== '?' && !hasLetter(set, t));
   if (odd) throw new ServiceError('bad-request', `the ${set.name} set has no tile ${odd}`);
-  const read = readGcg(game.gcg());
+  const read = readGcg(game.gcg({ racks: true }));
   if (!read.ok) throw new ServiceError('unavailable', `the game's record could not be read: ${read.message}`);
   const { lexicon, name } = await lexiconFor(lang);
   const analysed = analyzeOneTurn(read.document, turn, rack, lexicon, { lang, top: 5 });

@@ -24,7 +24,7 @@ export const parseGameConfig = (body: unknown): GameConfig => expectValid(parseW
 
 export const parseListQuery = (query: unknown): ListQuery => expectValid(parseWith(listQuerySchema, query));
 
-export const parseAnalysisRequest = (body: unknown): { turn: number; rack: string } =>
+export const parseAnalysisRequest = (body: unknown): { turn: number; rack?: string | undefined } =>
   expectValid(parseWith(analysisRequestSchema, body));
 
 export const parseSourceRequest = (body: unknown): { url: string; camera: number } =>

@@ -361,13 +361,7 @@ function sideView(s: GameSnapshot): HTMLElement {
   const movesBox = el('div', { class: 'moves-box' });
   movesBox.append(movesHead(), movesView(s, onlyContext));
   const key = movesKeyView(s);
-  const rest = [
-    movesBox,
-    ...(key ? [key] : []),
-    unseenView(s),
-    legendView(),
-    el('a', { href: `/api/games/${game}/gcg`, class: 'gcg' }, 'Download the game as GCG'),
-  ];
+  const rest = [movesBox, ...(key ? [key] : []), unseenView(s), legendView(), gcgLink()];
   if (!token) {
     side.append(...rest);
     return side;
@@ -529,4 +523,22 @@ else {
     },
     token,
   );
+}
+
+/** The GCG download: the scorekeeper's carries the racks kept with the moves (sent with their token), anyone else's
+ *  each play's tiles. */
+function gcgLink(): HTMLElement {
+  const href = `/api/games/${game}/gcg`;
+  const a = el('a', { href, class: 'gcg' }, 'Download the game as GCG');
+  if (token)
+    a.onclick = async (e) => {
+      e.preventDefault();
+      const res = await fetch(href, { headers: { authorization: `Bearer ${token}` } });
+      if (!res.ok) return;
+      const url = URL.createObjectURL(await res.blob());
+      const save = el('a', { href: url, download: `tilecam-${game}.gcg` });
+      save.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    };
+  return a;
 }

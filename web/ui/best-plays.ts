@@ -1,15 +1,17 @@
 /**
- * The scorekeeper's "Best plays" panel: a move of the game and the rack it was played from (typed: the rack is the
- * scorekeeper's word, kept nowhere), and the server's answer: the five best plays by equity, where the move played
- * ranked and the equity it gave up. Made once and kept across renders, like the Share panel.
+ * The scorekeeper's "Best plays" panel: a move of the game and the rack it was played from (typed: the scorekeeper's
+ * word, kept with the move unless they say not to: in their GCG download, never a viewer's), and the server's answer:
+ * the five best plays by equity, where the move played ranked and the equity it gave up. Made once and kept across
+ * renders, like the Share panel.
  */
 import type { AnalysisView, GameSnapshot } from '../../server/protocol/index.ts';
-import { failure, postAnalysis } from '../api.ts';
+import { failure, postAnalysis, sendAction } from '../api.ts';
 import { el } from './render.ts';
 
-/** The moves a rack can be asked about, counted as the server counts them: plays, passes and exchanges. */
+/** The moves a rack can be asked about, counted as the server counts them: plays, passes and exchanges (a turn lost
+ *  to a challenge is a pass in GCG). */
 export function movesToAnalyse(s: GameSnapshot): number {
-  return s.turns.filter((t) => t.kind === 'play' || t.kind === 'pass' || t.kind === 'exchange').length;
+  return s.turns.filter((t) => ['play', 'pass', 'exchange', 'lost-turn'].includes(t.kind)).length;
 }
 
 export function bestPlaysPanel(
@@ -35,19 +37,22 @@ export function bestPlaysPanel(
     placeholder: 'e.g. AEIRST?',
     'aria-label': 'Rack',
   }) as HTMLInputElement;
+  const keep = el('input', { type: 'checkbox', name: 'keep', checked: '' }) as HTMLInputElement;
+  const keepLabel = el('label', { class: 'keep' }, ' ');
+  keepLabel.append(keep, ' keep the rack with the move');
   const go = el('button', { type: 'submit' }, 'Show best plays');
   const out = el('div', { class: 'best-result', 'aria-live': 'polite' });
   const moveLabel = el('label', {}, 'Move ');
   moveLabel.append(turn);
   const rackLabel = el('label', {}, ' rack held ');
   rackLabel.append(rack);
-  form.append(moveLabel, rackLabel, ' ', go);
+  form.append(moveLabel, rackLabel, keepLabel, ' ', go);
   panel.append(
     el('summary', {}, 'Best plays: what the rack could have played'),
     el(
       'p',
       { class: 'hint' },
-      'Type the tiles the player held for a move (? for a blank). Only you see this.',
+      'Type the tiles the player held for a move (? for a blank). Only you see this: a rack kept with its move is in your GCG download, never a viewer’s.',
     ),
     form,
     out,
@@ -71,9 +76,20 @@ export function bestPlaysPanel(
     go.disabled = true;
     out.replaceChildren(el('p', {}, 'Working it out…'));
     const answer = await postAnalysis(game, token, n, tiles);
+    const kept =
+      answer.ok && keep.checked
+        ? await sendAction(game, token, { type: 'rack', turn: n, rack: tiles })
+        : undefined;
     go.disabled = false;
     out.replaceChildren(
       ...(answer.ok ? resultView(answer.body) : [el('p', { class: 'error' }, failure(answer))]),
+      ...(kept
+        ? [
+            kept.ok
+              ? el('p', { class: 'kept' }, `Rack kept with move ${n}.`)
+              : el('p', { class: 'error' }, `The rack was not kept: ${failure(kept)}`),
+          ]
+        : []),
     );
   };
   const update = (s: GameSnapshot) => {

@@ -3,11 +3,14 @@
  * GCG notation with `.` for letters already on the board. A lost turn is written as a pass, as GCG has no line
  * for it. A play's rack is the one recorded with it (a game read from GCG), or else the tiles it played (blanks as
  * `?`), as other GCG writers do when the rack is unknown: readers such as Macondo's and Quackle's expect one.
+ * `racks: false` writes no recorded rack (racks are private to the scorekeeper while the game is played).
  */
-import type { GameState } from '../game.ts';
+import { effectiveEvents, type GameState } from '../game.ts';
 import type { GcgDocument, GcgEntry, GcgLine } from './read.ts';
 
-export function gcgFromGame(state: GameState): GcgDocument {
+export function gcgFromGame(state: GameState, { racks = true }: { racks?: boolean } = {}): GcgDocument {
+  // A turn's event as it now stands: a correction (a rack added, a square fixed) replaces its target in place.
+  const current = new Map(effectiveEvents(state.events).map(({ event, index }) => [index, event]));
   const players = state.players.map((name, i) => ({
     nick: name.replace(/[\s:\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, '_') || `player${i + 1}`,
     name,
@@ -40,8 +43,8 @@ export function gcgFromGame(state: GameState): GcgDocument {
         const word = main
           ? main.letters.map((l) => (placed.has(`${l.row},${l.col}`) ? l.tile : '.')).join('')
           : turn.move!.placements.map((p) => p.tile).join('');
-        const event = state.events[turn.event];
-        const recorded = event && 'rack' in event && typeof event.rack === 'string' ? event.rack : undefined;
+        const event = current.get(turn.event);
+        const recorded = racks ? recordedRack(event) : undefined;
         const rack =
           recorded ||
           turn.move!.placements.map((p) => (p.tile === p.tile.toUpperCase() ? p.tile : '?')).join('');
@@ -70,4 +73,11 @@ export function gcgFromGame(state: GameState): GcgDocument {
     lines.push({ type: 'entry', entry });
   }
   return { players, lines };
+}
+
+/** The rack recorded with an event (a play, pass or exchange), if one was. */
+export function recordedRack(event: GameState['events'][number] | undefined): string | undefined {
+  return event && 'rack' in event && typeof event.rack === 'string' && event.rack !== ''
+    ? event.rack
+    : undefined;
 }

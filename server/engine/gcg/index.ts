@@ -1,6 +1,6 @@
 /** GCG: decode bytes, read to a document, write it back, replay it through the engine. */
 export { type DecodeFailure, decodeGcg } from './decode.ts';
-export { gcgFromGame } from './export.ts';
+export { gcgFromGame, recordedRack } from './export.ts';
 export {
   type GcgDocument,
   type GcgEntry,

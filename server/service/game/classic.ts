@@ -14,12 +14,14 @@ import {
   type Board,
   EMPTY,
   effectiveEvents,
+  emptyBoard,
   explainMove,
   explainTurn,
   formatBoard,
   type GameEvent,
   type GameState,
   gcgFromGame,
+  hasLetter,
   inferMove,
   type Lexicon,
   makeRules,
@@ -27,8 +29,10 @@ import {
   overtimePenalties,
   type Placement,
   parseBoard,
+  recordedRack,
   type Square,
   squareName,
+  unseenTiles,
   writeGcg,
 } from '../../engine/index.ts';
 import {
@@ -242,8 +246,8 @@ export class GameSession implements Session {
     };
   }
 
-  gcg(): string {
-    return writeGcg(gcgFromGame(this.state));
+  gcg({ racks = false }: { racks?: boolean } = {}): string {
+    return writeGcg(gcgFromGame(this.state, { racks }));
   }
 
   subscribe(listener: (snapshot: GameSnapshot) => void): () => void {
@@ -457,6 +461,7 @@ export class GameSession implements Session {
     decision?: Decision,
   ): Promise<FrameResult> {
     let state = this.state;
+    const earlier = state.events;
     for (const event of events) {
       const step = applyEvent(state, event);
       if (!step.ok) {
@@ -512,7 +517,7 @@ export class GameSession implements Session {
     // The camera learns this set's tiles from a move read from it (or read and confirmed).
     if (photo && events.some((e) => e.type === 'play')) this.intake.learn(0, state.board);
     // A correction (a square fixed, a move taken back) may undo what a camera learnt: it starts afresh.
-    if (events.some((e) => e.type === 'correction')) this.intake.forget();
+    if (events.some((e) => e.type === 'correction' && !rackOnly(earlier, e))) this.intake.forget();
     this.notify();
     return { status: 'committed', event: events.at(-1)! };
   }
@@ -579,6 +584,8 @@ export class GameSession implements Session {
         return this.correctSquare(action.row, action.col, action.tile);
       case 'name-blank':
         return this.correctSquare(action.row, action.col, action.letter.toLowerCase(), true);
+      case 'rack':
+        return this.keepRack(action.turn, action.rack);
       case 'undo': {
         const last = this.lastEffectiveEvent();
         if (last === undefined) throw new ServiceError('not-allowed', 'there is nothing to undo');
@@ -622,6 +629,49 @@ export class GameSession implements Session {
     return undefined;
   }
 
+  /**
+   * Keeps `rack` with move `turn` (1-based: plays, passes and exchanges, as the analysis numbers them): its event
+   * corrected in place with the rack ('' takes it away). A rack no player can hold is refused; one that does not hold
+   * the tiles played is kept, and the analysis says so (`rackHolds`).
+   */
+  private async keepRack(turn: number, rack: string): Promise<FrameResult> {
+    const { move, event } = this.move(turn);
+    if (!event)
+      throw new ServiceError('not-allowed', `move ${turn} was a turn lost to a challenge: it has no rack`);
+    const { rules } = this.state;
+    const odd = [...rack].find((t) => t !== '?' && !hasLetter(rules.tileSet, t));
+    if (odd) throw new ServiceError('bad-request', `the ${rules.tileSet.name} set has no tile ${odd}`);
+    if ([...rack].length > rules.rackSize)
+      throw new ServiceError(
+        'bad-request',
+        `a rack holds at most ${rules.rackSize} tiles, not ${[...rack].length}`,
+      );
+    const over = unseenTiles(rules.tileSet, emptyBoard(rules.layout), { rack }).overdrawn;
+    if (over.length > 0)
+      throw new ServiceError(
+        'bad-request',
+        `the ${rules.tileSet.name} set has fewer ${over.join(', ')} than that rack`,
+      );
+    if ((event.rack ?? '') === rack) return { status: 'unchanged', reasons: ['that rack is kept already'] };
+    const { rack: _old, ...rest } = event;
+    return this.commit([{ type: 'correction', target: move.event, event: rack ? { ...rest, rack } : rest }]);
+  }
+
+  keptRack(turn: number): string | undefined {
+    return recordedRack(this.move(turn).event);
+  }
+
+  /** Move `turn` (1-based: plays, passes and exchanges) and its event as it now stands (none for a lost turn). */
+  private move(turn: number) {
+    const moves = this.state.turns.filter((t) => MOVE_KINDS.has(t.kind));
+    const move = moves[turn - 1];
+    if (!move) throw new ServiceError('bad-request', `the game has ${moves.length} moves, not ${turn}`);
+    const event = this.effective().find((e) => e.index === move.event)?.event;
+    const moveEvent =
+      event?.type === 'play' || event?.type === 'pass' || event?.type === 'exchange' ? event : undefined;
+    return { move, event: moveEvent };
+  }
+
   private lastEffectiveEvent(): number | undefined {
     return this.effective().at(-1)?.index;
   }
@@ -650,4 +700,18 @@ function newSquares(committed: Board, board: Board): Set<string> {
     if (committed.cells[i] === EMPTY && board.cells[i] !== EMPTY)
       out.add(`${Math.floor(i / committed.size)},${i % committed.size}`);
   return out;
+}
+
+/** The score sheet's lines that are moves, as GCG writes them (a turn lost to a challenge is a pass there). */
+const MOVE_KINDS: ReadonlySet<string> = new Set(['play', 'pass', 'exchange', 'lost-turn']);
+
+/** Whether `correction` changes only the rack kept with its target (the board and the scores stay). */
+function rackOnly(
+  events: readonly GameEvent[],
+  correction: Extract<GameEvent, { type: 'correction' }>,
+): boolean {
+  const target = effectiveEvents(events).find((e) => e.index === correction.target)?.event;
+  if (!target || !correction.event) return false;
+  const strip = (e: GameEvent) => JSON.stringify({ ...e, rack: undefined });
+  return strip(target) === strip(correction.event);
 }

@@ -31,8 +31,12 @@ export interface GameView {
   /** The camera pictures the camera pages watch (only their listening: the rest is the service's). */
   readonly pictures: Pick<CameraPictures, 'onThumbnail'>;
 
-  /** The game so far as a GCG file; a `not-allowed` error for a kind of game GCG cannot record. */
-  gcg(): string;
+  /** The game so far as a GCG file; a `not-allowed` error for a kind of game GCG cannot record. The racks the
+   *  scorekeeper kept with the moves only with `racks` (theirs alone to see): otherwise each play's tiles. */
+  gcg(options?: { racks?: boolean }): string;
+
+  /** The rack kept with move `turn` (1-based: plays, passes and exchanges), if the scorekeeper kept one. */
+  keptRack(turn: number): string | undefined;
 }
 
 /** A game's camera pictures: each frame, small, with the grid found in it, for the pages that watch the cameras, and
