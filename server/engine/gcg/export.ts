@@ -11,6 +11,11 @@ import type { GcgDocument, GcgEntry, GcgLine } from './read.ts';
 export function gcgFromGame(state: GameState, { racks = true }: { racks?: boolean } = {}): GcgDocument {
   // A turn's event as it now stands: a correction (a rack added, a square fixed) replaces its target in place.
   const current = new Map(effectiveEvents(state.events).map(({ event, index }) => [index, event]));
+  /** A pass's or an exchange's recorded rack, as a field of its line (none when it is not known). */
+  const rackOf = (event: number): { rack?: string } => {
+    const rack = racks ? recordedRack(current.get(event)) : undefined;
+    return rack ? { rack } : {};
+  };
   const players = state.players.map((name, i) => ({
     nick: name.replace(/[\s:\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, '_') || `player${i + 1}`,
     name,
@@ -52,7 +57,7 @@ export function gcgFromGame(state: GameState, { racks = true }: { racks?: boolea
         break;
       }
       case 'exchange':
-        entry = { ...base, kind: 'exchange', tiles: String(turn.tiles ?? '') };
+        entry = { ...base, ...rackOf(turn.event), kind: 'exchange', tiles: String(turn.tiles ?? '') };
         break;
       case 'withdraw':
         entry = { ...base, kind: 'withdraw' };
@@ -68,7 +73,7 @@ export function gcgFromGame(state: GameState, { racks = true }: { racks?: boolea
         entry = { ...base, kind: 'end-rack', letters: turn.rack ?? '' };
         break;
       default:
-        entry = { ...base, kind: 'pass' };
+        entry = { ...base, ...(turn.kind === 'pass' ? rackOf(turn.event) : {}), kind: 'pass' };
     }
     lines.push({ type: 'entry', entry });
   }

@@ -150,9 +150,16 @@ export class GameSession implements Session {
 
   refresh(stored: GameChanges): void {
     const before = this.seq;
+    const earlier = this.state.events;
     this.catchUp(stored.events);
     // A correction recorded elsewhere may undo what the camera here learnt, as one recorded here does (commit).
-    if (eventsAfter(stored.events, before, this.id).some((e) => e.event.type === 'correction'))
+    if (
+      eventsAfter(stored.events, before, this.id).some(
+        (e) =>
+          e.event.type === 'correction' &&
+          !rackOnly(earlier, e.event as Extract<GameEvent, { type: 'correction' }>),
+      )
+    )
       this.intake.forget();
     // Anything recorded elsewhere ends an End turn waiting here out a hand, as it would have here (waitStands).
     if (this.seq !== before) this.handWait.stop(0);
@@ -612,7 +619,11 @@ export class GameSession implements Session {
     const index = this.playAt(row, col);
     if (index === undefined)
       throw new ServiceError('not-allowed', `no committed play put a tile on ${squareName({ row, col })}`);
-    const play = this.state.events[index] as Extract<GameEvent, { type: 'play' }>;
+    // The play as it now stands: a rack kept with it, or a square fixed before, stays.
+    const play = this.effective().find((e) => e.index === index)!.event as Extract<
+      GameEvent,
+      { type: 'play' }
+    >;
     const placements: Placement[] = play.placements.map((p) =>
       p.row === row && p.col === col ? { ...p, tile } : p,
     );
@@ -638,6 +649,13 @@ export class GameSession implements Session {
     const { move, event } = this.move(turn);
     if (!event)
       throw new ServiceError('not-allowed', `move ${turn} was a turn lost to a challenge: it has no rack`);
+    // Recorded as any correction is, it would settle a reading waiting for the scorekeeper and end a wait for a clear
+    // frame: the rack waits for them instead.
+    if (this.held.get(BOARD) || this.handWait.has(0))
+      throw new ServiceError(
+        'not-allowed',
+        'a reading waits for you (or the camera for a clear frame): settle it first, then keep the rack',
+      );
     const { rules } = this.state;
     const odd = [...rack].find((t) => t !== '?' && !hasLetter(rules.tileSet, t));
     if (odd) throw new ServiceError('bad-request', `the ${rules.tileSet.name} set has no tile ${odd}`);
@@ -666,7 +684,9 @@ export class GameSession implements Session {
     const moves = this.state.turns.filter((t) => MOVE_KINDS.has(t.kind));
     const move = moves[turn - 1];
     if (!move) throw new ServiceError('bad-request', `the game has ${moves.length} moves, not ${turn}`);
-    const event = this.effective().find((e) => e.index === move.event)?.event;
+    // A lost turn's is the challenge's (or, after a replay, another) event: it has no rack of its own.
+    const event =
+      move.kind === 'lost-turn' ? undefined : this.effective().find((e) => e.index === move.event)?.event;
     const moveEvent =
       event?.type === 'play' || event?.type === 'pass' || event?.type === 'exchange' ? event : undefined;
     return { move, event: moveEvent };

@@ -113,6 +113,38 @@ describe('no hand where none is', () => {
   });
 });
 
+describe('a rack kept while a reading waits', () => {
+  it('is refused, and the reading waiting for the scorekeeper stays', async () => {
+    const id = await newGame();
+    readings.push(oddSquare(), oddSquare());
+    await service.submitFrame(id, photo, false);
+    expect((await service.submitFrame(id, photo, true)).status).toBe('committed');
+    // The next move's new tile under WINDY's I, B or R alike: held for the scorekeeper.
+    const doubt = (): BoardReading => ({
+      ...doubtAt(8, 4, [
+        { tile: 'B', p: 0.5 },
+        { tile: 'R', p: 0.5 },
+      ]),
+      board: rowsWith('...WINDY.......').map((r, i) => (i === 8 ? '....B..........' : r)),
+    });
+    readings.push(doubt(), doubt());
+    // Another photo: the one that ended the last turn, sent again, would be a doubled End turn.
+    const next = Buffer.concat([photo, Buffer.from([0])]);
+    await service.submitFrame(id, next, false);
+    expect((await service.submitFrame(id, next, true)).status).toBe('needs-confirmation');
+    await expect(service.act(id, { type: 'rack', turn: 1, rack: 'DINNVWY' })).rejects.toThrow(
+      /settle it first/,
+    );
+    expect(snap(id).pending).not.toBeNull();
+    // Let go, the rack is kept, and nothing else changes.
+    await service.act(id, { type: 'dismiss' });
+    expect((await service.act(id, { type: 'rack', turn: 1, rack: 'DINNVWY' })).status).toBe('committed');
+    expect(turns(id)).toBe(1);
+    expect(snap(id).players[0]!.score).toBe(32);
+    expect(service.loadedGame(id)!.gcg({ racks: true })).toMatch(/: DINNVWY 8D WINDY \+32 32/);
+  });
+});
+
 describe('a hand over the board at End turn', () => {
   it('waits for the streaming camera’s next clear frame, which ends the turn', async () => {
     const id = await newGame();
