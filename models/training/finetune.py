@@ -152,7 +152,7 @@ def main():
         "seatWeight": args.seat_weight, "smoothing": args.smoothing, "seed": args.seed,
         "renderSeconds": round(render_s), "trainSeconds": round(train_s),
         "syntheticValidation": {"before": before, "after": after, "samples": n_val},
-        "classes": render.CLASSES == meta.get("classes"),
+        "sameClasses": render.CLASSES == meta.get("classes"),
     }
     with open(os.path.splitext(args.out)[0] + ".json", "w", encoding="utf-8") as f:
         json.dump(meta, f, indent=2, ensure_ascii=False)
