@@ -37,6 +37,11 @@ describe.skipIf(!chromiumPresent)('accessibility of the pages (axe-core)', () =>
       ['overlay builder', `/overlay-builder?game=${game.id}`, '#overlay-url:not([value=""])'],
       ['camera', `/camera.html?game=${game.id}#token=${game.token}`, '#no-camera:not([hidden])'],
       ['start', '/', '#games li'],
+      [
+        'post-game analysis',
+        `/analysis.html?game=${game.id}#token=${game.token}`,
+        '#analysis-turns:not([hidden])',
+      ],
     ];
     const found: string[] = [];
     for (const [width, height] of [

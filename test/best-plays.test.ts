@@ -198,10 +198,30 @@ describe('best plays of a move', () => {
       let text = '';
       for await (const chunk of saved) text += chunk;
       expect(text).toMatch(/^>Emely: ADEEGIL 7C GALE/m);
+
       // A rack the page can tell is wrong is said so without asking the server.
       await panel.locator('input[name=rack]').fill('AB1');
       await panel.getByRole('button', { name: 'Show best plays' }).click();
       await expect.poll(() => panel.locator('.error').textContent()).toMatch(/1 to 9 letters/);
+      // The game against the best plays: move 1's rack kept too, through the API; the scorekeeper's link opens it.
+      const kept = await fetch(`${base}/api/games/${game.id}/actions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${game.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'rack', turn: 1, rack: 'DINNVWY' }),
+      });
+      expect(kept.status).toBe(200);
+      expect((await fetch(`${base}/api/games/${game.id}/analysis`)).status).toBe(401);
+      await page.getByRole('link', { name: 'The game against the best plays' }).click();
+      const rows = page.locator('#analysis-turns tbody tr');
+      await expect.poll(() => rows.count()).toBe(2);
+      expect(await rows.nth(0).textContent()).toMatch(/^1DougDINNVWY8D WINDY 321 of \d+8[DH] WINDY 320\.0$/);
+      expect(await rows.nth(1).textContent()).toMatch(
+        /^2EmelyADEEGIL7C GALE 16\d+ of \d+D8 \(W\)EDGIE 22\d+\.\d$/,
+      );
+      const players = page.locator('#analysis-players tbody tr');
+      expect(await players.nth(0).textContent()).toBe('Doug110.0');
+      expect(await players.nth(1).textContent()).toMatch(/^Emely11\d+\.\d$/);
+      expect(await players.nth(1).textContent()).not.toBe('Emely110.0');
 
       // The scoreboard anyone may open has no such panel.
       const viewer = await browser.newPage();

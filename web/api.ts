@@ -9,6 +9,7 @@ import type {
   AnalysisView,
   CheckView,
   CreatedGame,
+  GameAnalysis,
   GameConfigInput,
   GameList,
   GcgCheck,
@@ -108,6 +109,10 @@ export const postAnalysis = (id: string, token: string, turn: number, rack: stri
     headers: { ...json, ...bearer(token) },
     body: JSON.stringify({ turn, rack }),
   });
+
+/** `GET /api/games/ID/analysis`: every move against the best plays of the rack kept with it (the scorekeeper's). */
+export const getGameAnalysis = (id: string, token: string) =>
+  request<GameAnalysis>(`${game(id)}/analysis`, { headers: bearer(token) });
 
 /** `GET /api/health`: the server's addresses on its networks, among others. */
 export const getHealth = () => request<{ lan?: unknown }>('/api/health');

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { tileSetIds } from '../engine/index.ts';
 import {
+  analyzeGame,
   analyzeTurn,
   type CaptureTiming,
   CheckService,
@@ -183,6 +184,11 @@ export function createApp(
   app.delete('/api/games/:id/archive', async (req, res) => {
     await service.archive(req.params.id!, bearer(req), false);
     res.json({ archived: false });
+  });
+  // The whole game against the best plays of the racks kept, for the scorekeeper only (the post-game page).
+  app.get('/api/games/:id/analysis', async (req, res) => {
+    const session = await service.authorize(req.params.id!, bearer(req));
+    res.json(await analyzeGame(session));
   });
   // The best plays of a move, for the scorekeeper only: from the rack sent, or else the one kept with the move.
   app.post('/api/games/:id/analysis', express.json({ limit: '4kb' }), async (req, res) => {

@@ -324,7 +324,22 @@ export interface CheckView {
 }
 
 /** A move against the best plays of its rack: `POST /api/games/:id/analysis` (the scorekeeper's), and the lexicon used. */
+export type { AnalyzedTurn };
 export type AnalysisView = AnalyzedTurn & { readonly lexicon: string };
+
+/** A whole game against the best plays, for its scorekeeper: `GET /api/games/:id/analysis`. Only the moves whose rack
+ *  was kept (the `rack` action) are ranked; the others have `rack: null` and no `best`. */
+export interface GameAnalysis {
+  readonly lexicon: string;
+  readonly turns: readonly AnalyzedTurn[];
+  /** Per player, in seat order: their moves, how many of them were ranked, and the equity those gave up. */
+  readonly players: readonly {
+    readonly name: string;
+    readonly moves: number;
+    readonly ranked: number;
+    readonly equityLost: number;
+  }[];
+}
 
 /** A live game's move explained: `GET /api/games/:id/turns/:n/check`. */
 export interface TurnCheck {

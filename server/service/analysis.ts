@@ -6,12 +6,14 @@
 import {
   type AnalyzedTurn,
   analyzeOneTurn,
+  analyzeRecord,
   type Dawg,
   hasLetter,
   readGcg,
   tileSets,
 } from '../engine/index.ts';
 import { DEFAULT_LEXICON, lexiconDawg } from '../lexicon/index.ts';
+import type { GameAnalysis } from '../protocol/index.ts';
 import { ServiceError } from './errors.ts';
 import type { GameView } from './game/contract.ts';
 
@@ -61,4 +63,43 @@ export async function analyzeTurn(
   const analysed = analyzeOneTurn(read.document, turn, rack, lexicon, { lang, top: 5 });
   if (!analysed.ok) throw new ServiceError('bad-request', analysed.message);
   return { ...analysed.turn, lexicon: name };
+}
+
+/** Every move of `game` against the best plays of the rack kept with it (a move without one is listed, not ranked),
+ *  and each player's equity given up over the moves ranked. */
+export async function analyzeGame(game: GameView): Promise<GameAnalysis> {
+  const snapshot = game.snapshot();
+  if (snapshot.variant === 'scrabble-me')
+    throw new ServiceError(
+      'not-allowed',
+      'best plays are worked out for games on one board, not Scrabble Me',
+    );
+  const lang = snapshot.lang === 'de' ? 'de' : 'en';
+  const read = readGcg(game.gcg({ racks: true }));
+  if (!read.ok) throw new ServiceError('unavailable', `the game's record could not be read: ${read.message}`);
+  // The record writes each play's own tiles where no rack was kept: those are no rack the player held.
+  let move = 0;
+  const lines = read.document.lines.map((line) => {
+    if (line.type !== 'entry' || !['play', 'pass', 'exchange'].includes(line.entry.kind)) return line;
+    move++;
+    if (game.keptRack(move) !== undefined) return line;
+    const { rack: _rack, ...entry } = line.entry;
+    return { ...line, entry };
+  });
+  const { lexicon, name } = await lexiconFor(lang);
+  const analysed = analyzeRecord({ ...read.document, lines }, lexicon, { lang, top: 5 });
+  if (!analysed.ok)
+    throw new ServiceError('unavailable', `the game's record could not be analysed: ${analysed.message}`);
+  const players = snapshot.players.map((p) => {
+    const theirs = analysed.turns.filter((t) => t.player === p.name);
+    const ranked = theirs.filter((t) => t.equityLost !== null);
+    const lost = ranked.reduce((sum, t) => sum + t.equityLost!, 0);
+    return {
+      name: p.name,
+      moves: theirs.length,
+      ranked: ranked.length,
+      equityLost: Math.round(lost * 10) / 10,
+    };
+  });
+  return { lexicon: name, turns: analysed.turns, players };
 }

@@ -3,7 +3,7 @@
  * (the sessions' inner parts, the hall's queue internals, the frame intake) is the service's own.
  */
 
-export { analyzeTurn } from './analysis.ts';
+export { analyzeGame, analyzeTurn } from './analysis.ts';
 export { CheckService, type Upload } from './checks/checks.ts';
 export { verifyAnnouncedPhoto, verifyPhotos } from './checks/verify.ts';
 export { type ErrorCode, errorStatus, ServiceError } from './errors.ts';

@@ -361,7 +361,7 @@ function sideView(s: GameSnapshot): HTMLElement {
   const movesBox = el('div', { class: 'moves-box' });
   movesBox.append(movesHead(), movesView(s, onlyContext));
   const key = movesKeyView(s);
-  const rest = [movesBox, ...(key ? [key] : []), unseenView(s), legendView(), gcgLink()];
+  const rest = [movesBox, ...(key ? [key] : []), unseenView(s), legendView(), recordLinks()];
   if (!token) {
     side.append(...rest);
     return side;
@@ -523,6 +523,22 @@ else {
     },
     token,
   );
+}
+
+/** The game's record: its GCG file, and for the scorekeeper the game against the best plays. */
+function recordLinks(): HTMLElement {
+  const links = el('p', { class: 'record-links' });
+  links.append(gcgLink());
+  if (token)
+    links.append(
+      el('br'),
+      el(
+        'a',
+        { href: `/analysis.html?game=${game}#token=${token}`, class: 'gcg' },
+        'The game against the best plays',
+      ),
+    );
+  return links;
 }
 
 /** The GCG download: the scorekeeper's carries the racks kept with the moves (sent with their token), anyone else's
