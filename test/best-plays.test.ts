@@ -158,6 +158,14 @@ describe('best plays of a move', () => {
     expect((await act({ type: 'rack', turn: 2, rack: 'ABC' }, '')).status).toBe(401);
     expect(await gcg(game.token)).toContain('ADEEGIL');
 
+    // The racks left at the end: not known while the bag holds tiles (test/racks-left.test.ts works them out), and
+    // the scorekeeper's only.
+    const left = await fetch(`${base}/api/games/${game.id}/racks`, {
+      headers: { authorization: `Bearer ${game.token}` },
+    });
+    expect(await left.json()).toEqual({ left: [null, null] });
+    expect((await fetch(`${base}/api/games/${game.id}/racks`)).status).toBe(401);
+
     // Taken away again: the game is as before.
     expect((await act({ type: 'rack', turn: 2, rack: '' })).status).toBe(200);
     expect(await gcg(game.token)).not.toContain('ADEEGIL');

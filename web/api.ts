@@ -110,6 +110,10 @@ export const postAnalysis = (id: string, token: string, turn: number, rack: stri
     body: JSON.stringify({ turn, rack }),
   });
 
+/** `GET /api/games/ID/racks`: each player's rack left, from the racks kept with the last moves (null: not known). */
+export const getRacksLeft = (id: string, token: string) =>
+  request<{ left: (string | null)[] }>(`${game(id)}/racks`, { headers: bearer(token) });
+
 /** `GET /api/games/ID/analysis`: every move against the best plays of the rack kept with it (the scorekeeper's). */
 export const getGameAnalysis = (id: string, token: string) =>
   request<GameAnalysis>(`${game(id)}/analysis`, { headers: bearer(token) });

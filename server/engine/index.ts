@@ -16,6 +16,7 @@ export * from './infer.ts';
 export * from './layout.ts';
 export * from './lexicon.ts';
 export * from './movegen/index.ts';
+export * from './racks-left.ts';
 export * from './result.ts';
 export * from './rules.ts';
 export * from './score.ts';

@@ -185,6 +185,11 @@ export function createApp(
     await service.archive(req.params.id!, bearer(req), false);
     res.json({ archived: false });
   });
+  // The racks left at the end as the racks kept with the last moves tell them, for the scorekeeper's End game.
+  app.get('/api/games/:id/racks', async (req, res) => {
+    const session = await service.authorize(req.params.id!, bearer(req));
+    res.json({ left: session.racksLeft() });
+  });
   // The whole game against the best plays of the racks kept, for the scorekeeper only (the post-game page).
   app.get('/api/games/:id/analysis', async (req, res) => {
     const session = await service.authorize(req.params.id!, bearer(req));

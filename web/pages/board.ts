@@ -15,7 +15,7 @@ import type {
   MeSnapshot,
   Snapshot,
 } from '../../server/protocol/index.ts';
-import { getGame, sendAction } from '../api.ts';
+import { getGame, getRacksLeft, sendAction } from '../api.ts';
 import { type ConnectionState, connect } from '../connection.ts';
 import { bestPlaysPanel } from '../ui/best-plays.ts';
 import { askFields, askText, choose, confirmDialog } from '../ui/dialog.ts';
@@ -230,13 +230,20 @@ function controls(s: GameSnapshot) {
   });
   undo();
   button('End game', async () => {
-    // With the bag empty and one player out, the tracker knows the other rack: filled in, to check and change.
-    const known = racksFromTracker(s, rackSize);
+    // The racks kept with the last moves tell what is left; else, with the bag empty and one player out, the tracker
+    // knows the other rack: filled in, to check and change.
+    const tracked = racksFromTracker(s, rackSize);
+    const answer = await getRacksLeft(game, token ?? '');
+    const kept = answer.ok ? answer.body.left : [];
+    const fromKept = kept.some((r) => r !== null);
+    const known = tracked || fromKept ? s.players.map((_, i) => kept[i] ?? tracked?.[i] ?? '') : undefined;
     const racks = await askFields({
       title: 'End the game',
-      text: known
-        ? 'The bag is empty: the tiles not on the board are filled in as the last rack left. Check them (? for a blank).'
-        : 'The letters left on each rack (? for a blank); leave it empty if none.',
+      text: fromKept
+        ? 'Filled in from the racks you kept with the last moves, less the tiles played. Check them (? for a blank).'
+        : known
+          ? 'The bag is empty: the tiles not on the board are filled in as the last rack left. Check them (? for a blank).'
+          : 'The letters left on each rack (? for a blank); leave it empty if none.',
       className: 'racks',
       fields: s.players.map((p, i) => ({
         label: `${p.name}'s rack`,

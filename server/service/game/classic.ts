@@ -29,6 +29,7 @@ import {
   overtimePenalties,
   type Placement,
   parseBoard,
+  racksLeft,
   recordedRack,
   type Square,
   squareName,
@@ -673,6 +674,10 @@ export class GameSession implements Session {
     if ((event.rack ?? '') === rack) return { status: 'unchanged', reasons: ['that rack is kept already'] };
     const { rack: _old, ...rest } = event;
     return this.commit([{ type: 'correction', target: move.event, event: rack ? { ...rest, rack } : rest }]);
+  }
+
+  racksLeft(): (string | null)[] {
+    return racksLeft(this.state);
   }
 
   keptRack(turn: number): string | undefined {

@@ -37,6 +37,10 @@ export interface GameView {
 
   /** The rack kept with move `turn` (1-based: plays, passes and exchanges), if the scorekeeper kept one. */
   keptRack(turn: number): string | undefined;
+
+  /** Each player's rack left at the end, from the racks kept with their last moves (engine racksLeft); null where
+   *  it cannot be told. The scorekeeper's only, as the racks are. */
+  racksLeft(): (string | null)[];
 }
 
 /** A game's camera pictures: each frame, small, with the grid found in it, for the pages that watch the cameras, and

@@ -212,6 +212,10 @@ export class MeSession implements Session {
     throw new ServiceError('not-allowed', 'GCG records one board; a Scrabble Me game has no GCG form');
   }
 
+  racksLeft(): never {
+    throw new ServiceError('not-allowed', 'racks are kept for games on one board, not Scrabble Me');
+  }
+
   keptRack(): never {
     throw new ServiceError('not-allowed', 'racks are kept for games on one board, not Scrabble Me');
   }
