@@ -54,7 +54,7 @@ describe('broadcast fields', () => {
     expect((await text(`/api/games/${id}/fields/turn.txt`)).body).toBe('Ben to play\n');
     expect((await text(`/api/games/${id}/fields/board.txt`)).body.split('\n')[7]).toBe('...WINDY.......');
     const all = (await (await fetch(`${base}/api/games/${id}/fields`)).json()) as Record<string, string>;
-    expect(Object.keys(all).sort()).toEqual(['board', 'clock', 'last', 'score', 'turn', 'unseen']);
+    expect(Object.keys(all).sort()).toEqual(['best', 'board', 'clock', 'last', 'score', 'turn', 'unseen']);
     // The clock: Ann's move took under a minute here, and Ben's turn is running.
     expect((await text(`/api/games/${id}/fields/clock.txt`)).body).toMatch(/^Ann 0:\d\d – Ben 0:\d\d\n$/);
     expect(all.unseen).toMatch(/^95 unseen/);

@@ -137,6 +137,24 @@ export interface GameSnapshot {
   readonly sources: readonly SourceView[];
   /** The turn clock: each player's time used, from when each turn ended (see ClockView). */
   readonly clock: ClockView;
+  /**
+   * With the game's `rackDelay`: the newest move at least that many moves old whose rack the scorekeeper kept, with
+   * its rack and the best play of it (null while there is none). Absent without a delay: racks stay private.
+   */
+  readonly revealed?: RevealedMove | null;
+}
+
+/** A move shown with its rack after the game's rack delay (GameSnapshot.revealed). */
+export interface RevealedMove {
+  /** 1-based, over plays, passes and exchanges (as the analysis numbers them). */
+  readonly turn: number;
+  readonly player: string;
+  readonly rack: string;
+  readonly played: { readonly position: string; readonly word: string; readonly score: number };
+  /** The best play of the rack by equity (null: none generated). */
+  readonly best: { readonly position: string; readonly word: string; readonly score: number } | null;
+  /** The equity the move gave up against the best; null when it was not among the rack's plays. */
+  readonly equityLost: number | null;
 }
 
 /**

@@ -56,6 +56,16 @@ export const gameConfigSchema = z
         .max(60, { error: 'event must be a name of 1 to 60 characters' })
         .regex(ONE_LINE, { error: 'an event name cannot hold line breaks or control characters' })
         .optional(),
+      /**
+       * Racks and best plays on the scoreboard, the overlay and the broadcast fields, this many moves after the move
+       * (absent: never; racks stay the scorekeeper's). A stream's delay: the move being played is never shown.
+       */
+      rackDelay: z
+        .number({ error: 'rackDelay must be a whole number of moves from 1 to 20' })
+        .int({ error: 'rackDelay must be a whole number of moves from 1 to 20' })
+        .min(1, { error: 'rackDelay must be a whole number of moves from 1 to 20' })
+        .max(20, { error: 'rackDelay must be a whole number of moves from 1 to 20' })
+        .optional(),
       /** A game clock: minutes per player for the whole game (overtime costs 10 points a minute at the end). */
       clockMinutes: z
         .number({ error: 'clockMinutes must be a whole number of minutes from 1 to 180' })
@@ -77,6 +87,11 @@ export const gameConfigSchema = z
         code: 'custom',
         message:
           'Scrabble Me builds its rounds at the same time: it has no game clock (leave out clockMinutes)',
+      });
+    if (c.variant === 'scrabble-me' && c.rackDelay !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'racks are kept for games on one board, not Scrabble Me (leave out rackDelay)',
       });
     if (c.levels !== undefined && c.levels.length !== c.players.length)
       ctx.addIssue({ code: 'custom', message: 'levels must give one Finish Line level per player' });

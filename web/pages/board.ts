@@ -368,7 +368,14 @@ function sideView(s: GameSnapshot): HTMLElement {
   const movesBox = el('div', { class: 'moves-box' });
   movesBox.append(movesHead(), movesView(s, onlyContext));
   const key = movesKeyView(s);
-  const rest = [movesBox, ...(key ? [key] : []), unseenView(s), legendView(), recordLinks()];
+  const rest = [
+    movesBox,
+    ...(key ? [key] : []),
+    ...(s.revealed ? [revealedView(s.revealed)] : []),
+    unseenView(s),
+    legendView(),
+    recordLinks(),
+  ];
   if (!token) {
     side.append(...rest);
     return side;
@@ -530,6 +537,23 @@ else {
     },
     token,
   );
+}
+
+/** A move shown with its rack after the game's rack delay (the server sends it only then), and its best play. */
+function revealedView(m: NonNullable<GameSnapshot['revealed']>): HTMLElement {
+  const play = (p: { position: string; word: string; score: number }) =>
+    `${p.position ? `${p.position} ` : ''}${p.word} ${p.score}`;
+  const box = el('div', { class: 'revealed' });
+  box.append(
+    el('h2', {}, `Move ${m.turn}: ${m.player}'s rack`),
+    el('p', { class: 'revealed-rack' }, m.rack),
+    el(
+      'p',
+      {},
+      `Played ${play(m.played)}${m.best ? `; best ${play(m.best)}` : ''}${m.equityLost ? ` (${m.equityLost.toFixed(1)} equity given up)` : ''}`,
+    ),
+  );
+  return box;
 }
 
 /** The game's record: its GCG file, and for the scorekeeper the game against the best plays. */

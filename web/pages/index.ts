@@ -22,12 +22,16 @@ const mineList = document.getElementById('my-games-list')!;
 const variantSelect = form.elements.namedItem('variant') as HTMLSelectElement;
 const clockField = document.getElementById('clock-field')!;
 const clockInput = form.elements.namedItem('clockMinutes') as HTMLInputElement;
+const delayField = document.getElementById('delay-field')!;
+const delaySelect = form.elements.namedItem('rackDelay') as HTMLSelectElement;
 const podiumField = document.getElementById('podium-field')!;
 const podiumInput = form.elements.namedItem('podium') as HTMLInputElement;
 function showVariantFields(): void {
   const me = variantSelect.value === 'scrabble-me';
   clockField.hidden = me;
   clockInput.disabled = me;
+  delayField.hidden = me;
+  delaySelect.disabled = me;
   podiumField.hidden = !me;
   podiumInput.disabled = !me;
 }
@@ -92,6 +96,7 @@ form.onsubmit = async (e) => {
     ...(String(data.get('clockMinutes') ?? '').trim() !== ''
       ? { clockMinutes: Number(data.get('clockMinutes')) }
       : {}),
+    ...(String(data.get('rackDelay') ?? '') !== '' ? { rackDelay: Number(data.get('rackDelay')) } : {}),
   } satisfies GameConfigInput);
   if (!answer.ok) {
     createError.textContent = `The game was not created: ${failure(answer, 'the server refused it')}.`;

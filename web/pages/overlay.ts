@@ -89,7 +89,17 @@ function classicPanel(s: GameSnapshot, field: OverlayField): HTMLElement | undef
       );
     case 'clock':
       return clockPanel(s);
+    case 'best':
+      // Only with the game's rack delay, and only a move at least that old (the server decides: GameSnapshot.revealed).
+      return s.revealed ? panel(field, el('p', { class: 'best-line' }, revealedLine(s.revealed))) : undefined;
   }
+}
+
+/** A move shown after the rack delay, in a line: `move 12, Ann (AEINRST?): 8D RETAINS 64 · best …`. */
+function revealedLine(m: NonNullable<GameSnapshot['revealed']>): string {
+  const play = (p: { position: string; word: string; score: number }) =>
+    `${p.position ? `${p.position} ` : ''}${p.word} ${p.score}`;
+  return `Move ${m.turn}, ${m.player} (${m.rack}): ${play(m.played)}${m.best ? ` · best ${play(m.best)}` : ''}`;
 }
 
 /** Scrabble Me: the totals, the latest round's words, every board small, the podium and the bag. */
@@ -123,6 +133,8 @@ function mePanel(s: MeSnapshot, field: OverlayField): HTMLElement | undefined {
       return panel(field, podiumView(s));
     case 'clock':
       return clockPanel(s);
+    case 'best':
+      return undefined;
   }
 }
 

@@ -5,7 +5,16 @@
  */
 
 /** The panels the overlay can show, in the order the builder offers them. */
-export const overlayFields = ['scores', 'names', 'last', 'board', 'tracker', 'unseen', 'clock'] as const;
+export const overlayFields = [
+  'scores',
+  'names',
+  'last',
+  'board',
+  'tracker',
+  'unseen',
+  'clock',
+  'best',
+] as const;
 export type OverlayField = (typeof overlayFields)[number];
 
 export const overlayLayouts = ['column', 'row'] as const;

@@ -44,9 +44,11 @@ import {
   type GameSnapshot,
   type PendingView,
   parseWith,
+  type RevealedMove,
   type Verification,
 } from '../../protocol/index.ts';
 import type { GameChanges, GameStore, StoredGame } from '../../store/types.ts';
+import { analyzeTurn } from '../analysis.ts';
 import { verdictOf } from '../checks/verify.ts';
 import { ServiceError } from '../errors.ts';
 import type { CameraPictures, Session } from './contract.ts';
@@ -75,6 +77,8 @@ export class GameSession implements Session {
   /** Committed squares read confidently as something else in the last frame, and in two frames running. */
   private lastDisturbed: readonly { row: number; col: number }[] = [];
   private disturbed: readonly { row: number; col: number }[] = [];
+  /** The move shown after the rack delay (reveal), and what it was worked out from. */
+  private revealed?: { key: string; move: RevealedMove | null };
   /** When the last frame that only fed the views came. */
   private lastFeed = Number.NEGATIVE_INFINITY;
   /** An End turn waiting for a frame without a hand over the board: the last reading, held when none comes. */
@@ -133,6 +137,8 @@ export class GameSession implements Session {
   ): GameSession {
     const session = new GameSession(store, stored, lexicon, timing, readingLexicon);
     session.catchUp(stored.events);
+    // A game loaded with a rack delay works out the move it shows (viewers are told when it is ready).
+    void session.reveal();
     return session;
   }
 
@@ -223,7 +229,50 @@ export class GameSession implements Session {
       decisions: this.decisions,
       ...(this.lexicon ? { lexicon: this.lexicon } : {}),
       times: { created: this.stored.createdAt, events: this.times },
+      ...(this.stored.config.rackDelay === undefined ? {} : { revealed: this.revealed?.move ?? null }),
     });
+  }
+
+  /**
+   * With a rack delay: the newest move at least that many moves old whose rack was kept, analysed (the lexicon loads
+   * once, off the request's path), for the snapshot; viewers are told when it changes. Never a newer move.
+   */
+  private async reveal(): Promise<void> {
+    const delay = this.stored.config.rackDelay;
+    if (delay === undefined) return;
+    const moves = this.state.turns.filter((t) => MOVE_KINDS.has(t.kind)).length;
+    let turn = moves - delay;
+    while (turn >= 1 && this.keptRack(turn) === undefined) turn--;
+    const rack = turn >= 1 ? this.keptRack(turn) : undefined;
+    const key = rack === undefined ? '' : `${turn}:${rack}:${this.seq}`;
+    if (this.revealed?.key === key) return;
+    // The move shown until this one is worked out, unless it is now too new (a move taken back).
+    const shown = this.revealed?.move;
+    this.revealed = { key, move: shown && shown.turn <= turn ? shown : null };
+    if (rack === undefined) {
+      this.notify();
+      return;
+    }
+    try {
+      const a = await analyzeTurn(this, turn, rack);
+      // A newer change meanwhile works out its own.
+      if (this.revealed?.key !== key) return;
+      const best = a.best[0];
+      this.revealed = {
+        key,
+        move: {
+          turn,
+          player: a.player,
+          rack,
+          played: { position: a.played.position, word: a.played.word, score: a.played.score },
+          best: best ? { position: best.position, word: best.word, score: best.score } : null,
+          equityLost: a.equityLost,
+        },
+      };
+      this.notify();
+    } catch (err) {
+      console.error(`game ${this.id}: the move shown after the rack delay: ${(err as Error).message}`);
+    }
   }
 
   /** Each player's time used up to `now` (the running turn's included). */
@@ -708,6 +757,7 @@ export class GameSession implements Session {
   /** Tells the viewers, after the current request has been answered (the audience never slows a commit). */
   private notify(): void {
     this.viewers.changed();
+    void this.reveal();
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import type { GameSnapshot, MeSnapshot, Snapshot, TurnView } from '../../protocol/index.ts';
 
-export const fieldNames = ['score', 'turn', 'last', 'unseen', 'board', 'clock'] as const;
+export const fieldNames = ['score', 'turn', 'last', 'unseen', 'board', 'clock', 'best'] as const;
 export type FieldName = (typeof fieldNames)[number];
 export type Fields = Record<FieldName, string>;
 
@@ -41,7 +41,18 @@ function classicFields(s: GameSnapshot, now: number): Fields {
     clock: clockTexts(s, now)
       .map((t, i) => `${name(i)} ${t}`)
       .join(' – '),
+    best: s.revealed ? revealedText(s.revealed) : '',
   };
+}
+
+/** A move shown after the rack delay: `move 12, Ann (AEINRST?): 8D RETAINS 64 · best 8D RETAINS 64`. */
+export function revealedText(m: NonNullable<GameSnapshot['revealed']>): string {
+  const play = (p: { position: string; word: string; score: number }) =>
+    `${p.position ? `${p.position} ` : ''}${p.word} ${p.score}`;
+  const best = m.best
+    ? ` · best ${play(m.best)}${m.equityLost ? ` (${m.equityLost.toFixed(1)} equity given up)` : ''}`
+    : '';
+  return `move ${m.turn}, ${m.player} (${m.rack}): ${play(m.played)}${best}`;
 }
 
 function meFields(s: MeSnapshot): Fields {
@@ -58,6 +69,7 @@ function meFields(s: MeSnapshot): Fields {
     board: s.boards.map((b, i) => `board ${i + 1}\n${b.board.join('\n')}`).join('\n\n'),
     // Scrabble Me's rounds are built at the same time: no turn clock.
     clock: '',
+    best: '',
   };
 }
 

@@ -7,7 +7,7 @@ import {
   unseenTiles,
   winners,
 } from '../../engine/index.ts';
-import type { ClockView, Decision, GameSnapshot, PendingView } from '../../protocol/index.ts';
+import type { ClockView, Decision, GameSnapshot, PendingView, RevealedMove } from '../../protocol/index.ts';
 
 export function snapshotOf(
   id: string,
@@ -25,6 +25,8 @@ export function snapshotOf(
     lexicon?: Lexicon;
     /** When the game was created and when each of its events was recorded (ISO 8601), for the turn clock. */
     times: Parameters<typeof clockOf>[1];
+    /** The move shown after the game's rack delay (absent: the game has none). */
+    revealed?: RevealedMove | null;
   },
 ): GameSnapshot {
   const unseen = unseenTiles(state.rules.tileSet, state.board, {
@@ -79,6 +81,7 @@ export function snapshotOf(
     lang: options.lang,
     sources: options.sources,
     clock: clockOf(state, options.times),
+    ...(options.revealed === undefined ? {} : { revealed: options.revealed }),
   };
 }
 
