@@ -6,8 +6,11 @@
  * - `tilecam analyze` on the corpus: the share of plays whose words are all in the default list, and whether each
  *   of them was generated with its recorded score.
  * - The German games' words in the German list and in the Hunspell checker.
+ * - The service's resident memory once started, and with both lexicons loaded by an analysis (service-rss.ts, a
+ *   process of its own).
  * `--lexicon FILE` measures with another English list.
  */
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { analyzeRecord, Dawg, listPlays, tileSets } from '../engine/index.ts';
@@ -125,3 +128,21 @@ if (de.ok) {
     `\nGerman games' final boards: ${words.length} words; ${inDawg} (${((100 * inDawg) / words.length).toFixed(1)}%) in ${de.name} as analysed, ${inChecker} accepted by the Hunspell checker; missing, e.g.: ${missing.join(' ')}`,
   );
 }
+
+// The service's memory, measured in a process of its own (nothing this bench holds counts).
+const rss = JSON.parse(
+  execFileSync(
+    process.execPath,
+    [
+      '--expose-gc',
+      '--import',
+      'tsx',
+      '--initial-old-space-size=96',
+      fileURLToPath(new URL('./service-rss.ts', import.meta.url)),
+    ],
+    { encoding: 'utf8' },
+  ).trim(),
+) as { startedMB: number; withLexiconsMB: number };
+console.log(
+  `\nThe service's resident memory: ${rss.startedMB.toFixed(0)} MB once started, ${rss.withLexiconsMB.toFixed(0)} MB with the English and German lexicons loaded by an analysis of each`,
+);
