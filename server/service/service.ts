@@ -25,6 +25,7 @@ import { type CaptureTiming, GameSession } from './game/classic.ts';
 import type { GameView, Session } from './game/contract.ts';
 import { MeSession } from './game/me.ts';
 import type { BusNote, GameBus } from './hall/bus.ts';
+import { LocalBus } from './hall/local.ts';
 import type { SharedSources } from './hall/sources.ts';
 import { partitionOf, type WorkAnswer, type WorkHandler, type WorkJob } from './hall/work.ts';
 import { defaultLimits, type Limits, type SourcePolicy } from './limits.ts';
@@ -90,7 +91,8 @@ export class GameService {
   private readonly frameLimiter: RateLimiterAbstract;
   private readonly createLimiter: RateLimiterAbstract;
   private readonly sweeper: NodeJS.Timeout;
-  private readonly bus: GameBus | undefined;
+  /** Redis's bus in a hall, else a LocalBus that tells no one. */
+  private readonly bus: GameBus;
   private readonly work: ServiceOptions['work'];
   private readonly pictures: boolean;
   private readonly streams: CameraStreams;
@@ -103,7 +105,7 @@ export class GameService {
     const o: ServiceOptions = 'frames' in options ? { timing: options } : options;
     this.timing = o.timing ?? { frames: 3, ms: 1500 };
     this.limits = o.limits ?? defaultLimits;
-    this.bus = o.bus;
+    this.bus = o.bus ?? new LocalBus();
     this.work = o.work;
     this.pictures = o.pictures ?? true;
     this.frameLimiter = this.limiter('frames', this.limits.framesPerSecond, 1);
@@ -124,12 +126,12 @@ export class GameService {
       o.sources ?? 'lan',
       o.sharedSources,
     );
-    this.bus?.subscribe((id, note) => this.changedElsewhere(id, note));
+    this.bus.subscribe((id, note) => this.changedElsewhere(id, note));
     // A camera picture taken elsewhere, for the pages here watching that game's cameras.
     if (this.pictures)
-      this.bus?.onPicture?.((id, thumb) => this.sessions.get(id)?.session.pictures.showPicture(thumb));
+      this.bus.onPicture?.((id, thumb) => this.sessions.get(id)?.session.pictures.showPicture(thumb));
     // Changes told while Redis was away were missed: every game in memory catches up from the store.
-    this.bus?.onReconnect(() => {
+    this.bus.onReconnect(() => {
       for (const id of this.sessions.keys()) this.changedElsewhere(id);
     });
   }
@@ -140,7 +142,7 @@ export class GameService {
    */
   limiter(name: string, points: number, seconds: number): RateLimiterAbstract {
     const local = new RateLimiterMemory({ points, duration: seconds, keyPrefix: `tilecam:${name}` });
-    const redis = this.bus?.redis;
+    const redis = this.bus.redis;
     if (!redis) return local;
     return new RateLimiterRedis({
       storeClient: redis,
@@ -223,7 +225,7 @@ export class GameService {
           'another server recorded a move in this game first: look at the game again, then retry',
         );
       } finally {
-        if (this.bus && live.session.changes !== before)
+        if (live.session.changes !== before)
           this.bus
             // The notice goes with the message only when this task changed it: an older one, from before a
             // frame read elsewhere, must not overwrite that frame's.
@@ -304,7 +306,7 @@ export class GameService {
             this.timing,
             stored.config.lexicon === 'none' ? undefined : readingLexicon(stored.config.lang),
           );
-    if (this.pictures && this.bus?.pictures) session.pictures.sharePictures(this.bus.pictures(id));
+    if (this.pictures && this.bus.pictures) session.pictures.sharePictures(this.bus.pictures(id));
     const queue = new GameQueue();
     const live: Live = { session, lastUsed: Date.now(), queue, held: JSON.stringify(stored.held ?? []) };
     // Work the game schedules for later (an End turn waiting out a hand) runs in its queue like any other.

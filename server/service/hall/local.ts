@@ -1,0 +1,18 @@
+/**
+ * The bus of a server that runs alone (no Redis): there is no other instance to tell of a change or to hear from, so
+ * every call does nothing. The service holds one instead of branching on "is there a bus" at each use, as colyseus's
+ * `LocalPresence` stands in for its Redis presence.
+ */
+import type { BusNote, GameBus } from './bus.ts';
+
+export class LocalBus implements GameBus {
+  readonly instance = 'local';
+
+  onReconnect(_listener: () => void): void {}
+
+  async publish(_id: string, _note?: BusNote): Promise<void> {}
+
+  subscribe(_listener: (id: string, note: BusNote) => void): void {}
+
+  async close(): Promise<void> {}
+}
