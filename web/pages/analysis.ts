@@ -5,17 +5,13 @@
  */
 import type { AnalyzedTurn, GameAnalysis } from '../../server/protocol/index.ts';
 import { failure, getGameAnalysis } from '../api.ts';
-import { el } from '../ui/render.ts';
+import { el, playText } from '../ui/render.ts';
 
 const game = new URLSearchParams(location.search).get('game') ?? '';
 const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
 const status = document.getElementById('analysis-status')!;
 const playersTable = document.getElementById('analysis-players') as HTMLTableElement;
 const turnsTable = document.getElementById('analysis-turns') as HTMLTableElement;
-
-/** A play as a line of a score sheet: `8D WINDY 32`, `-` for a pass. */
-const playText = (p: { position: string; word: string; score: number }) =>
-  `${p.position ? `${p.position} ` : ''}${p.word} ${p.score}`;
 
 function turnRow(t: AnalyzedTurn): HTMLTableRowElement {
   const best = t.best[0];

@@ -35,6 +35,7 @@ import {
   movesView,
   noSuchGameView,
   onSquareClick,
+  playText,
   scoresView,
   setLetters,
   tickClocks,
@@ -541,8 +542,6 @@ else {
 
 /** A move shown with its rack after the game's rack delay (the server sends it only then), and its best play. */
 function revealedView(m: NonNullable<GameSnapshot['revealed']>): HTMLElement {
-  const play = (p: { position: string; word: string; score: number }) =>
-    `${p.position ? `${p.position} ` : ''}${p.word} ${p.score}`;
   const box = el('div', { class: 'revealed' });
   box.append(
     el('h2', {}, `Move ${m.turn}: ${m.player}'s rack`),
@@ -550,7 +549,7 @@ function revealedView(m: NonNullable<GameSnapshot['revealed']>): HTMLElement {
     el(
       'p',
       {},
-      `Played ${play(m.played)}${m.best ? `; best ${play(m.best)}` : ''}${m.equityLost ? ` (${m.equityLost.toFixed(1)} equity given up)` : ''}`,
+      `Played ${playText(m.played)}${m.best ? `; best ${playText(m.best)}` : ''}${m.equityLost ? ` (${m.equityLost.toFixed(1)} equity given up)` : ''}`,
     ),
   );
   return box;

@@ -15,6 +15,7 @@ import {
   el,
   headlineView,
   noSuchGameView,
+  playText,
   scoresView,
   tickClocks,
   tileValues,
@@ -97,9 +98,7 @@ function classicPanel(s: GameSnapshot, field: OverlayField): HTMLElement | undef
 
 /** A move shown after the rack delay, in a line: `move 12, Ann (AEINRST?): 8D RETAINS 64 · best …`. */
 function revealedLine(m: NonNullable<GameSnapshot['revealed']>): string {
-  const play = (p: { position: string; word: string; score: number }) =>
-    `${p.position ? `${p.position} ` : ''}${p.word} ${p.score}`;
-  return `Move ${m.turn}, ${m.player} (${m.rack}): ${play(m.played)}${m.best ? ` · best ${play(m.best)}` : ''}`;
+  return `Move ${m.turn}, ${m.player} (${m.rack}): ${playText(m.played)}${m.best ? ` · best ${playText(m.best)}` : ''}`;
 }
 
 /** Scrabble Me: the totals, the latest round's words, every board small, the podium and the bag. */

@@ -11,6 +11,11 @@ import { askText } from './dialog.ts';
 const PREMIUM = standardLayout.rows;
 const COLS = 'ABCDEFGHIJKLMNO';
 
+/** A play as on a score sheet: `8D WINDY 32`, `- 0` for a pass (the analysis's RankedPlay and the like). */
+export function playText(p: { position: string; word: string; score: number }): string {
+  return `${p.position ? `${p.position} ` : ''}${p.word} ${p.score}`;
+}
+
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attrs: Record<string, string> = {},
