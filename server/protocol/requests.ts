@@ -93,6 +93,18 @@ export const gameConfigSchema = z
         code: 'custom',
         message: 'racks are kept for games on one board, not Scrabble Me (leave out rackDelay)',
       });
+    // Fewer moves than players would show the rack of the player now on move, before their next turn.
+    if (c.rackDelay !== undefined && c.rackDelay < c.players.length)
+      ctx.addIssue({
+        code: 'custom',
+        message: `rackDelay must be at least the number of players (${c.players.length}): a rack is shown only after its player's next turn`,
+      });
+    // The analysis replays a record with seven-tile racks.
+    if (c.variant === 'nine-tile' && c.rackDelay !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'best plays are worked out for seven-tile racks: leave out rackDelay',
+      });
     if (c.levels !== undefined && c.levels.length !== c.players.length)
       ctx.addIssue({ code: 'custom', message: 'levels must give one Finish Line level per player' });
     if (c.variant === 'scrabble-me') {
@@ -166,7 +178,7 @@ const classicActions = [
     letter: z.string().regex(/^\p{L}$/u, { error: 'letter must be one letter' }),
   }),
   /** Keep the rack move `turn` was played from (1-based: plays, passes and exchanges), as the player says it was;
-   *  '' takes it away. The scorekeeper's only: viewers never see it. */
+   *  '' takes it away. The scorekeeper's only, unless the game's rackDelay shows it later. */
   z.object({
     type: z.literal('rack'),
     turn: z.int({ error: 'turn must be the number of a move of the game' }).min(1).max(1000),

@@ -237,14 +237,16 @@ function controls(s: GameSnapshot) {
     const answer = await getRacksLeft(game, token ?? '');
     const kept = answer.ok ? answer.body.left : [];
     const fromKept = kept.some((r) => r !== null);
-    const known = tracked || fromKept ? s.players.map((_, i) => kept[i] ?? tracked?.[i] ?? '') : undefined;
+    // The tracker, where it knows, is certain; a kept rack is the scorekeeper's word.
+    const known = tracked ?? (fromKept ? s.players.map((_, i) => kept[i] ?? '') : undefined);
     const racks = await askFields({
       title: 'End the game',
-      text: fromKept
-        ? 'Filled in from the racks you kept with the last moves, less the tiles played. Check them (? for a blank).'
-        : known
-          ? 'The bag is empty: the tiles not on the board are filled in as the last rack left. Check them (? for a blank).'
-          : 'The letters left on each rack (? for a blank); leave it empty if none.',
+      text:
+        !tracked && fromKept
+          ? 'Filled in from the racks you kept with the last moves, less the tiles played. Check them (? for a blank).'
+          : known
+            ? 'The bag is empty: the tiles not on the board are filled in as the last rack left. Check them (? for a blank).'
+            : 'The letters left on each rack (? for a blank); leave it empty if none.',
       className: 'racks',
       fields: s.players.map((p, i) => ({
         label: `${p.name}'s rack`,

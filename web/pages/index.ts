@@ -96,7 +96,10 @@ form.onsubmit = async (e) => {
     ...(String(data.get('clockMinutes') ?? '').trim() !== ''
       ? { clockMinutes: Number(data.get('clockMinutes')) }
       : {}),
-    ...(String(data.get('rackDelay') ?? '') !== '' ? { rackDelay: Number(data.get('rackDelay')) } : {}),
+    // Rounds after the move's player has moved on: a round is as many moves as there are players.
+    ...(String(data.get('rackDelay') ?? '') !== ''
+      ? { rackDelay: Number(data.get('rackDelay')) * players.length }
+      : {}),
   } satisfies GameConfigInput);
   if (!answer.ok) {
     createError.textContent = `The game was not created: ${failure(answer, 'the server refused it')}.`;

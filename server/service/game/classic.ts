@@ -240,39 +240,85 @@ export class GameSession implements Session {
   private async reveal(): Promise<void> {
     const delay = this.stored.config.rackDelay;
     if (delay === undefined) return;
-    const moves = this.state.turns.filter((t) => MOVE_KINDS.has(t.kind)).length;
-    let turn = moves - delay;
-    while (turn >= 1 && this.keptRack(turn) === undefined) turn--;
-    const rack = turn >= 1 ? this.keptRack(turn) : undefined;
-    const key = rack === undefined ? '' : `${turn}:${rack}:${this.seq}`;
+    const target = this.revealable(delay);
+    const turn = target?.turn ?? 0;
+    const rack = target?.rack;
+    // Worked out again only for another move or rack, or a correction (which may change the board before it).
+    const corrections = this.state.events.filter((e) => e.type === 'correction').length;
+    const key = rack === undefined ? '' : `${turn}:${rack}:${corrections}`;
     if (this.revealed?.key === key) return;
-    // The move shown until this one is worked out, unless it is now too new (a move taken back).
+    // The move shown until this one is worked out: an older one, or this one with the same rack; never one now
+    // too new (a move taken back) or a rack corrected away.
     const shown = this.revealed?.move;
-    this.revealed = { key, move: shown && shown.turn <= turn ? shown : null };
+    const keep = shown && (shown.turn < turn || (shown.turn === turn && shown.rack === rack));
+    this.revealed = { key, move: keep ? shown : null };
     if (rack === undefined) {
-      this.notify();
+      this.viewers.changed(true);
       return;
     }
+    // After the reply and the viewers' news: the move generation is the slow part.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (this.revealed?.key !== key) return;
+    let move: RevealedMove;
     try {
       const a = await analyzeTurn(this, turn, rack);
-      // A newer change meanwhile works out its own.
-      if (this.revealed?.key !== key) return;
       const best = a.best[0];
-      this.revealed = {
-        key,
-        move: {
-          turn,
-          player: a.player,
-          rack,
-          played: { position: a.played.position, word: a.played.word, score: a.played.score },
-          best: best ? { position: best.position, word: best.word, score: best.score } : null,
-          equityLost: a.equityLost,
-        },
+      move = {
+        turn,
+        player: a.player,
+        rack,
+        played: { position: a.played.position, word: a.played.word, score: a.played.score },
+        best: best ? { position: best.position, word: best.word, score: best.score } : null,
+        equityLost: a.equityLost,
       };
-      this.notify();
     } catch (err) {
-      console.error(`game ${this.id}: the move shown after the rack delay: ${(err as Error).message}`);
+      // The rack, without a best play, rather than nothing (a rack the analysis refuses, a record it cannot read).
+      console.error(`game ${this.id}: the best play of move ${turn}: ${(err as Error).message}`);
+      const t = this.state.turns.filter((x) => MOVE_KINDS.has(x.kind))[turn - 1]!;
+      move = {
+        turn,
+        player: this.state.players[t.player]!,
+        rack,
+        played: {
+          position: '',
+          word: t.kind === 'play' ? (t.score?.words[0]?.word ?? '') : '-',
+          score: t.points,
+        },
+        best: null,
+        equityLost: null,
+      };
     }
+    // A newer change meanwhile works out its own.
+    if (this.revealed?.key !== key) return;
+    this.revealed = { key, move };
+    this.viewers.changed(true);
+  }
+
+  /**
+   * The newest move whose kept rack may be shown after `delay` moves: counted from the last move that rack was used
+   * in, since a pass, a play challenged off or a turn lost leaves a player the same rack for their next move.
+   */
+  private revealable(delay: number): { turn: number; rack: string } | undefined {
+    const moves = this.state.turns.filter((t) => MOVE_KINDS.has(t.kind));
+    const withdrawn = new Set(this.state.turns.flatMap((t) => (t.kind === 'withdraw' ? [t.withdraws] : [])));
+    const changesRack = (t: (typeof moves)[number]) =>
+      (t.kind === 'play' && !withdrawn.has(this.state.turns.indexOf(t))) || t.kind === 'exchange';
+    for (let turn = moves.length; turn >= 1; turn--) {
+      const rack = this.keptRack(turn);
+      if (rack === undefined) continue;
+      const player = moves[turn - 1]!.player;
+      // The rack's last use: this move, or the player's later moves that left it unchanged.
+      let last = turn;
+      if (!changesRack(moves[turn - 1]!))
+        for (let k = turn + 1; k <= moves.length; k++) {
+          const m = moves[k - 1]!;
+          if (m.player !== player) continue;
+          last = k;
+          if (changesRack(m)) break;
+        }
+      if (moves.length - last >= delay) return { turn, rack };
+    }
+    return undefined;
   }
 
   /** Each player's time used up to `now` (the running turn's included). */

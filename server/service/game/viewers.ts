@@ -21,9 +21,10 @@ export class Viewers<S> {
     return () => this.listeners.delete(listener);
   }
 
-  /** Tells every viewer after the current request has been answered. */
-  changed(): void {
-    this.count++;
+  /** Tells every viewer after the current request has been answered. `viewOnly`: nothing stored changed (a view
+   *  worked out afterwards), so other instances are not told. */
+  changed(viewOnly = false): void {
+    if (!viewOnly) this.count++;
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
