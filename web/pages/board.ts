@@ -566,7 +566,7 @@ function recordLinks(): HTMLElement {
       el('br'),
       el(
         'a',
-        { href: `/analysis.html?game=${game}#token=${token}`, class: 'gcg' },
+        { href: `/analysis.html?game=${game}#token=${token}`, class: 'analysis-link' },
         'The game against the best plays',
       ),
     );

@@ -247,10 +247,16 @@ export class GameSession implements Session {
     const corrections = this.state.events.filter((e) => e.type === 'correction').length;
     const key = rack === undefined ? '' : `${turn}:${rack}:${corrections}`;
     if (this.revealed?.key === key) return;
-    // The move shown until this one is worked out: an older one, or this one with the same rack; never one now
-    // too new (a move taken back) or a rack corrected away.
+    // The move shown until this one is worked out, while it may still be shown with that rack: never one now too
+    // new (moves taken back) or a rack corrected away.
     const shown = this.revealed?.move;
-    const keep = shown && (shown.turn < turn || (shown.turn === turn && shown.rack === rack));
+    const keep =
+      shown !== undefined &&
+      shown !== null &&
+      shown.turn <= turn &&
+      shown.turn <= this.movesMade() &&
+      this.keptRack(shown.turn) === shown.rack &&
+      this.mayShow(shown.turn, delay);
     this.revealed = { key, move: keep ? shown : null };
     if (rack === undefined) {
       this.viewers.changed(true);
@@ -299,26 +305,35 @@ export class GameSession implements Session {
    * in, since a pass, a play challenged off or a turn lost leaves a player the same rack for their next move.
    */
   private revealable(delay: number): { turn: number; rack: string } | undefined {
+    for (let turn = this.movesMade(); turn >= 1; turn--) {
+      const rack = this.keptRack(turn);
+      if (rack !== undefined && this.mayShow(turn, delay)) return { turn, rack };
+    }
+    return undefined;
+  }
+
+  private movesMade(): number {
+    return this.state.turns.filter((t) => MOVE_KINDS.has(t.kind)).length;
+  }
+
+  /** Whether `delay` moves have followed the last use of move `turn`'s rack: that move, or its player's later moves
+   *  that left it unchanged (a pass, a play challenged off, a turn lost). */
+  private mayShow(turn: number, delay: number): boolean {
     const moves = this.state.turns.filter((t) => MOVE_KINDS.has(t.kind));
     const withdrawn = new Set(this.state.turns.flatMap((t) => (t.kind === 'withdraw' ? [t.withdraws] : [])));
     const changesRack = (t: (typeof moves)[number]) =>
       (t.kind === 'play' && !withdrawn.has(this.state.turns.indexOf(t))) || t.kind === 'exchange';
-    for (let turn = moves.length; turn >= 1; turn--) {
-      const rack = this.keptRack(turn);
-      if (rack === undefined) continue;
-      const player = moves[turn - 1]!.player;
-      // The rack's last use: this move, or the player's later moves that left it unchanged.
-      let last = turn;
-      if (!changesRack(moves[turn - 1]!))
-        for (let k = turn + 1; k <= moves.length; k++) {
-          const m = moves[k - 1]!;
-          if (m.player !== player) continue;
-          last = k;
-          if (changesRack(m)) break;
-        }
-      if (moves.length - last >= delay) return { turn, rack };
-    }
-    return undefined;
+    const move = moves[turn - 1];
+    if (!move) return false;
+    let last = turn;
+    if (!changesRack(move))
+      for (let k = turn + 1; k <= moves.length; k++) {
+        const m = moves[k - 1]!;
+        if (m.player !== move.player) continue;
+        last = k;
+        if (changesRack(m)) break;
+      }
+    return moves.length - last >= delay;
   }
 
   /** Each player's time used up to `now` (the running turn's included). */
