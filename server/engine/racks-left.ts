@@ -5,7 +5,7 @@
  * left is not known either (null). Pure; the end-of-game dialog fills these in for the scorekeeper to confirm.
  */
 import { effectiveEvents, type GameState } from './game.ts';
-import { recordedRack } from './gcg/export.ts';
+import { playedTiles, recordedRack } from './gcg/export.ts';
 import { tileCount } from './tilesets.ts';
 
 export function racksLeft(state: GameState): (string | null)[] {
@@ -19,10 +19,7 @@ export function racksLeft(state: GameState): (string | null)[] {
     if (turn.kind === 'play' || turn.kind === 'pass' || turn.kind === 'exchange') {
       // While the bag holds tiles every rack is full before a move: the bag is empty exactly when the tiles off the
       // board fit on the racks.
-      const played =
-        turn.kind === 'play' && !withdrawn.has(k)
-          ? turn.move!.placements.map((p) => (p.tile === p.tile.toUpperCase() ? p.tile : '?'))
-          : [];
+      const played = turn.kind === 'play' && !withdrawn.has(k) ? playedTiles(turn.move!.placements) : [];
       last[turn.player] = {
         rack: recordedRack(current.get(turn.event)),
         played,

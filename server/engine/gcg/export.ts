@@ -50,9 +50,7 @@ export function gcgFromGame(state: GameState, { racks = true }: { racks?: boolea
           : turn.move!.placements.map((p) => p.tile).join('');
         const event = current.get(turn.event);
         const recorded = racks ? recordedRack(event) : undefined;
-        const rack =
-          recorded ||
-          turn.move!.placements.map((p) => (p.tile === p.tile.toUpperCase() ? p.tile : '?')).join('');
+        const rack = recorded || playedTiles(turn.move!.placements).join('');
         entry = { ...base, kind: 'play', rack, position: turn.move!.position, word };
         break;
       }
@@ -85,4 +83,9 @@ export function recordedRack(event: GameState['events'][number] | undefined): st
   return event && 'rack' in event && typeof event.rack === 'string' && event.rack !== ''
     ? event.rack
     : undefined;
+}
+
+/** The tiles a play took from its rack: its letters, `?` for each blank. */
+export function playedTiles(placements: readonly { readonly tile: string }[]): string[] {
+  return placements.map((p) => (p.tile === p.tile.toUpperCase() ? p.tile : '?'));
 }

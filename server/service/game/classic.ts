@@ -256,7 +256,7 @@ export class GameSession implements Session {
       shown.turn <= turn &&
       shown.turn <= this.movesMade() &&
       this.keptRack(shown.turn) === shown.rack &&
-      this.mayShow(shown.turn, delay);
+      this.mayShow(delay)(shown.turn);
     this.revealed = { key, move: keep ? shown : null };
     if (rack === undefined) {
       this.viewers.changed(true);
@@ -305,9 +305,10 @@ export class GameSession implements Session {
    * in, since a pass, a play challenged off or a turn lost leaves a player the same rack for their next move.
    */
   private revealable(delay: number): { turn: number; rack: string } | undefined {
+    const mayShow = this.mayShow(delay);
     for (let turn = this.movesMade(); turn >= 1; turn--) {
       const rack = this.keptRack(turn);
-      if (rack !== undefined && this.mayShow(turn, delay)) return { turn, rack };
+      if (rack !== undefined && mayShow(turn)) return { turn, rack };
     }
     return undefined;
   }
@@ -316,24 +317,26 @@ export class GameSession implements Session {
     return this.state.turns.filter((t) => MOVE_KINDS.has(t.kind)).length;
   }
 
-  /** Whether `delay` moves have followed the last use of move `turn`'s rack: that move, or its player's later moves
-   *  that left it unchanged (a pass, a play challenged off, a turn lost). */
-  private mayShow(turn: number, delay: number): boolean {
-    const moves = this.state.turns.filter((t) => MOVE_KINDS.has(t.kind));
+  /** Whether `delay` moves have followed the last use of a move's rack: that move, or its player's later moves that
+   *  left it unchanged (a pass, a play challenged off, a turn lost). The moves are listed once for every turn asked. */
+  private mayShow(delay: number): (turn: number) => boolean {
+    const moves = this.state.turns.flatMap((t, index) => (MOVE_KINDS.has(t.kind) ? [{ ...t, index }] : []));
     const withdrawn = new Set(this.state.turns.flatMap((t) => (t.kind === 'withdraw' ? [t.withdraws] : [])));
     const changesRack = (t: (typeof moves)[number]) =>
-      (t.kind === 'play' && !withdrawn.has(this.state.turns.indexOf(t))) || t.kind === 'exchange';
-    const move = moves[turn - 1];
-    if (!move) return false;
-    let last = turn;
-    if (!changesRack(move))
-      for (let k = turn + 1; k <= moves.length; k++) {
-        const m = moves[k - 1]!;
-        if (m.player !== move.player) continue;
-        last = k;
-        if (changesRack(m)) break;
-      }
-    return moves.length - last >= delay;
+      (t.kind === 'play' && !withdrawn.has(t.index)) || t.kind === 'exchange';
+    return (turn) => {
+      const move = moves[turn - 1];
+      if (!move) return false;
+      let last = turn;
+      if (!changesRack(move))
+        for (let k = turn + 1; k <= moves.length; k++) {
+          const m = moves[k - 1]!;
+          if (m.player !== move.player) continue;
+          last = k;
+          if (changesRack(m)) break;
+        }
+      return moves.length - last >= delay;
+    };
   }
 
   /** Each player's time used up to `now` (the running turn's included). */
