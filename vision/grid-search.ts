@@ -14,9 +14,10 @@ const SIDE = 300;
  * Outlines that may be the board: 4-cornered hulls of large edge regions, their bounding boxes, and the frame.
  * `pad`: the width of the black border around the photo in `gray`. The photo's own edge against that border is no
  * outline of anything: left in, it joins every region touching it (a board near the picture's edge, a patterned
- * cloth) into one hull as big as the frame.
+ * cloth) into one hull as big as the frame. With `dense`, also the outlines of regions thick with edges
+ * (`denseQuads`).
  */
-export function candidateQuads(cv: CV, gray: Mat, track: (m: Mat) => Mat, pad = 0): Point[][] {
+export function candidateQuads(cv: CV, gray: Mat, track: (m: Mat) => Mat, pad = 0, dense = false): Point[][] {
   const w = gray.cols;
   const h = gray.rows;
   const quads: Point[][] = [
@@ -58,34 +59,73 @@ export function candidateQuads(cv: CV, gray: Mat, track: (m: Mat) => Mat, pad = 
         const hull = new cv.Mat();
         cv.convexHull(c, hull);
         const area = cv.contourArea(hull);
-        if (area >= 0.04 * w * h) {
-          const approx = new cv.Mat();
-          const peri = cv.arcLength(hull, true);
-          for (const eps of [0.02, 0.04, 0.06]) {
-            cv.approxPolyDP(hull, approx, eps * peri, true);
-            if (approx.rows === 4) {
-              quads.push(
-                orderCorners(
-                  Array.from(
-                    { length: 4 },
-                    (_, k) => [approx.data32S[2 * k], approx.data32S[2 * k + 1]] as Point,
-                  ),
-                ),
-              );
-              break;
-            }
-          }
-          approx.delete();
-          const rect = cv.minAreaRect(hull);
-          const pts = cv.RotatedRect.points(rect) as { x: number; y: number }[];
-          quads.push(orderCorners(pts.map((p) => [p.x, p.y] as Point)));
-        }
+        if (area >= 0.04 * w * h) quads.push(...outlines(cv, hull));
         hull.delete();
         c.delete();
       }
     }
   }
+  if (dense) quads.push(...denseQuads(cv, blurred, track, pad));
   return dedupe(quads);
+}
+
+/** Box size, in pixels of the search image, over which edge density is measured. */
+const DENSE_BOX = 9;
+/** Share of a box's pixels on an edge for it to count as dense. */
+const DENSE_SHARE = 0.2;
+
+/**
+ * Outlines of regions thick with edges. A board seen from a player's seat is small and its grid fine; a wood grain,
+ * a table's edge or a rack beside it joins the board's own edges into a hull much larger than the board. A single
+ * line fills a box of DENSE_BOX pixels by a tenth or two; fifteen grid lines each way fill it far more.
+ */
+function denseQuads(cv: CV, blurred: Mat, track: (m: Mat) => Mat, pad: number): Point[][] {
+  const w = blurred.cols;
+  const h = blurred.rows;
+  const out: Point[][] = [];
+  const edges = track(new cv.Mat());
+  cv.Canny(blurred, edges, 30, 90);
+  if (pad > 0)
+    cv.rectangle(edges, new cv.Point(0, 0), new cv.Point(w - 1, h - 1), new cv.Scalar(0), 2 * pad + 4);
+  const density = track(new cv.Mat());
+  cv.blur(edges, density, new cv.Size(DENSE_BOX, DENSE_BOX));
+  const mask = track(new cv.Mat());
+  cv.threshold(density, mask, DENSE_SHARE * 255, 255, cv.THRESH_BINARY);
+  const contours = track(new cv.MatVector());
+  const hierarchy = track(new cv.Mat());
+  cv.findContours(mask, contours, hierarchy, cv.RETR_EXTERNAL, cv.CHAIN_APPROX_SIMPLE);
+  for (let i = 0; i < contours.size(); i++) {
+    const c = contours.get(i);
+    const hull = new cv.Mat();
+    cv.convexHull(c, hull);
+    if (cv.contourArea(hull) >= 0.02 * w * h) out.push(...outlines(cv, hull));
+    hull.delete();
+    c.delete();
+  }
+  return out;
+}
+
+/** A hull's 4-cornered simplification, if it has one, and its smallest enclosing rectangle. */
+function outlines(cv: CV, hull: Mat): Point[][] {
+  const out: Point[][] = [];
+  const approx = new cv.Mat();
+  const peri = cv.arcLength(hull, true);
+  for (const eps of [0.02, 0.04, 0.06]) {
+    cv.approxPolyDP(hull, approx, eps * peri, true);
+    if (approx.rows === 4) {
+      out.push(
+        orderCorners(
+          Array.from({ length: 4 }, (_, k) => [approx.data32S[2 * k], approx.data32S[2 * k + 1]] as Point),
+        ),
+      );
+      break;
+    }
+  }
+  approx.delete();
+  const rect = cv.minAreaRect(hull);
+  const pts = cv.RotatedRect.points(rect) as { x: number; y: number }[];
+  out.push(orderCorners(pts.map((p) => [p.x, p.y] as Point)));
+  return out;
 }
 
 /** Straightens `quad` and searches it for the grid's 16 lines along each axis. */
