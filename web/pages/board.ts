@@ -455,7 +455,12 @@ function render(s: Snapshot) {
   const resolved = token
     ? s.turns.flatMap((t) => (t.decided?.how === 'context' ? (t.decided.squares ?? []) : []))
     : [];
-  const board = boardView(s.board, s.lastMove, token ? s.disturbed : [], resolved, tileValues(s.lang));
+  const board = boardView(s.board, {
+    last: s.lastMove,
+    doubt: token ? s.disturbed : [],
+    resolved,
+    values: tileValues(s.lang),
+  });
   // The tiles of a move that has just landed fade and grow in (not when the page first opens, nor on an undo).
   const now = {
     plays: s.turns.filter((t) => t.kind === 'play').length,

@@ -4,13 +4,10 @@
  * boards with the new tiles, the premiums counted and those used before, each word outlined, and every point as
  * sentences out. `?id=ID` shows a stored check (its permalink), `?game=ID&turn=N` a live game's move explained, and
  * a GCG file can be rescored to find its first wrong score.
- *
- * Size: it still draws its own boards (before and after, the words outlined) rather than through ui/render.ts: one
- * renderer for every board is not done yet.
  */
 
 import type { ExplainedWord, PremiumName } from '../../server/engine/index.ts';
-import { squareName, standardLayout } from '../../server/engine/index.ts';
+import { squareName } from '../../server/engine/index.ts';
 import type {
   CheckView,
   GcgCheck,
@@ -19,10 +16,9 @@ import type {
   Verification,
 } from '../../server/protocol/index.ts';
 import { type Answer, getCheck, getTurnCheck, postCheck, postGcgCheck } from '../api.ts';
-import { browserTileSet, el, nameTileSetOptions, tileSetName } from '../ui/render.ts';
+import { boardView, browserTileSet, el, nameTileSetOptions, tileSetName } from '../ui/render.ts';
 
 const SIZE = 15;
-const LABEL: Record<string, PremiumName> = { d: 'DL', t: 'TL', D: 'DW', T: 'TW' };
 const PREMIUM_WORDS: Record<PremiumName, string> = {
   DL: 'double letter',
   TL: 'triple letter',
@@ -119,28 +115,16 @@ function derivedBefore(v: Verification): string[] | null {
   return rows.map((r) => r.join(''));
 }
 
-/** A 15×15 board of the check, every square placed on the grid by hand so that word outlines can lie over it. */
+/** A 15×15 board of the check: its squares placed on the grid, so that the words' outlines can lie over them. */
 function checkBoard(rows: readonly string[], marks: Marks, words: readonly ExplainedWord[] = []) {
-  const board = el('div', { class: 'board', role: 'group', 'aria-label': 'the board' });
-  for (let r = 0; r < SIZE; r++) {
-    for (let c = 0; c < SIZE; c++) {
-      const ch = rows[r]?.[c] ?? '.';
-      const premium = standardLayout.rows[r]?.[c] ?? '.';
+  const board = boardView(rows, {
+    placed: true,
+    labels: true,
+    decorate: (sq, { row: r, col: c }, ch) => {
       const k = key(r, c);
-      const sq = el('div', { class: `sq p${premium}`, 'data-square': squareName({ row: r, col: c }) });
-      sq.style.gridArea = `${r + 1} / ${c + 1}`;
-      if (r === 7 && c === 7) sq.classList.add('star');
-      if (ch === '.') {
-        const name = LABEL[premium];
-        if (r === 7 && c === 7) sq.append(el('span', { class: 'label' }, '★'));
-        else if (name) sq.append(el('span', { class: 'label' }, name));
-      } else {
-        sq.classList.add('tile');
-        if (ch === '?' || ch !== ch.toUpperCase()) sq.classList.add('blank');
-        sq.append(el('span', { class: 'letter' }, ch === '?' ? '?' : ch.toUpperCase()));
-        const value = marks.values.get(k);
-        if (value !== undefined) sq.append(el('span', { class: 'value' }, String(value)));
-      }
+      if (ch === '?') sq.append(el('span', { class: 'letter' }, '?'));
+      const value = ch === '.' ? undefined : marks.values.get(k);
+      if (value !== undefined) sq.append(el('span', { class: 'value' }, String(value)));
       if (marks.placed.has(k)) sq.classList.add('new');
       const counted = marks.counted.get(k);
       if (counted) {
@@ -159,9 +143,8 @@ function checkBoard(rows: readonly string[], marks: Marks, words: readonly Expla
         sq.classList.add('unsure');
         sq.append(el('span', { class: 'ring' }, String(doubt)));
       }
-      board.append(sq);
-    }
-  }
+    },
+  });
   words.forEach((w, i) => {
     const across = w.direction === 'across';
     const outline = el('div', {

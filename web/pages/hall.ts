@@ -57,7 +57,7 @@ function names(card: Card): string {
 /** A classic game: the board, the scores with whose turn, the last move. */
 function classicBody(s: GameSnapshot, who: string): HTMLElement {
   const body = el('div', { class: 'hall-body' });
-  const board = boardView(s.board, s.lastMove, [], [], tileValues(s.lang));
+  const board = boardView(s.board, { last: s.lastMove, values: tileValues(s.lang) });
   board.setAttribute('aria-label', `the board of ${who}`);
   const info = el('div', { class: 'hall-info' });
   // The scoreboard's headline, without its word-by-word breakdown: word, square, points, and who played it.
@@ -77,7 +77,7 @@ function meBody(s: MeSnapshot, who: string): HTMLElement {
   const boards = el('div', { class: 'hall-board hall-me-boards', 'data-count': String(s.boards.length) });
   s.boards.forEach((b, i) => {
     const fig = el('figure', { class: `hall-me-board${b.pending ? ' held' : ''}` });
-    const board = boardView(b.board, b.lastWord);
+    const board = boardView(b.board, { last: b.lastWord });
     board.setAttribute('aria-label', `board ${i + 1} of ${who}`);
     fig.append(board, el('figcaption', {}, s.players[b.holder]?.name ?? '?'));
     boards.append(fig);

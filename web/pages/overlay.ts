@@ -80,7 +80,7 @@ function classicPanel(s: GameSnapshot, field: OverlayField): HTMLElement | undef
     case 'last':
       return panel(field, headlineView(s));
     case 'board':
-      return panel(field, boardFrame(boardView(s.board, s.lastMove, [], [], tileValues(s.lang))));
+      return panel(field, boardFrame(boardView(s.board, { last: s.lastMove, values: tileValues(s.lang) })));
     case 'tracker':
       return panel(field, unseenView(s));
     case 'unseen':
@@ -120,7 +120,7 @@ function mePanel(s: MeSnapshot, field: OverlayField): HTMLElement | undefined {
       s.boards.forEach((b, i) => {
         const fig = el('figure', { class: 'me-board', 'data-board': String(i) });
         fig.append(
-          boardFrame(boardView(b.board, b.lastWord, [], [], values)),
+          boardFrame(boardView(b.board, { last: b.lastWord, values })),
           el('figcaption', {}, s.players[b.holder]?.name ?? `Board ${i + 1}`),
         );
         boards.append(fig);

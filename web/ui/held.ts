@@ -103,7 +103,7 @@ export function heldPanel(
       box.append(no);
     }
   }
-  const board = boardView(p.board, [], p.squares);
+  const board = boardView(p.board, { doubt: p.squares });
   if (actions) onSquareClick(board, (row, col, sq) => actions.ask(row, col, sq.dataset.square ?? ''));
   const reading = el('div', { class: 'held-reading' });
   reading.append(board, el('img', { src: p.photo, alt: 'the photo behind this reading', class: 'photo' }));

@@ -43,7 +43,7 @@ export function meView(s: MeSnapshot, act?: Act): HTMLElement[] {
     const state = s.phase === 'build' ? (b.ended ? ' · turn ended' : ' · building') : '';
     // The scorekeeper sees the squares of the board's last reading that the game's context decided (dashed).
     const resolved = act && b.decided?.how === 'context' ? (b.decided.squares ?? []) : [];
-    const view = boardView(b.board, b.lastWord, [], resolved);
+    const view = boardView(b.board, { last: b.lastWord, resolved });
     // The scorekeeper fixes a tile the camera misread in a round already scored: the totals follow.
     if (act) {
       onSquareClick(view, async (row, col, sq) => {

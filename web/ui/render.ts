@@ -3,7 +3,13 @@
  * Size: every part of the scoreboard's DOM, each a function of the snapshot.
  */
 
-import { squareName, standardLayout, type TileSet, tileSets } from '../../server/engine/index.ts';
+import {
+  type PremiumName,
+  squareName,
+  standardLayout,
+  type TileSet,
+  tileSets,
+} from '../../server/engine/index.ts';
 import type { ClockView, GameSnapshot, Look, PendingView, WordView } from '../../server/protocol/index.ts';
 import { gridHomography, project } from '../../vision/homography.ts';
 import { askText } from './dialog.ts';
@@ -27,41 +33,61 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return e;
 }
 
-/** A 15×15 board; `highlight` squares get the `last` class, `doubt` squares the `doubt` class. */
-export function boardView(
-  rows: readonly string[],
-  highlight: readonly { row: number; col: number }[] = [],
-  doubt: readonly { row: number; col: number }[] = [],
-  /** Squares the camera was unsure of and the game's context decided: a person may want to look. */
-  resolved: readonly { row: number; col: number }[] = [],
+type At = { readonly row: number; readonly col: number };
+
+/** What a board shows besides its tiles; every page draws its boards with `boardView`. */
+export interface BoardMarks {
+  /** The last move's squares: class `last`. */
+  readonly last?: readonly At[];
+  /** Squares in doubt: class `doubt`. */
+  readonly doubt?: readonly At[];
+  /** Squares the camera was unsure of and the game's context decided (a person may want to look): `resolved`. */
+  readonly resolved?: readonly At[];
   /** Letter values of the game's tile set (`tileValues`): each tile but a blank carries its value, `data-value`. */
-  values?: ReadonlyMap<string, number>,
-) {
-  const table = el('div', { class: 'board', role: 'group', 'aria-label': 'the board' });
-  const has = (list: readonly { row: number; col: number }[], r: number, c: number) =>
-    list.some((s) => s.row === r && s.col === c);
+  readonly values?: ReadonlyMap<string, number>;
+  /** Each square placed on the grid by its row and column, so that outlines laid over the board line up with it. */
+  readonly placed?: boolean;
+  /** Empty premium squares carry their name (`DL`, `TW`…) and the centre its star, as a printed board. */
+  readonly labels?: boolean;
+  /** A page's own marks on a square, once it is drawn (`tile`: its letter, `.` when empty). */
+  readonly decorate?: (square: HTMLElement, at: At, tile: string) => void;
+}
+
+/** A premium square's short name, by its letter in the layout. */
+export const PREMIUM_NAME: Readonly<Record<string, PremiumName>> = { d: 'DL', t: 'TL', D: 'DW', T: 'TW' };
+
+/** A 15×15 board: `rows` as the engine writes them, a tile's letter in a `.letter` span. */
+export function boardView(rows: readonly string[], marks: BoardMarks = {}) {
+  const board = el('div', { class: 'board', role: 'group', 'aria-label': 'the board' });
+  const among = (list: readonly At[] | undefined, r: number, c: number) =>
+    list?.some((s) => s.row === r && s.col === c) ?? false;
   for (let r = 0; r < 15; r++) {
     for (let c = 0; c < 15; c++) {
       const ch = rows[r]?.[c] ?? '.';
-      const cell = el('div', {
-        class: `sq p${PREMIUM[r]![c]}`,
-        'data-square': squareName({ row: r, col: c }),
-      });
+      const premium = PREMIUM[r]![c]!;
+      const cell = el('div', { class: `sq p${premium}`, 'data-square': squareName({ row: r, col: c }) });
+      if (marks.placed) cell.style.gridArea = `${r + 1} / ${c + 1}`;
       if (r === 7 && c === 7) cell.classList.add('star');
       if (ch !== '.') {
         cell.classList.add('tile');
-        if (ch === '?' || ch !== ch.toUpperCase()) cell.classList.add('blank');
-        cell.textContent = ch === '?' ? '' : ch.toUpperCase();
-        const value = cell.classList.contains('blank') ? undefined : values?.get(ch);
+        const blank = ch === '?' || ch !== ch.toUpperCase();
+        if (blank) cell.classList.add('blank');
+        // A blank of no known letter (`?`) is an empty tile.
+        if (ch !== '?') cell.append(el('span', { class: 'letter' }, ch.toUpperCase()));
+        const value = blank ? undefined : marks.values?.get(ch);
         if (value !== undefined) cell.dataset.value = String(value);
+      } else if (marks.labels) {
+        const name = r === 7 && c === 7 ? '★' : PREMIUM_NAME[premium];
+        if (name) cell.append(el('span', { class: 'label' }, name));
       }
-      if (has(highlight, r, c)) cell.classList.add('last');
-      if (has(doubt, r, c)) cell.classList.add('doubt');
-      if (has(resolved, r, c)) cell.classList.add('resolved');
-      table.append(cell);
+      if (among(marks.last, r, c)) cell.classList.add('last');
+      if (among(marks.doubt, r, c)) cell.classList.add('doubt');
+      if (among(marks.resolved, r, c)) cell.classList.add('resolved');
+      marks.decorate?.(cell, { row: r, col: c }, ch);
+      board.append(cell);
     }
   }
-  return table;
+  return board;
 }
 
 /** Each letter's value in the game's tile set (`lang`), for the tiles' corners; empty for a set not known here. */
