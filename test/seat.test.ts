@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../server/service/errors.ts';
 import { readFrame } from '../server/service/game/frames.ts';
 import { type BoardReading, decodeImage, recognize } from '../vision/index.ts';
+import { gridHomography, project } from '../vision/homography.ts';
 import { locateGrid } from '../vision/recognize.ts';
 
 const seat = fileURLToPath(new URL('../fixtures/seat/', import.meta.url));
@@ -34,15 +35,33 @@ const read = (name: string, tileHeight?: number) =>
   });
 
 /**
- * How far the found corners lie from the view's true ones, in squares: each corner against the nearest true corner
- * (the board's orientation is settled later), the farthest.
+ * How far the found corners lie from the view's true ones, in squares of the true grid: each found corner taken into
+ * the true grid's coordinates and measured to the nearest of its corners (the board's orientation is settled later),
+ * the farthest.
  */
 function nearest(name: string, width: number, corners: readonly (readonly [number, number])[]): number {
   const k = width / scenes[name]!.size[0];
-  const truth = scenes[name]!.grid_corners.map(([x, y]) => [x * k, y * k] as const);
-  const cell = Math.hypot(truth[0]![0] - truth[1]![0], truth[0]![1] - truth[1]![1]) / 15;
+  const h = gridHomography(scenes[name]!.grid_corners.map(([x, y]) => [x * k, y * k] as const));
+  // The inverse of the grid-to-photo homography, by its adjugate (the scale does not matter).
+  const [a, b, c, d, e, f, g, i, j] = h as unknown as number[];
+  const inv = [
+    e! * j! - f! * i!,
+    c! * i! - b! * j!,
+    b! * f! - c! * e!,
+    f! * g! - d! * j!,
+    a! * j! - c! * g!,
+    c! * d! - a! * f!,
+    d! * i! - e! * g!,
+    b! * g! - a! * i!,
+    a! * e! - b! * d!,
+  ];
+  const toGrid = (x: number, y: number) => project(Float64Array.from(inv), x, y);
+  const ends = [0, 15];
   return Math.max(
-    ...corners.map(([x, y]) => Math.min(...truth.map(([tx, ty]) => Math.hypot(x - tx, y - ty))) / cell),
+    ...corners.map(([x, y]) => {
+      const [u, v] = toGrid(x, y);
+      return Math.min(...ends.flatMap((eu) => ends.map((ev) => Math.hypot(u - eu, v - ev))));
+    }),
   );
 }
 
@@ -95,7 +114,12 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
   it('finds a board whose outline runs into the table’s planks, through its vanishing points', async () => {
     // No outline of these boards is found (the planks' lines join the board's edges); their rows and columns, met at
     // two vanishing points and straightened, give the grid.
-    for (const name of ['13_55-65deg_plain', '24_65-75deg_plain']) {
+    for (const name of [
+      '10_45-55deg_vintage',
+      '11_45-55deg_plain',
+      '13_55-65deg_plain',
+      '24_65-75deg_plain',
+    ]) {
       const photo = await decodeImage(readFileSync(file(name, 'jpg')));
       expect(nearest(name, photo.width, await locateGrid(photo)), name).toBeLessThan(0.2);
       expect((await read(name)).gridDoubt, name).toBeUndefined();

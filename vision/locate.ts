@@ -120,9 +120,9 @@ export function locateBoard(
     };
     let found = search(SEARCH, false);
     if (!(found?.fitted && found.score >= CLEAR_GRID)) {
-      // Kept only when its lines fit and are far clearer. Measured: 8 of the 36 seat views, 2.4–4.3 times as clear and
-      // 1.16 and up (7 right, 1 rows off and doubted by the premium colours); of 322 real photos, 1 (a raw kwwangkw
-      // photo whose grid had been misplaced). docs/measurements.md, "The grid of a board seen from a seat".
+      // Kept only when its lines fit and are far clearer. Measured: 10 of the 36 seat views, 2.4–4.7 times as clear
+      // and 1.22 and up, each then right; of 322 real photos none (at most 1.8 times, 0.81). docs/measurements.md,
+      // "The grid of a board seen from a seat".
       const again = search(1, true);
       if (again?.fitted && again.score >= Math.max(1, 2 * (found?.score ?? 0))) found = again;
     }

@@ -31,7 +31,7 @@ const TRIES = 400;
 /** Segments from the edges: votes, shortest length and largest gap, in work pixels. */
 const HOUGH = { votes: 15, length: 12, gap: 3 } as const;
 /** The window around the crossings, each way: the middle crossing ± this many times their middle half's spread. */
-const WINDOW = 1.5;
+const WINDOW = 2;
 /** A crossing may lie this many pixels beyond either segment's end. */
 const REACH = 3;
 
