@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../server/service/errors.ts';
 import { readFrame } from '../server/service/game/frames.ts';
-import { type BoardReading, decodeImage, recognize } from '../vision/index.ts';
 import { gridHomography, project } from '../vision/homography.ts';
+import { type BoardReading, decodeImage, recognize } from '../vision/index.ts';
 import { locateGrid } from '../vision/recognize.ts';
 
 const seat = fileURLToPath(new URL('../fixtures/seat/', import.meta.url));
