@@ -11,13 +11,13 @@ import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../server/service/errors.ts';
 import { readFrame } from '../server/service/game/frames.ts';
 import { gridHomography, project } from '../vision/homography.ts';
-import { type BoardReading, decodeImage, recognize } from '../vision/index.ts';
+import { type BoardReading, decodeImage, loadModel, readRack, recognize } from '../vision/index.ts';
 import { locateGrid } from '../vision/recognize.ts';
 
 const seat = fileURLToPath(new URL('../fixtures/seat/', import.meta.url));
 const scenes = JSON.parse(readFileSync(join(seat, 'scenes.json'), 'utf8')).scenes as Record<
   string,
-  { size: [number, number]; grid_corners: [number, number][] }
+  { size: [number, number]; grid_corners: [number, number][]; rack_letters: string }
 >;
 /** A real photo of the red Hasbro board from its steepest side, whose grid is found over its SCRABBLE panel. */
 const steep = fileURLToPath(
@@ -150,4 +150,35 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
       expect(wrong.length, name).toBeLessThanOrEqual(6);
     }
   });
+
+  it('reads the rack standing in front of the board, and sees none from above', async () => {
+    const model = await loadModel();
+    // Racks of the rendered views read whole (of the thirty views with a rack, some of them cut off by the picture's
+    // edge, nine racks are found and seven of them read whole: docs/benchmarks.md).
+    for (const name of [
+      '20_55-65deg_plain',
+      '26_65-75deg_vintage',
+      '33_65-75deg_plain',
+      '35_65-75deg_vintage',
+    ]) {
+      const photo = await decodeImage(readFileSync(file(name, 'jpg')));
+      const rack = await readRack(photo, await locateGrid(photo), model, [...letters]);
+      expect(rack?.tiles.map((t) => t.letter).join(''), name).toBe(scenes[name]!.rack_letters);
+    }
+    // A photo from above has no rack in front of the board.
+    const above = await decodeImage(readFileSync(join(seat, '..', 'photos', 'overhead_green_cream.jpg')));
+    expect(await readRack(above, await locateGrid(above), model, [...letters])).toBeUndefined();
+  });
+
+  it.skipIf(!existsSync(steep))(
+    'sees no rack in real photos taken at an angle, where none stands',
+    async () => {
+      // Photos whose board's printed letters (the red board's letter table, its SCRABBLE panel) once read as a rack.
+      const model = await loadModel();
+      for (const id of ['170737', '170750']) {
+        const photo = await decodeImage(readFileSync(join(steep, '..', `IMG_20151016_${id}.jpg`)));
+        expect(await readRack(photo, await locateGrid(photo), model, [...letters]), id).toBeUndefined();
+      }
+    },
+  );
 });

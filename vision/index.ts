@@ -15,6 +15,7 @@ export {
   openImage,
 } from './decode.ts';
 export { locateBoard } from './locate.ts';
+export { type RackReading, type RackTile, readRack } from './rack.ts';
 export { DEFAULT_THRESHOLD, prepareVision, type RecognizeOptions, recognize } from './recognize.ts';
 export type { BoardReading, Corners, Point, RgbImage, Rotation, VisionErrorCode } from './types.ts';
 export { VisionError } from './types.ts';

@@ -6,12 +6,16 @@ import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import {
   type Corners,
+  loadModel,
+  type RackReading,
   type RgbImage,
+  readRack,
   recognize,
   VisionError,
   writeDebugImages,
   writeSquareSheet,
 } from '../../vision/index.ts';
+import { orderCorners } from '../../vision/locate.ts';
 import { isTileSetId, squareName } from '../engine/index.ts';
 import { readingOptions } from '../service/game/frames.ts';
 import { reportError, whyUnreadable } from './errors.ts';
@@ -50,6 +54,10 @@ export const recognizeSpec = {
       help: 'write the grid, the straightened board and the squares in doubt there',
     },
     model: { type: 'string', value: 'PATH', help: 'another ONNX model' },
+    rack: {
+      type: 'boolean',
+      help: "also read the rack in front of the board (a camera at a player's seat)",
+    },
     json: { type: 'boolean', help: 'print one JSON object' },
   },
   positionals: true,
@@ -80,19 +88,30 @@ export async function recognizeCommand(args: string[]): Promise<number> {
   try {
     const name = basename(file, extname(file));
     let straightened: RgbImage | undefined;
+    let seen: { photo: RgbImage; corners: Corners } | undefined;
     const reading = await recognize(bytes, {
       ...set,
       ...(corners ? { corners } : {}),
       ...(values.model ? { model: values.model } : {}),
-      ...(debug
+      ...(debug || values.rack
         ? {
-            inspect: (photo: RgbImage, c: Corners, warped: RgbImage) => {
+            inspect: async (photo: RgbImage, c: Corners, warped: RgbImage) => {
               straightened = warped;
-              return writeDebugImages(debug, name, photo, c, warped);
+              seen = { photo, corners: c };
+              if (debug) await writeDebugImages(debug, name, photo, c, warped);
             },
           }
         : {}),
     });
+    // The rack: in front of the picture's lower edge of the grid (the corners as the picture shows them).
+    let rack: RackReading | undefined;
+    if (values.rack && seen) {
+      const inView = orderCorners([...seen.corners]) as unknown as Corners;
+      rack = await readRack(seen.photo, inView, await loadModel(values.model), [...set.letters]);
+    }
+    const rackText = rack
+      ? rack.tiles.map((t) => (t.sure ? t.letter : `${t.letter}?`)).join(' ')
+      : 'none seen';
     // The squares it is unsure of, each upright with its neighbours, for a person to look at.
     if (debug && straightened) {
       const sheet = reading.unsure.map(({ row, col }) => ({
@@ -104,8 +123,15 @@ export async function recognizeCommand(args: string[]): Promise<number> {
     }
     if (json) {
       const { board, confidence, corners: found, rotation, ms, unsure, gridDoubt } = reading;
+      const rackJson = values.rack
+        ? {
+            rack: rack
+              ? rack.tiles.map(({ letter, confidence, sure }) => ({ letter, confidence, sure }))
+              : null,
+          }
+        : {};
       process.stdout.write(
-        `${JSON.stringify({ board, confidence, corners: found, rotation, ms, unsure, ...(gridDoubt ? { gridDoubt } : {}) })}\n`,
+        `${JSON.stringify({ board, confidence, corners: found, rotation, ms, unsure, ...(gridDoubt ? { gridDoubt } : {}), ...rackJson })}\n`,
       );
     } else {
       process.stdout.write(`${reading.board.join('\n')}\n`);
@@ -114,6 +140,7 @@ export async function recognizeCommand(args: string[]): Promise<number> {
       process.stdout.write(
         `rotation ${reading.rotation}°; unsure: ${doubts.length ? doubts.join(' ') : 'none'}\n`,
       );
+      if (values.rack) process.stdout.write(`rack: ${rackText}\n`);
       process.stdout.write(
         `ms: decode ${reading.ms.decode}, locate ${reading.ms.locate}, classify ${reading.ms.classify}, total ${reading.ms.total}\n`,
       );
