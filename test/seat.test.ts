@@ -151,7 +151,7 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
     }
   });
 
-  it('reads the rack standing in front of the board, and sees none from above', async () => {
+  it('reads the rack standing in front of the board, and sees none where none stands or from above', async () => {
     const model = await loadModel();
     // Racks of the rendered views read whole (of the thirty views with a rack, some of them cut off by the picture's
     // edge, nine racks are found and seven of them read whole: docs/benchmarks.md).
@@ -164,6 +164,11 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
       const photo = await decodeImage(readFileSync(file(name, 'jpg')));
       const rack = await readRack(photo, await locateGrid(photo), model, [...letters]);
       expect(rack?.tiles.map((t) => t.letter).join(''), name).toBe(scenes[name]!.rack_letters);
+    }
+    // Seat views with no rack in front of the board: none is read off the table or the board's near border.
+    for (const name of ['01_45-55deg_vintage', '24_65-75deg_plain']) {
+      const photo = await decodeImage(readFileSync(file(name, 'jpg')));
+      expect(await readRack(photo, await locateGrid(photo), model, [...letters]), name).toBeUndefined();
     }
     // A photo from above has no rack in front of the board.
     const above = await decodeImage(readFileSync(join(seat, '..', 'photos', 'overhead_green_cream.jpg')));

@@ -134,7 +134,6 @@ export function gridInQuad(
   gray: Mat,
   quad: Point[],
   track: (m: Mat) => Mat,
-  shape: { least?: number; ratio?: number } = {},
 ): { grid: Point[]; score: number } | undefined {
   // The outline maps a little inside the straightened square, so that lines on the outline itself can be seen.
   const inset = Math.round(SIDE * 0.03);
@@ -146,13 +145,12 @@ export function gridInQuad(
     height: warped.rows,
     data: warped.data as Uint8Array,
   });
-  const fx = bestComb(vx, shape.least);
-  const fy = bestComb(vy, shape.least);
+  const fx = bestComb(vx);
+  const fy = bestComb(vy);
   if (!fx || !fy) return undefined;
   // Cells are square: the two periods must agree unless the outline is badly skewed.
   const ratio = fx.period / fy.period;
-  const most = shape.ratio ?? 1.25;
-  if (ratio < 1 / most || ratio > most) return undefined;
+  if (ratio < 0.8 || ratio > 1.25) return undefined;
   const inner: Point[] = [
     [fx.offset, fy.offset],
     [fx.offset + 15 * fx.period, fy.offset],
@@ -250,10 +248,7 @@ export function smooth(v: Float64Array): Float64Array {
  * The 16 equally spaced lines that stand out most from the cell middles between them: the period ranges from the
  * full width (the outline is the grid) to 15/22 of it (a wide border or a side panel), the offset anywhere that keeps the grid in.
  */
-export function bestComb(
-  profile: Float64Array,
-  least = 22,
-): { period: number; offset: number; score: number } | undefined {
+function bestComb(profile: Float64Array): { period: number; offset: number; score: number } | undefined {
   const n = profile.length;
   // One very strong edge (the picture's frame, a table edge) must not outweigh fifteen grid lines: clip the
   // profile at three times its median before comparing lines with cell middles. (A typed array sorts by value, five
@@ -290,7 +285,7 @@ export function bestComb(
     return (lines / 16 - middles / 15) / mean;
   };
   let best: { period: number; offset: number; score: number } | undefined;
-  for (let period = (0.94 * n) / least; period <= (n - 1) / 15; period += 0.25) {
+  for (let period = (0.94 * n) / 22; period <= (n - 1) / 15; period += 0.25) {
     for (let offset = 0; offset + 15 * period <= n - 1; offset += 1) {
       const s = score(period, offset);
       if (!best || s > best.score) best = { period, offset, score: s };

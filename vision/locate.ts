@@ -100,12 +100,12 @@ export function locateBoard(
       cv.resize(gray, small, size, 0, 0, cv.INTER_AREA);
       let best: { grid: Point[]; score: number } | undefined;
       for (const quad of candidateQuads(cv, small, track, Math.round(pad * at), dense)) {
-        const found = gridInQuad(cv, small, quad, track);
-        if (found && (!best || found.score > best.score)) best = found;
+        const candidate = gridInQuad(cv, small, quad, track);
+        if (candidate && (!best || candidate.score > best.score)) best = candidate;
       }
       if (dense) {
-        const found = gridByVanishingPoints(cv, small, track);
-        if (found && (!best || found.score > best.score)) best = found;
+        const candidate = gridByVanishingPoints(cv, small, track);
+        if (candidate && (!best || candidate.score > best.score)) best = candidate;
       }
       if (!best) return undefined;
       grid = best.grid.map(([x, y]) => [x / at, y / at] as Point);

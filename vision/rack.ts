@@ -25,7 +25,7 @@ const FARTHEST = 20;
 const STEP = 0.25;
 /** Across the board's width and this much beyond each side, in squares. */
 const BEYOND = 3;
-/** A place reads as a tile when the model gives letters (upright, or a blank) at least this share. */
+/** A place reads as a tile when the model gives upright letters at least this share. */
 const TILE = 0.5;
 /** In the first, coarse look, a place counts toward its row from this share. */
 const LIKELY = 0.2;
@@ -45,7 +45,8 @@ const OVERSAMPLE = 2;
 const MIN_TILT = 30;
 
 export interface RackTile {
-  /** The letter read, upper case; `?` for a blank. */
+  /** The letter read, upper case. Blanks are not read: a place reading as a blank tile was most often the rack's
+   *  wood, so a blank shows as a gap, and the run of tiles may end there. */
   readonly letter: string;
   /** The model's share for it among the letters at this place. */
   readonly confidence: number;
@@ -79,8 +80,10 @@ export async function readRack(
   const side = -dot(pose.r3, pose.t) >= 0 ? 1 : -1;
   const cx = image.width / 2;
   const cy = image.height / 2;
+  // A point of the table (z up from it, in squares) in the picture; NaN behind the camera.
   const at = (u: number, v: number, z: number): Point => {
     const p = [0, 1, 2].map((i) => u * pose.r1[i]! + v * pose.r2[i]! + side * z * pose.r3[i]! + pose.t[i]!);
+    if (!(p[2]! > 0)) return [Number.NaN, Number.NaN];
     return [(pose.focal * p[0]!) / p[2]! + cx, (pose.focal * p[1]!) / p[2]! + cy];
   };
   const m = model.margin;
@@ -119,6 +122,7 @@ export async function readRack(
         if (p) fine.push(p);
       }
   }
+  if (fine.length === 0) return undefined;
   const row = rows(await readPlaces(fine), TILE)[0];
   if (!row) return undefined;
   // A rack's tiles stand side by side: the longest run of them, each within a gap of the next.

@@ -162,7 +162,10 @@ export function gridByVanishingPoints(
       const q = cross(r.line, c.line);
       if (q[2] === 0) continue;
       const p: Point = [q[0] / q[2], q[1] / q[2]];
-      if (within(r, p) && within(c, p)) crossings.push(straighten(p));
+      if (!(within(r, p) && within(c, p))) continue;
+      // A crossing on the horizon goes to infinity: it says nothing of where the board is.
+      const q2 = straighten(p);
+      if (Number.isFinite(q2[0]) && Number.isFinite(q2[1])) crossings.push(q2);
     }
   }
   if (crossings.length < 12) return undefined;

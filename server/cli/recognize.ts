@@ -7,6 +7,7 @@ import { basename, extname } from 'node:path';
 import {
   type Corners,
   loadModel,
+  orderCorners,
   type RackReading,
   type RgbImage,
   readRack,
@@ -15,7 +16,6 @@ import {
   writeDebugImages,
   writeSquareSheet,
 } from '../../vision/index.ts';
-import { orderCorners } from '../../vision/locate.ts';
 import { isTileSetId, squareName } from '../engine/index.ts';
 import { readingOptions } from '../service/game/frames.ts';
 import { reportError, whyUnreadable } from './errors.ts';
@@ -110,7 +110,7 @@ export async function recognizeCommand(args: string[]): Promise<number> {
       rack = await readRack(seen.photo, inView, await loadModel(values.model), [...set.letters]);
     }
     const rackText = rack
-      ? rack.tiles.map((t) => (t.sure ? t.letter : `${t.letter}?`)).join(' ')
+      ? rack.tiles.map((t) => (t.sure ? t.letter : `${t.letter}*`)).join(' ')
       : 'none seen';
     // The squares it is unsure of, each upright with its neighbours, for a person to look at.
     if (debug && straightened) {
