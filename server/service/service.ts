@@ -4,9 +4,9 @@
  * while), token checks, and one queue per game: a game's frames and actions are decided one at a time, in the order
  * they came. Transport-free: HTTP and WebSocket call into it. The camera streams it pulls are cameras/streams.ts's.
  *
- * Size: the game cache, catching up with other instances and the worker handler share the `sessions` map and each
- * game's queue, so they are one class; the streams (cameras/streams.ts), the queue (queue.ts) and the listing
- * (listing.ts) stand apart. Catching up as a class of its own is not done.
+ * Size: the game cache and the worker handler share the `sessions` map and each game's queue, so they are one class;
+ * catching up with other instances (hall/catch-up.ts), the streams (cameras/streams.ts), the queue (queue.ts) and the
+ * listing (listing.ts) stand apart.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import {
@@ -18,13 +18,14 @@ import {
 import type { Lexicon } from '../engine/index.ts';
 import { defaultEnglishLexicon, readingLexicon } from '../lexicon/index.ts';
 import type { FrameResult } from '../protocol/index.ts';
-import { type GameChanges, type GameConfig, type GameStore, StoreConflict } from '../store/types.ts';
+import { type GameConfig, type GameStore, StoreConflict } from '../store/types.ts';
 import { CameraStreams } from './cameras/streams.ts';
 import { ServiceError, storeOutage } from './errors.ts';
 import { type CaptureTiming, GameSession } from './game/classic.ts';
 import type { GameView, Session } from './game/contract.ts';
 import { MeSession } from './game/me.ts';
 import type { BusNote, GameBus } from './hall/bus.ts';
+import { CatchUp, type GameCopy, refresh } from './hall/catch-up.ts';
 import { LocalBus } from './hall/local.ts';
 import type { SharedSources } from './hall/sources.ts';
 import { partitionOf, type WorkAnswer, type WorkHandler, type WorkJob } from './hall/work.ts';
@@ -64,24 +65,14 @@ export interface ServiceOptions {
   readonly sharedSources?: SharedSources;
 }
 
-/** A game in memory, with when it was last asked for and its queue. */
-interface Live {
-  readonly session: Session;
+/** A game in memory, with when it was last asked for, its queue and what catching up keeps. */
+interface Live extends GameCopy {
   lastUsed: number;
-  readonly queue: GameQueue;
-  /** The held readings as last read from the store (an instance whose games a worker decides compares them). */
-  held: string;
-  /** A catching up that failed (the database away), tried again at this timer, and the wait before the next. */
-  retry?: { timer: NodeJS.Timeout; ms: number };
 }
 
 /** How long the frame that ended a turn, sent again, is known as a doubled End turn: a client's retry after the
  *  longest wait for an answer (work.ts, 60 s) and a reload. */
 const TURN_FRAME_MS = 90_000;
-
-/** Catching up that failed is tried again after this, doubling up to CATCH_UP_MAX_MS, until it succeeds. */
-const CATCH_UP_FIRST_MS = 250;
-const CATCH_UP_MAX_MS = 4000;
 
 export class GameService {
   private readonly sessions = new Map<string, Live>();
@@ -96,6 +87,7 @@ export class GameService {
   private readonly work: ServiceOptions['work'];
   private readonly pictures: boolean;
   private readonly streams: CameraStreams;
+  private readonly catchUp: CatchUp;
   private closed = false;
 
   constructor(
@@ -112,6 +104,7 @@ export class GameService {
     this.createLimiter = this.limiter('games', this.limits.gamesPerMinute, 60);
     this.sweeper = setInterval(() => this.sweep(), Math.min(this.limits.idleMs, 60_000));
     this.sweeper.unref();
+    this.catchUp = new CatchUp(store, (copy) => !this.closed && this.sessions.get(copy.session.id) === copy);
     this.streams = new CameraStreams(
       {
         session: (id) => this.session(id),
@@ -171,38 +164,7 @@ export class GameService {
     if (note.disturbed) live.session.showDisturbance(note.disturbed);
     // Read again only if the store differs from memory: this instance may have caught up already (the answer of a
     // worker's job), and reading again would tell the viewers twice.
-    this.catchUpNow(live);
-  }
-
-  /**
-   * Catches game `live` up from the store in its queue; should the store fail (the database restarting), again
-   * after a backoff until it succeeds or the game leaves memory: a copy is never left stale without a retry.
-   */
-  private catchUpNow(live: Live): void {
-    live.queue
-      .run(() => this.catchUp(live))
-      .then(
-        () => this.caughtUp(live),
-        (err: unknown) => this.catchUpLater(live, err),
-      );
-  }
-
-  private caughtUp(live: Live): void {
-    if (live.retry) clearTimeout(live.retry.timer);
-    live.retry = undefined;
-  }
-
-  private catchUpLater(live: Live, err: unknown): void {
-    const ms = live.retry ? Math.min(live.retry.ms * 2, CATCH_UP_MAX_MS) : CATCH_UP_FIRST_MS;
-    console.error(`game ${live.session.id}: catching up: ${(err as Error).message}; again in ${ms} ms`);
-    if (live.retry) clearTimeout(live.retry.timer);
-    const timer = setTimeout(() => {
-      // Dropped from memory meanwhile: it is read whole when next asked for.
-      if (this.closed || this.sessions.get(live.session.id) !== live) live.retry = undefined;
-      else this.catchUpNow(live);
-    }, ms);
-    timer.unref();
-    live.retry = { timer, ms };
+    this.catchUp.soon(live);
   }
 
   /**
@@ -469,19 +431,8 @@ export class GameService {
     } finally {
       // What the worker decided stands whatever happens here: a store that cannot be read now is caught up later,
       // with a backoff until it can.
-      await this.catchUp(live).then(
-        () => this.caughtUp(live),
-        (err: unknown) => this.catchUpLater(live, err),
-      );
+      await this.catchUp.now(live);
     }
-  }
-
-  /** Catches the game up from the store: the events recorded after the version in memory, and the held readings
-   *  when they differ from those in memory (as last read from the store, or decided here). */
-  private async catchUp(live: Live): Promise<void> {
-    const changes = await this.store.getChanges(live.session.id, live.session.version);
-    if (!changes) return;
-    if (changes.events.length > 0 || JSON.stringify(changes.held ?? []) !== live.held) refresh(live, changes);
   }
 
   /**
@@ -538,7 +489,7 @@ export class GameService {
     waitStands: (game, camera, mark) => this.sessions.get(game)?.session.waitStands(camera, mark),
     version: async (game, fresh) => {
       const live = await this.live(game);
-      if (fresh) await live.queue.run(() => this.catchUp(live));
+      if (fresh) await live.queue.run(() => this.catchUp.once(live));
       return live.session.version;
     },
     settlePartition: async (p) => {
@@ -581,11 +532,6 @@ export class GameService {
 }
 
 /** The game in memory as stored (another process changed it). */
-function refresh(live: Live, changes: GameChanges): void {
-  live.session.refresh(changes);
-  live.held = JSON.stringify(changes.held ?? []);
-}
-
 function checkVersion(session: Session, version: number | undefined): void {
   if (version !== undefined && version !== session.version)
     throw new ServiceError(
