@@ -31,6 +31,8 @@ export function candidateQuads(cv: CV, gray: Mat, track: (m: Mat) => Mat, pad = 
   const blurred = track(new cv.Mat());
   cv.GaussianBlur(gray, blurred, new cv.Size(5, 5), 0);
   const kernel = track(cv.Mat.ones(5, 5, cv.CV_8U));
+  /** The finer edges with the photo's own edge left out: what the dense regions are measured on. */
+  let fine: Mat | undefined;
   for (const [lo, hi] of [
     [30, 90],
     [60, 180],
@@ -43,6 +45,7 @@ export function candidateQuads(cv: CV, gray: Mat, track: (m: Mat) => Mat, pad = 
         lines = track(canny.clone());
         cv.rectangle(lines, new cv.Point(0, 0), new cv.Point(w - 1, h - 1), new cv.Scalar(0), 2 * pad + 4);
       }
+      if (lo === 30 && (cut || pad === 0)) fine = lines;
       const edges = track(new cv.Mat());
       cv.dilate(lines, edges, kernel);
       const contours = track(new cv.MatVector());
@@ -65,7 +68,7 @@ export function candidateQuads(cv: CV, gray: Mat, track: (m: Mat) => Mat, pad = 
       }
     }
   }
-  if (dense) quads.push(...denseQuads(cv, blurred, track, pad));
+  if (dense && fine) quads.push(...denseQuads(cv, fine, track));
   return dedupe(quads);
 }
 
@@ -79,14 +82,10 @@ const DENSE_SHARE = 0.2;
  * a table's edge or a rack beside it joins the board's own edges into a hull much larger than the board. A single
  * line fills a box of DENSE_BOX pixels by a tenth or two; fifteen grid lines each way fill it far more.
  */
-function denseQuads(cv: CV, blurred: Mat, track: (m: Mat) => Mat, pad: number): Point[][] {
-  const w = blurred.cols;
-  const h = blurred.rows;
+function denseQuads(cv: CV, edges: Mat, track: (m: Mat) => Mat): Point[][] {
+  const w = edges.cols;
+  const h = edges.rows;
   const out: Point[][] = [];
-  const edges = track(new cv.Mat());
-  cv.Canny(blurred, edges, 30, 90);
-  if (pad > 0)
-    cv.rectangle(edges, new cv.Point(0, 0), new cv.Point(w - 1, h - 1), new cv.Scalar(0), 2 * pad + 4);
   const density = track(new cv.Mat());
   cv.blur(edges, density, new cv.Size(DENSE_BOX, DENSE_BOX));
   const mask = track(new cv.Mat());

@@ -104,15 +104,8 @@ export function liftedCorners(
   // MIN_TILT, where the pose rests on a hair of perspective (a grid's corners a pixel off tilt it by degrees).
   if (!pose || !(lift > 0) || !pose.solved || pose.tilt < MIN_TILT) return corners;
   // Toward the camera: the side of the board's plane the camera's centre (−Rᵀt) is on.
-  const side = -dot(pose.r3, pose.t) >= 0 ? 1 : -1;
-  const z = side * lift;
-  const cx = size.width / 2;
-  const cy = size.height / 2;
-  const at = (u: number, v: number): Point => {
-    const p = [0, 1, 2].map((i) => u * pose.r1[i]! + v * pose.r2[i]! + z * pose.r3[i]! + pose.t[i]!);
-    return [(pose.focal * p[0]!) / p[2]! + cx, (pose.focal * p[1]!) / p[2]! + cy];
-  };
-  const lifted: Corners = [at(0, 0), at(15, 0), at(15, 15), at(0, 15)];
+  const at = projector(pose, size);
+  const lifted: Corners = [at(0, 0, lift), at(15, 0, lift), at(15, 15, lift), at(0, 15, lift)];
   // Sanity: the lifted grid stays near the board's (a wild pose would throw the reading off the board).
   const h = gridHomography(corners);
   const side0 = Math.hypot(
@@ -122,4 +115,23 @@ export function liftedCorners(
   if (!lifted.every((p) => Number.isFinite(p[0]) && Number.isFinite(p[1])) || moved > side0 / 15)
     return corners;
   return lifted;
+}
+
+/**
+ * Where a place on or above the board is drawn in the picture: (u, v) in squares of the grid (0–15 across it, and
+ * beyond), z squares up from the board toward the camera. NaN for a place behind the camera.
+ */
+export function projector(
+  pose: Pose,
+  size: { width: number; height: number },
+): (u: number, v: number, z: number) => Point {
+  // Toward the camera: the side of the board's plane the camera's centre (−Rᵀt) is on.
+  const side = -dot(pose.r3, pose.t) >= 0 ? 1 : -1;
+  const cx = size.width / 2;
+  const cy = size.height / 2;
+  return (u, v, z) => {
+    const p = [0, 1, 2].map((i) => u * pose.r1[i]! + v * pose.r2[i]! + side * z * pose.r3[i]! + pose.t[i]!);
+    if (!(p[2]! > 0)) return [Number.NaN, Number.NaN];
+    return [(pose.focal * p[0]!) / p[2]! + cx, (pose.focal * p[1]!) / p[2]! + cy];
+  };
 }

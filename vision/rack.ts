@@ -5,14 +5,15 @@
  * between the two, its tiles upright and facing the camera. From the grid's homography the camera's pose is known
  * (pose.ts); a tile standing on the table at a place (u, v) of the board's plane, its face one tile wide and one
  * tall, is then a known quadrilateral in the picture. Such faces are cut out (with the margin the model was trained
- * with) along rows in front of the board, every quarter of a square, and read; the rack is the row whose faces read
- * most surely as letters, and its tiles the places along it that do, a tile's width apart.
+ * with) along rows in front of the board, every quarter of a square, and read, then the likeliest rows again finely;
+ * the rack is the row whose faces read most surely as letters, its tiles the places along it that do, a tile's width
+ * apart, and of them the longest run standing side by side.
  *
  * Knows nothing of the game: letters and how sure the model is of each.
  */
 import { type CellModel, classifyCells } from './classify.ts';
 import { gridHomography } from './homography.ts';
-import { cameraPose } from './pose.ts';
+import { cameraPose, projector } from './pose.ts';
 import { resample } from './resample.ts';
 import type { Corners, Point, RgbImage } from './types.ts';
 
@@ -77,15 +78,7 @@ export async function readRack(
 ): Promise<RackReading | undefined> {
   const pose = cameraPose(corners, image);
   if (!pose?.solved || pose.tilt < MIN_TILT) return undefined;
-  const side = -dot(pose.r3, pose.t) >= 0 ? 1 : -1;
-  const cx = image.width / 2;
-  const cy = image.height / 2;
-  // A point of the table (z up from it, in squares) in the picture; NaN behind the camera.
-  const at = (u: number, v: number, z: number): Point => {
-    const p = [0, 1, 2].map((i) => u * pose.r1[i]! + v * pose.r2[i]! + side * z * pose.r3[i]! + pose.t[i]!);
-    if (!(p[2]! > 0)) return [Number.NaN, Number.NaN];
-    return [(pose.focal * p[0]!) / p[2]! + cx, (pose.focal * p[1]!) / p[2]! + cy];
-  };
+  const at = projector(pose, image);
   const m = model.margin;
   // Every place: the face standing on (u, v), u its left edge, grown by the model's margin.
   const place = (u: number, v: number): Place | undefined => {
@@ -210,7 +203,9 @@ function rows(read: readonly ReadPlace[], least: number): { v: number; tiles: Re
   const byRow = new Map<number, ReadPlace[]>();
   for (const r of read) {
     const key = Math.round(r.v * 64);
-    byRow.set(key, [...(byRow.get(key) ?? []), r]);
+    const row = byRow.get(key);
+    if (row) row.push(r);
+    else byRow.set(key, [r]);
   }
   const out: { v: number; tiles: ReadPlace[]; score: number }[] = [];
   for (const row of byRow.values()) {
@@ -221,5 +216,3 @@ function rows(read: readonly ReadPlace[], least: number): { v: number; tiles: Re
   }
   return out.sort((a, b) => b.score - a.score);
 }
-
-const dot = (a: readonly number[], b: readonly number[]) => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;

@@ -8,7 +8,7 @@
  * or a cloth's stripes belong to one family or the other, and only the board's lines cross each other all over it.
  */
 import type { CV, Mat } from './cv.ts';
-import { apply, pointsMat, warpMat } from './geometry.ts';
+import { apply, pointsMat, square, warpMat } from './geometry.ts';
 import { candidateQuads, gridInQuad } from './grid-search.ts';
 import type { Point } from './types.ts';
 
@@ -137,7 +137,8 @@ export function gridByVanishingPoints(
   if (segments.length < 20) return undefined;
   const rows = vanishingPoint(segments);
   if (!rows) return undefined;
-  const columns = vanishingPoint(segments.filter((s) => !rows.members.includes(s)));
+  const inRows = new Set(rows.members);
+  const columns = vanishingPoint(segments.filter((s) => !inRows.has(s)));
   if (!columns) return undefined;
   // The horizon to infinity, then the two directions onto the axes.
   const horizon = cross(rows.point, columns.point);
@@ -189,13 +190,9 @@ export function gridByVanishingPoints(
   ];
   // A window reaching past the horizon comes back folded: only a convex outline is the board's plane.
   if (!convex(corners)) return undefined;
-  const upright: Point[] = [
-    [0, 0],
-    [SIDE, 0],
-    [SIDE, SIDE],
-    [0, SIDE],
-  ];
-  const T = track(cv.getPerspectiveTransform(pointsMat(cv, corners, track), pointsMat(cv, upright, track)));
+  const T = track(
+    cv.getPerspectiveTransform(pointsMat(cv, corners, track), pointsMat(cv, square(SIDE), track)),
+  );
   const straightened = warpMat(cv, gray, T, SIDE, SIDE, track);
   let best: { grid: Point[]; score: number } | undefined;
   for (const quad of candidateQuads(cv, straightened, track, 0, true)) {
