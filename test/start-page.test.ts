@@ -97,6 +97,28 @@ describe.skipIf(!chromiumPresent)('the games list on the start page', () => {
     expect(check).toEqual(start);
   }, 60_000);
 
+  it('offers the camera at each player’s place, named as typed, and starts the game with it', async () => {
+    const page = await watchedPage(browser, 1280, 800);
+    await page.goto(`${base}/`);
+    await page.fill('textarea[name=players]', 'Cleo\nDan\n');
+    const places = () =>
+      page
+        .locator('select[name=rackCamera]')
+        .evaluate((s) => [...(s as HTMLSelectElement).options].map((o) => `${o.value}=${o.text}`));
+    expect(await places()).toEqual(["=no player's place", "0=Cleo's place", "1=Dan's place"]);
+    await page.selectOption('select[name=rackCamera]', '1');
+    const game = await start(page, 'Cleo\nDan');
+    const session = await server.service.session(game.id);
+    expect(
+      (session as unknown as { stored: { config: { rackCamera?: number } } }).stored.config.rackCamera,
+    ).toBe(1);
+    // A player taken off the list takes their place with them.
+    await page.fill('textarea[name=players]', 'Cleo');
+    expect(await places()).toEqual(["=no player's place", "0=Cleo's place"]);
+    expect(await page.locator('select[name=rackCamera]').inputValue()).toBe('');
+    await closeWatched(page);
+  }, 60_000);
+
   it('shows scores, status and date, archives a finished game and restores it', async () => {
     const page = await watchedPage(browser, 1280, 800);
     await page.goto(base);

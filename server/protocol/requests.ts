@@ -66,6 +66,16 @@ export const gameConfigSchema = z
         .min(1, { error: 'rackDelay must be a whole number of moves from 1 to 20' })
         .max(20, { error: 'rackDelay must be a whole number of moves from 1 to 20' })
         .optional(),
+      /**
+       * The player (0-based, in the order of `players`) at whose place the camera stands, the rack in its
+       * foreground: their rack is read as each of their turns starts and kept with their move (absent: none).
+       */
+      rackCamera: z
+        .number({ error: 'rackCamera must be a player: 0 for the first, 1 for the second, …' })
+        .int({ error: 'rackCamera must be a player: 0 for the first, 1 for the second, …' })
+        .min(0, { error: 'rackCamera must be a player: 0 for the first, 1 for the second, …' })
+        .max(3, { error: 'rackCamera must be a player: 0 for the first, 1 for the second, …' })
+        .optional(),
       /** A game clock: minutes per player for the whole game (overtime costs 10 points a minute at the end). */
       clockMinutes: z
         .number({ error: 'clockMinutes must be a whole number of minutes from 1 to 180' })
@@ -104,6 +114,16 @@ export const gameConfigSchema = z
       ctx.addIssue({
         code: 'custom',
         message: 'best plays are worked out for seven-tile racks: leave out rackDelay',
+      });
+    if (c.rackCamera !== undefined && c.rackCamera >= c.players.length)
+      ctx.addIssue({
+        code: 'custom',
+        message: `rackCamera must be one of the ${c.players.length} players (0 to ${c.players.length - 1})`,
+      });
+    if (c.variant === 'scrabble-me' && c.rackCamera !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'racks are kept for games on one board, not Scrabble Me (leave out rackCamera)',
       });
     if (c.levels !== undefined && c.levels.length !== c.players.length)
       ctx.addIssue({ code: 'custom', message: 'levels must give one Finish Line level per player' });

@@ -24,6 +24,25 @@ const clockField = document.getElementById('clock-field')!;
 const clockInput = form.elements.namedItem('clockMinutes') as HTMLInputElement;
 const delayField = document.getElementById('delay-field')!;
 const delaySelect = form.elements.namedItem('rackDelay') as HTMLSelectElement;
+const rackCameraField = document.getElementById('rack-camera-field')!;
+const rackCameraSelect = form.elements.namedItem('rackCamera') as HTMLSelectElement;
+const playersInput = form.elements.namedItem('players') as HTMLTextAreaElement;
+/** The camera's place, one option per player typed, named after them. */
+function showPlaces(): void {
+  const names = playersInput.value
+    .split('\n')
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .slice(0, 4);
+  const chosen = rackCameraSelect.value;
+  rackCameraSelect.replaceChildren(
+    el('option', { value: '' }, "no player's place"),
+    ...names.map((name, i) => el('option', { value: String(i) }, `${name}'s place`)),
+  );
+  rackCameraSelect.value = Number(chosen) < names.length ? chosen : '';
+}
+playersInput.addEventListener('input', showPlaces);
+showPlaces();
 const podiumField = document.getElementById('podium-field')!;
 const podiumInput = form.elements.namedItem('podium') as HTMLInputElement;
 function showVariantFields(): void {
@@ -32,6 +51,8 @@ function showVariantFields(): void {
   clockInput.disabled = me;
   delayField.hidden = me;
   delaySelect.disabled = me;
+  rackCameraField.hidden = me;
+  rackCameraSelect.disabled = me;
   podiumField.hidden = !me;
   podiumInput.disabled = !me;
 }
@@ -100,6 +121,8 @@ form.onsubmit = async (e) => {
     ...(String(data.get('rackDelay') ?? '') !== ''
       ? { rackDelay: Number(data.get('rackDelay')) * players.length }
       : {}),
+    // The player at whose place the camera stands (a disabled field, Scrabble Me's, is not in the form's data).
+    ...(String(data.get('rackCamera') ?? '') !== '' ? { rackCamera: Number(data.get('rackCamera')) } : {}),
   } satisfies GameConfigInput);
   if (!answer.ok) {
     createError.textContent = `The game was not created: ${failure(answer, 'the server refused it')}.`;

@@ -54,9 +54,11 @@ import { ServiceError } from '../errors.ts';
 import type { CameraPictures, Session } from './contract.ts';
 import { decideBoard } from './decide.ts';
 import { foreignNote } from './foreign.ts';
+import { readRackIn } from './frames.ts';
 import { HandWaits, STREAM_GAP_MS } from './hand-wait.ts';
 import { type Interpretation, interpret, newTiles } from './interpret.ts';
 import { type Behind, eventsAfter, FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
+import { RackWatch } from './rack-seen.ts';
 import { clockOf, snapshotOf } from './snapshot.ts';
 
 export type { Action, FrameResult } from '../../protocol/index.ts';
@@ -100,6 +102,8 @@ export class GameSession implements Session {
   readonly pictures: CameraPictures;
   private readonly held: HeldReadings;
   readonly sources = new SourceBoard(() => this.viewers.changed());
+  /** The rack of the player at whose place the camera stands (`rackCamera`), looked for as their turns start. */
+  private readonly rackWatch: RackWatch | undefined;
 
   private constructor(
     private readonly store: GameStore,
@@ -125,6 +129,13 @@ export class GameSession implements Session {
     this.seq = 0;
     this.pictures = this.intake = new FrameIntake(config.lang, 1);
     this.held = new HeldReadings(store, stored.id, () => 'pending-', stored.held);
+    if (config.rackCamera !== undefined)
+      this.rackWatch = new RackWatch(async (bytes, corners) => {
+        const seen = await readRackIn(bytes, corners, config.lang);
+        if (!seen || seen.tiles.some((t) => !t.sure)) return undefined;
+        const rack = seen.tiles.map((t) => t.letter).join('');
+        return rackRefusal(this.state.rules, rack) === undefined ? rack : undefined;
+      }, rules.rackSize);
   }
 
   /** Rebuilds a session from its stored events, exactly as it was. */
@@ -390,7 +401,41 @@ export class GameSession implements Session {
       };
     const result = await this.readAndDecide(bytes, endTurn, now);
     if (endTurn && result.status === 'committed') this.intake.endedTurn(camera, bytes, this.seq, now);
+    this.lookForRack(bytes, now);
     return result;
+  }
+
+  /** While the player at the camera's place is to move, the frame (one that showed the board) is looked at for their
+   *  rack (rack-seen.ts), in the background. */
+  private lookForRack(bytes: Uint8Array, now: number): void {
+    const corners = this.intake.gridOf(bytes);
+    if (!this.rackWatch || !corners || this.state.ended) return;
+    if (this.state.toMove !== this.stored.config.rackCamera) return;
+    this.rackWatch.offer(bytes, corners, this.state.turns.length, now);
+  }
+
+  /** Resolves when no look for a rack is running (tests). */
+  racksLooked(): Promise<void> {
+    return this.rackWatch?.settled() ?? Promise.resolve();
+  }
+
+  /**
+   * The events with the rack the camera saw kept in the move of the player at its place (a rack the scorekeeper
+   * kept stays theirs): a play, a pass or an exchange, as the game stood when it was seen.
+   */
+  private withRackSeen(events: readonly GameEvent[]): GameEvent[] {
+    const watch = this.rackWatch;
+    if (!watch) return [...events];
+    let state = this.state;
+    return events.map((event) => {
+      const before = state;
+      const step = applyEvent(state, event);
+      if (step.ok) state = step.state;
+      const move = event.type === 'play' || event.type === 'pass' || event.type === 'exchange';
+      if (!move || event.player !== this.stored.config.rackCamera || event.rack !== undefined) return event;
+      const rack = watch.rackFor(before.turns.length);
+      return rack ? { ...event, rack } : event;
+    });
   }
 
   private async readAndDecide(bytes: Uint8Array, endTurn: boolean, now: number): Promise<FrameResult> {
@@ -577,10 +622,11 @@ export class GameSession implements Session {
    * photo of the reading held for the scorekeeper, who confirmed it. A held reading's photo not used is removed.
    */
   private async commit(
-    events: GameEvent[],
+    given: GameEvent[],
     photo?: Uint8Array | 'held',
     decision?: Decision,
   ): Promise<FrameResult> {
+    const events = this.withRackSeen(given);
     let state = this.state;
     const earlier = state.events;
     for (const event of events) {
@@ -770,20 +816,8 @@ export class GameSession implements Session {
         'not-allowed',
         'a reading waits for you (or the camera for a clear frame): settle it first, then keep the rack',
       );
-    const { rules } = this.state;
-    const odd = [...rack].find((t) => t !== '?' && !hasLetter(rules.tileSet, t));
-    if (odd) throw new ServiceError('bad-request', `the ${rules.tileSet.name} set has no tile ${odd}`);
-    if ([...rack].length > rules.rackSize)
-      throw new ServiceError(
-        'bad-request',
-        `a rack holds at most ${rules.rackSize} tiles, not ${[...rack].length}`,
-      );
-    const over = unseenTiles(rules.tileSet, emptyBoard(rules.layout), { rack }).overdrawn;
-    if (over.length > 0)
-      throw new ServiceError(
-        'bad-request',
-        `the ${rules.tileSet.name} set has fewer ${over.join(', ')} than that rack`,
-      );
+    const refused = rackRefusal(this.state.rules, rack);
+    if (refused) throw new ServiceError('bad-request', refused);
     if ((event.rack ?? '') === rack) return { status: 'unchanged', reasons: ['that rack is kept already'] };
     const { rack: _old, ...rest } = event;
     return this.commit([{ type: 'correction', target: move.event, event: rack ? { ...rest, rack } : rest }]);
@@ -853,4 +887,16 @@ function rackOnly(
   if (!target || !correction.event) return false;
   const strip = (e: GameEvent) => JSON.stringify({ ...e, rack: undefined });
   return strip(target) === strip(correction.event);
+}
+
+/** Why no player can hold `rack` under `rules` (a tile the set lacks, too many tiles, more of a tile than the set
+ *  has), or undefined when one can. */
+function rackRefusal(rules: GameState['rules'], rack: string): string | undefined {
+  const odd = [...rack].find((t) => t !== '?' && !hasLetter(rules.tileSet, t));
+  if (odd) return `the ${rules.tileSet.name} set has no tile ${odd}`;
+  if ([...rack].length > rules.rackSize)
+    return `a rack holds at most ${rules.rackSize} tiles, not ${[...rack].length}`;
+  const over = unseenTiles(rules.tileSet, emptyBoard(rules.layout), { rack }).overdrawn;
+  if (over.length > 0) return `the ${rules.tileSet.name} set has fewer ${over.join(', ')} than that rack`;
+  return undefined;
 }

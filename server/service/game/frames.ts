@@ -6,10 +6,15 @@ import {
   type BoardReading,
   type Camera,
   type Corners,
+  decodeImage,
   type KeptImage,
   keptImage,
+  loadModel,
   openImage,
+  orderCorners,
   prepareVision,
+  type RackReading,
+  readRack,
   recognize,
   VisionError,
 } from '../../../vision/index.ts';
@@ -121,6 +126,25 @@ export function asServiceError(err: unknown): unknown {
   const code =
     err.code === 'no-board' ? 'no-board' : err.code === 'image-too-large' ? 'too-large' : 'bad-image';
   return new ServiceError(code, err.message);
+}
+
+/**
+ * The rack standing in front of the board in a frame already read (`corners`: its grid, upright, in the frame's own
+ * pixels, as the reading gave them), for a game in `lang`; undefined when none is seen. About 1–2 s here, cut into
+ * pieces (vision/rack.ts) and not one of the frames read `oneAtATime`: frames and End turns go on being read
+ * between its pieces, sharing the processor with it.
+ */
+export async function readRackIn(
+  bytes: Uint8Array,
+  corners: Corners,
+  lang: TileSetId,
+): Promise<RackReading | undefined> {
+  const photo = await decodeImage(bytes);
+  // The rack stands in front of the picture's lower edge of the grid: the corners as the picture shows them.
+  const inView = orderCorners(
+    corners.map(([x, y]) => [x * photo.scaleX, y * photo.scaleY]),
+  ) as unknown as Corners;
+  return readRack(photo, inView, await loadModel(), [...readingOptions(lang).letters]);
 }
 
 /**

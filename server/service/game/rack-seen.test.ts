@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { Corners } from '../../../vision/index.ts';
+import { LOOK_EVERY_MS, LOOKS, RackWatch } from './rack-seen.ts';
+
+const corners: Corners = [
+  [0, 0],
+  [10, 0],
+  [10, 10],
+  [0, 10],
+];
+const frame = new Uint8Array([1]);
+
+/** A watch whose looks see the racks given, in turn, counting its looks. */
+function watch(...racks: (string | undefined)[]) {
+  let looks = 0;
+  const w = new RackWatch(async () => racks[looks++], 7);
+  return { w, looks: () => looks };
+}
+
+describe('RackWatch', () => {
+  it('looks as a turn starts, again only after a while and a few times a turn, and keeps the fullest rack seen', async () => {
+    const { w, looks } = watch('ABC', 'AB', 'ABCDE', 'ABCDEFG');
+    w.offer(frame, corners, 4, 0);
+    await w.settled();
+    expect(w.rackFor(4)).toBe('ABC');
+    // Too soon for another look.
+    w.offer(frame, corners, 4, LOOK_EVERY_MS - 1);
+    await w.settled();
+    expect(looks()).toBe(1);
+    // Fewer tiles than seen (the player took some off): the first stays.
+    w.offer(frame, corners, 4, LOOK_EVERY_MS);
+    await w.settled();
+    expect(w.rackFor(4)).toBe('ABC');
+    w.offer(frame, corners, 4, 2 * LOOK_EVERY_MS);
+    await w.settled();
+    expect(w.rackFor(4)).toBe('ABCDE');
+    // No more looks this turn.
+    w.offer(frame, corners, 4, 3 * LOOK_EVERY_MS);
+    await w.settled();
+    expect(looks()).toBe(LOOKS);
+    // Another turn: its own rack, the last turn's gone.
+    expect(w.rackFor(5)).toBeUndefined();
+    w.offer(frame, corners, 5, 3 * LOOK_EVERY_MS);
+    await w.settled();
+    expect(w.rackFor(5)).toBe('ABCDEFG');
+    expect(w.rackFor(4)).toBeUndefined();
+  });
+
+  it('stops looking in a turn once a whole rack is seen, and looks once at a time', async () => {
+    const { w, looks } = watch('ABCDEFG', 'ABCDEFG');
+    w.offer(frame, corners, 0, 0);
+    w.offer(frame, corners, 0, LOOK_EVERY_MS * 10);
+    await w.settled();
+    expect(looks()).toBe(1);
+    w.offer(frame, corners, 0, LOOK_EVERY_MS * 20);
+    await w.settled();
+    expect(looks()).toBe(1);
+  });
+
+  it('keeps nothing when a look fails or sees no rack', async () => {
+    let calls = 0;
+    const w = new RackWatch(async () => {
+      calls++;
+      throw new Error('no model');
+    }, 7);
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (m: unknown) => errors.push(m);
+    try {
+      w.offer(frame, corners, 0, 0);
+      await w.settled();
+    } finally {
+      console.error = original;
+    }
+    expect(calls).toBe(1);
+    expect(w.rackFor(0)).toBeUndefined();
+    expect(String(errors[0])).toMatch(/rack could not be looked for: no model/);
+    const { w: none } = watch(undefined);
+    none.offer(frame, corners, 0, 0);
+    await none.settled();
+    expect(none.rackFor(0)).toBeUndefined();
+  });
+});

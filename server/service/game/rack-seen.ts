@@ -1,0 +1,66 @@
+/**
+ * The rack a seat camera sees: a camera at a player's place (the game's `rackCamera`) has that player's rack in its
+ * foreground. While that player is to move, a frame that showed the board is looked at for the rack too (vision's
+ * readRack, in the background: the frame's answer does not wait for it), and the rack seen is kept for the move the
+ * player then makes (classic.ts writes it into the move's event, as the scorekeeper's `rack` action would).
+ *
+ * When: the rack is looked for as the turn starts, before the player takes tiles off it: from the first frame of the
+ * turn, then every LOOK_EVERY_MS until a whole rack is seen, at most LOOKS times a turn. A later look replaces an
+ * earlier one only when it sees more tiles. Only a rack read wholly surely counts: a letter the model is unsure of
+ * would be a guess in the record, and the scorekeeper can still type the rack.
+ */
+import type { Corners } from '../../../vision/index.ts';
+
+/** Looks for the rack in one turn, at most. */
+export const LOOKS = 3;
+/** Between two looks in a turn, at least (a look costs about 1–2 s of the processor here). */
+export const LOOK_EVERY_MS = 4000;
+
+export class RackWatch {
+  /** The rack seen for the move at `turn` (the game's turn count when it was seen). */
+  private seen: { readonly turn: number; readonly rack: string } | undefined;
+  private tries = { turn: -1, count: 0, at: Number.NEGATIVE_INFINITY };
+  private looking: Promise<void> | undefined;
+
+  constructor(
+    /** Reads the rack in a frame on its grid: its letters when every one is read surely, else undefined. */
+    private readonly read: (bytes: Uint8Array, corners: Corners) => Promise<string | undefined>,
+    /** A whole rack: no more looks this turn once it is seen. */
+    private readonly rackSize: number,
+  ) {}
+
+  /**
+   * A frame that showed the board on `corners`, while the camera's player is to move and the game has `turn` turns:
+   * the rack is looked for in it when a look is due.
+   */
+  offer(bytes: Uint8Array, corners: Corners, turn: number, now = Date.now()): void {
+    if (this.looking) return;
+    if (this.seen?.turn === turn && [...this.seen.rack].length >= this.rackSize) return;
+    if (this.tries.turn !== turn) this.tries = { turn, count: 0, at: Number.NEGATIVE_INFINITY };
+    if (this.tries.count >= LOOKS || now - this.tries.at < LOOK_EVERY_MS) return;
+    this.tries = { turn, count: this.tries.count + 1, at: now };
+    this.looking = this.read(bytes, corners)
+      .then((rack) => {
+        if (!rack) return;
+        if (this.seen?.turn === turn && [...this.seen.rack].length >= [...rack].length) return;
+        this.seen = { turn, rack };
+      })
+      .catch((err: unknown) => {
+        // A frame the board was read from is an image: a failure here is the vision's, not the frame's.
+        console.error(`tilecam: the rack could not be looked for: ${(err as Error).message}`);
+      })
+      .finally(() => {
+        this.looking = undefined;
+      });
+  }
+
+  /** The rack seen for the move made when the game had `turn` turns, if one was. */
+  rackFor(turn: number): string | undefined {
+    return this.seen?.turn === turn ? this.seen.rack : undefined;
+  }
+
+  /** Resolves when no look is running (tests, and a game closing). */
+  async settled(): Promise<void> {
+    while (this.looking) await this.looking;
+  }
+}
