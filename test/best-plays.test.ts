@@ -218,6 +218,15 @@ describe('best plays of a move', () => {
         body: JSON.stringify({ type: 'rack', turn: 1, rack: 'DINNVWY' }),
       });
       expect(kept.status).toBe(200);
+      // Nothing typed: the rack kept with the move (typed before, or seen by a camera at the player's place).
+      await panel.locator('input[name=turn]').fill('1');
+      await panel.locator('input[name=rack]').fill('');
+      await panel.getByRole('button', { name: 'Show best plays' }).click();
+      await expect
+        .poll(() => panel.locator('.best-verdict').textContent())
+        .toMatch(/8D WINDY \(32\) was the best play/);
+      expect(await panel.locator('.best-result .hint').textContent()).toMatch(/^Rack DINNVWY\. Lexicon/);
+      expect(await panel.locator('.kept').count()).toBe(0);
       expect((await fetch(`${base}/api/games/${game.id}/analysis`)).status).toBe(401);
       await page.getByRole('link', { name: 'The game against the best plays' }).click();
       const rows = page.locator('#analysis-turns tbody tr');

@@ -103,11 +103,11 @@ export const getSources = (id: string, token: string) =>
   request<{ sources: SourceView[] }>(`${game(id)}/source`, { headers: bearer(token) });
 
 /** `POST /api/games/ID/analysis`: move `turn` against the best plays of `rack` (the scorekeeper's). */
-export const postAnalysis = (id: string, token: string, turn: number, rack: string) =>
+export const postAnalysis = (id: string, token: string, turn: number, rack?: string) =>
   request<AnalysisView>(`${game(id)}/analysis`, {
     method: 'POST',
     headers: { ...json, ...bearer(token) },
-    body: JSON.stringify({ turn, rack }),
+    body: JSON.stringify(rack === undefined ? { turn } : { turn, rack }),
   });
 
 /** `GET /api/games/ID/racks`: each player's rack left, from the racks kept with the last moves (null: not known). */

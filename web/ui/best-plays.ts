@@ -34,7 +34,7 @@ export function bestPlaysPanel(
     name: 'rack',
     maxlength: '9',
     autocomplete: 'off',
-    placeholder: 'e.g. AEIRST?',
+    placeholder: 'kept, or AEIRST?',
     'aria-label': 'Rack',
   }) as HTMLInputElement;
   const keep = el('input', { type: 'checkbox', name: 'keep', checked: '' }) as HTMLInputElement;
@@ -52,7 +52,7 @@ export function bestPlaysPanel(
     el(
       'p',
       { class: 'hint' },
-      'Type the tiles the player held for a move (? for a blank). Only you see this: a rack kept with its move is in your GCG download, never a viewer’s.',
+      'Type the tiles the player held for a move (? for a blank), or leave it empty for the rack kept with the move (typed before, or seen by the camera at the player’s place). Only you see this: a rack kept with its move is in your GCG download, never a viewer’s.',
     ),
     form,
     out,
@@ -69,15 +69,22 @@ export function bestPlaysPanel(
       );
       return;
     }
-    if (!/^[\p{Lu}?]{1,9}$/u.test(tiles)) {
-      out.replaceChildren(el('p', { class: 'error' }, 'Type the rack: 1 to 9 letters, ? for a blank.'));
+    if (tiles && !/^[\p{Lu}?]{1,9}$/u.test(tiles)) {
+      out.replaceChildren(
+        el(
+          'p',
+          { class: 'error' },
+          'Type the rack: 1 to 9 letters, ? for a blank (or nothing: the rack kept).',
+        ),
+      );
       return;
     }
     go.disabled = true;
     out.replaceChildren(el('p', {}, 'Working it out…'));
-    const answer = await postAnalysis(game, token, n, tiles);
+    // Nothing typed: the rack kept with the move, which the answer names.
+    const answer = await postAnalysis(game, token, n, tiles || undefined);
     const kept =
-      answer.ok && keep.checked
+      answer.ok && tiles && keep.checked
         ? await sendAction(game, token, { type: 'rack', turn: n, rack: tiles })
         : undefined;
     go.disabled = false;
@@ -133,6 +140,10 @@ function resultView(a: AnalysisView): HTMLElement[] {
   return [
     el('p', { class: 'best-verdict' }, verdict),
     table,
-    el('p', { class: 'hint' }, `Lexicon: ${a.lexicon}. Equity: the score plus the value of the tiles kept.`),
+    el(
+      'p',
+      { class: 'hint' },
+      `${a.rack ? `Rack ${a.rack}. ` : ''}Lexicon: ${a.lexicon}. Equity: the score plus the value of the tiles kept.`,
+    ),
   ];
 }
