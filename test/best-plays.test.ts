@@ -80,6 +80,38 @@ describe('best plays of a move', () => {
     expect(gcg).not.toContain('ADEEGIL');
   }, 60_000);
 
+  it('asks for a blank the camera read to be named before working anything out, then works it out', async () => {
+    const other = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const post = (path: string, body: unknown) =>
+      fetch(`${base}/api/games/${other.id}/${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${other.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    // CAT with its A a blank no one has named yet (as the camera reads one).
+    const rows = formatBoard(emptyBoard()).map((row, r) => (r === 7 ? '......C?T......' : row));
+    expect((await post('actions', { type: 'confirm', board: rows })).status).toBe(200);
+    for (const [path, body] of [
+      ['analysis', { turn: 1, rack: 'CAT' }],
+      ['analysis', { turn: 1, rack: 'C?T' }],
+    ] as const) {
+      const res = await post(path, body);
+      expect(res.status).toBe(409);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(
+        /the blank on 8H is not named yet/,
+      );
+    }
+    const whole = await fetch(`${base}/api/games/${other.id}/analysis`, {
+      headers: { authorization: `Bearer ${other.token}` },
+    });
+    expect(whole.status).toBe(409);
+    // Named, the game can be worked out.
+    expect((await post('actions', { type: 'name-blank', row: 7, col: 7, letter: 'A' })).status).toBe(200);
+    const res = await post('analysis', { turn: 1, rack: 'C?T' });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as AnalysisView).played.word).toBe('CaT');
+  });
+
   it('refuses a rack or a move that is not one, saying why', async () => {
     for (const [body, words] of [
       [{ turn: 2, rack: 'AB1' }, /rack must be 1 to 9 tiles/],

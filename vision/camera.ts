@@ -23,6 +23,7 @@
  * DEFER·`fullEvery` frames. Whole reads the frame itself calls for (see above) are never put off. A reading
  * is always what `recognize` would make of the pixels each square shows; only the work to get it differs.
  */
+import { Buffer } from 'node:buffer';
 import { uprightGrid } from './classify.ts';
 import { decodeImage } from './decode.ts';
 import { inNewLight, relight } from './light.ts';
@@ -90,6 +91,14 @@ export class Camera {
   private guard = 0;
   /** Reads of this camera running now. */
   private reading = 0;
+  /**
+   * The squares the game last committed empty (cells as seen), with their samples then and the grid they were taken
+   * on (`learn`): while such a square shows the same pixels, it is the same empty square, whatever the model makes
+   * of it (the printed words of a premium square, the side of a tile beside it, seen from a seat).
+   */
+  private settled: { corners: Corners; samples: Float32Array; empty: Uint8Array } | undefined;
+  /** The last frame read (its bytes), for `learn` to know the board it is told of is this frame's. */
+  private lastFrame: Uint8Array | undefined;
 
   constructor(private readonly options: CameraOptions = {}) {}
 
@@ -100,7 +109,9 @@ export class Camera {
     try {
       // A read of this camera still running (its caller stopped waiting for it: frames.ts's READ_STALL_MS) may yet
       // draw on the last straightened board (patchBoard): this one reads its frame whole, on a board of its own.
-      return await this.next(bytes, options, this.reading === 1);
+      const read = await this.next(bytes, options, this.reading === 1);
+      this.lastFrame = bytes;
+      return read;
     } finally {
       this.reading--;
     }
@@ -138,7 +149,7 @@ export class Camera {
         const round = (t: number) => Math.round(t * 10) / 10;
         const now = performance.now();
         return {
-          ...last.reading,
+          ...this.keepEmpty(last, samples),
           ms: {
             decode: round(decoded - since),
             locate: round(now - decoded),
@@ -187,7 +198,12 @@ export class Camera {
         for (const cell of cells)
           this.reference.set(samples.subarray(cell * PER, (cell + 1) * PER), cell * PER);
         this.sinceFull++;
-        return { ...next.reading, path: 'changed', cellsRead: cells.size, ...(gridBy ? { gridBy } : {}) };
+        return {
+          ...this.keepEmpty(next, samples),
+          path: 'changed',
+          cellsRead: cells.size,
+          ...(gridBy ? { gridBy } : {}),
+        };
       }
     }
     const hint = this.options.corners || !same ? undefined : last?.reading.corners;
@@ -220,7 +236,7 @@ export class Camera {
     this.lines = this.options.corners ? undefined : lineProfiles(photo, next.corners);
     this.sinceFull = 0;
     return {
-      ...next.reading,
+      ...this.keepEmpty(next, this.reference),
       path: hint ? 'hint' : 'search',
       cellsRead: 225,
       ...(gridBy ? { gridBy } : {}),
@@ -230,14 +246,16 @@ export class Camera {
   /**
    * The game committed `board` (upright board text: 15 rows, `.` empty, a lowercase letter a blank) from this
    * camera's last frame: its squares become examples of this set's look in the camera's memory (options.memory),
-   * except those the frame did not show (see LEARN_FLOOR). Returns how many were learnt.
+   * except those the frame did not show (see LEARN_FLOOR). Returns how many were learnt. With `frame`, the bytes of
+   * the frame the board was read from: when it is this camera's last frame, the squares committed empty are kept
+   * empty while they show the same pixels (`keepEmpty`); when it is not (a reading held and confirmed later, the
+   * game gone on meanwhile), the squares kept so before are no longer.
    */
-  learn(board: readonly string[]): number {
+  learn(board: readonly string[], frame?: Uint8Array): number {
     const memory = this.options.memory;
     const state = this.state;
-    if (!memory || !state?.features || board.length !== 15) return 0;
+    if (!state || board.length !== 15) return 0;
     const { seen, features } = state;
-    const size = features.length / 225;
     // upright[i] = seen[at[i]]
     const at = uprightGrid(
       Array.from({ length: 225 }, (_, i) => i),
@@ -248,6 +266,20 @@ export class Camera {
       const t = board[Math.floor(upright / 15)]?.[upright % 15] ?? '';
       label[cell] = t === '.' || t === '?' ? t : t === t.toLowerCase() ? '?' : t;
     });
+    this.settled = undefined;
+    if (
+      this.reference &&
+      frame !== undefined &&
+      this.lastFrame !== undefined &&
+      sameBytes(frame, this.lastFrame)
+    )
+      this.settled = {
+        corners: state.corners,
+        samples: this.reference.slice(),
+        empty: Uint8Array.from(label, (t) => (t === '.' ? 1 : 0)),
+      };
+    if (!memory || !features) return 0;
+    const size = features.length / 225;
     const keys = seen.scores.keys;
     let learnt = 0;
     for (let k = 0; k < 225; k++) {
@@ -272,8 +304,54 @@ export class Camera {
    */
   unlearn(): void {
     this.options.memory?.clear();
+    this.settled = undefined;
     this.forgotten++;
   }
+
+  /**
+   * The frame's reading, with the squares the game last committed empty that show the same pixels as then (their
+   * samples within CHANGED of those, on the same grid) read empty, surely. A tile laid there, a hand over it, the
+   * light or the camera moved: the pixels differ, and the model's reading stands.
+   */
+  private keepEmpty(state: FrameState, samples: Float32Array | undefined): BoardReading {
+    const settled = this.settled;
+    const reading = state.reading;
+    if (!settled || !samples) return reading;
+    if (!unmoved(state.corners, settled.corners)) {
+      this.settled = undefined;
+      return reading;
+    }
+    const same = new Set(changedSquares(settled.samples, samples));
+    // upright[i] = seen[at[i]]
+    const at = uprightGrid(
+      Array.from({ length: 225 }, (_, i) => i),
+      state.seen.turns,
+    );
+    const keep = new Set<number>();
+    at.forEach((cell, upright) => {
+      if (settled.empty[cell] && !same.has(cell)) keep.add(upright);
+    });
+    const kept = (s: { row: number; col: number }) => keep.has(s.row * 15 + s.col);
+    const changes = reading.board.some((row, r) =>
+      [...row].some((c, col) => keep.has(r * 15 + col) && (c !== '.' || reading.confidence[r]![col]! < 1)),
+    );
+    if (!changes) return reading;
+    return {
+      ...reading,
+      board: reading.board.map((row, r) =>
+        [...row].map((c, col) => (keep.has(r * 15 + col) ? '.' : c)).join(''),
+      ),
+      confidence: reading.confidence.map((row, r) => row.map((p, col) => (keep.has(r * 15 + col) ? 1 : p))),
+      unsure: reading.unsure.filter((s) => !kept(s)),
+      alternatives: reading.alternatives.filter((s) => !kept(s)),
+      ...(reading.foreign ? { foreign: reading.foreign.filter((s) => !kept(s)) } : {}),
+    };
+  }
+}
+
+/** Whether two frames are the same bytes (a frame sent again, as an End turn sends the frame the camera just sent). */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a === b || Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
 }
 
 /** Whether a grid found again (`corners`) is where it was (`before`): no corner moved by `UNMOVED` of a square. */

@@ -17,7 +17,7 @@ import { opencv } from './cv.ts';
 import { type DecodedImage, decodeImage, shrink } from './decode.ts';
 import { gridHomography } from './homography.ts';
 import { locateBoard, orderCorners, WORK } from './locate.ts';
-import { liftedCorners, TILE_HEIGHT } from './pose.ts';
+import { cameraPose, liftedCorners, TILE_HEIGHT } from './pose.ts';
 import { fewerBlanks, layoutContrast, photoColours, settleBlanks } from './surface.ts';
 import {
   type BoardReading,
@@ -97,6 +97,9 @@ export interface FrameState {
   /** The straightened board the cells were read from. The camera's next frame that reads some squares again draws
    *  them on it where it is (patchBoard): it is then that frame's board, no longer this one's. */
   readonly warped: RgbImage;
+  /** The board straightened on its own plane, where empty squares are read, when tiles are read on the plane of
+   *  their faces (a view from the side: `plane`); drawn on as `warped` is. */
+  readonly plane?: RgbImage;
   /** The cells as read (before the colour check). */
   readonly seen: CellReading;
   readonly reading: BoardReading;
@@ -161,6 +164,18 @@ export async function readFrame(
     features = read.features;
     await secondLook(cells, warped, probs, allowed, undefined, !exact);
   }
+  // Seen from the side, tiles are read on the plane of their faces, and empty squares on the board's own.
+  let plane: RgbImage | undefined;
+  // Whether a grid searched for lies on the board is judged from the squares as the faces' plane reads them (below).
+  const pose = faces !== corners ? cameraPose(corners, photo) : undefined;
+  const steep = pose?.solved === true && pose.tilt >= EMPTY_ON_BOARD_TILT;
+  const onFaces = steep && !reuse && !options.corners ? probs.slice() : undefined;
+  if (steep) {
+    plane = reuse?.state.plane
+      ? patchBoard(reuse.state.plane, photo, corners, reuse.cells, 0.35)
+      : warpBoard(photo, corners);
+    await emptiesOnTheBoard(cells, plane, probs, features, reuse ? reuse.cells : undefined, exact);
+  }
   const look =
     options.memory && features ? { memory: options.memory, features, size: cells.features } : undefined;
   const readAll = () =>
@@ -173,8 +188,11 @@ export async function readFrame(
   const colours = photoColours(photo, gridHomography(corners));
   // A grid searched for must sit on the board: where the squares read empty do not show the premium layout's
   // colours, it lies over something else (a rack, the table, the border) or rows off, and its reading is no board's.
+  // Judged from the faces' plane's reading where the view is from the side: read on the board's plane, the empty
+  // squares under a grid a row and a column off (seen on the rendered seat game) are surer, and would pass.
+  const judged = onFaces ? readCells(cells, onFaces, allowed, look) : seen;
   const contrast =
-    reuse || options.corners ? undefined : layoutContrast(colours, seen.chars, seen.confidence);
+    reuse || options.corners ? undefined : layoutContrast(colours, judged.chars, judged.confidence);
   const gridDoubt =
     contrast !== undefined && contrast < MIN_LAYOUT_CONTRAST
       ? "a grid was found, but the squares under it do not show the board's premium squares: it may lie over a rack or the table, or rows off the board. Make sure the whole board is in view"
@@ -214,9 +232,59 @@ export async function readFrame(
     probs,
     features,
     warped,
+    ...(plane ? { plane } : {}),
     seen,
     reading,
   };
+}
+
+/**
+ * Seen from the side, a square is read twice: on the plane of a tile's face (the grid lifted by the tiles' height,
+ * pose.ts), where a tile's letter is, and on the board's own plane, where an empty square's print is. Read on the
+ * lifted grid, an empty square shows the board a third of a square off (and the side of the tile behind it, or the
+ * print of the square beyond): the model, which learnt squares cut on their own lines, is unsure of it. So where the
+ * board's plane shows an empty square (its likeliest reading), more surely than the faces' plane shows a tile, and
+ * that plane shows no sure tile (TILE_ON_FACE), the square is taken as the board's plane reads it. A tile read on the
+ * board's plane shows its own side and most of its face: of 230 tiles of the rendered seat game, 3 read empty there,
+ * none of them surely; a tile whose letter the faces' plane spreads over several (a K read H, R, hand) can read
+ * empty there, and stays a tile, by the faces' plane's share.
+ */
+async function emptiesOnTheBoard(
+  model: CellModel,
+  plane: RgbImage,
+  probs: Float32Array,
+  features: Float32Array | undefined,
+  /** Only these cells (the others were read so before). */
+  only: readonly number[] | undefined,
+  exact: boolean,
+): Promise<void> {
+  const list = only ?? Array.from({ length: 225 }, (_, i) => i);
+  if (list.length === 0) return;
+  const k = model.classes.length;
+  const hand = model.classes.indexOf('#');
+  const read = await classifyCells(
+    model,
+    cellCrops(
+      plane,
+      model.size,
+      model.margin,
+      list.map((cell) => ({ cell, dx: 0, dy: 0 })),
+    ),
+    exact,
+  );
+  const f = model.features;
+  list.forEach((cell, j) => {
+    const board = read.probs.subarray(j * k, (j + 1) * k);
+    let best = 0;
+    for (let c = 1; c < k; c++) if (board[c]! > board[best]!) best = c;
+    if (best !== 0) return;
+    const face = probs.subarray(cell * k, (cell + 1) * k);
+    const tile = 1 - face[0]! - (hand >= 0 ? face[hand]! : 0);
+    // The surer of the two: the board's plane that the square is empty, or the faces' plane that a tile is there.
+    if (tile >= TILE_ON_FACE || board[0]! <= tile) return;
+    probs.set(board, cell * k);
+    if (features && read.features) features.set(read.features.subarray(j * f, (j + 1) * f), cell * f);
+  });
 }
 
 /** The grid's corners in the decoded photo: the ones given, or found (from the hint first). */
@@ -279,7 +347,7 @@ function assemble(
   const chars = uprightGrid(settled.chars, seen.turns);
   const conf = uprightGrid(settled.confidence, seen.turns);
   const readings = uprightGrid(seen.options, seen.turns);
-  const outside = uprightGrid(seen.foreign, seen.turns);
+  const outside = uprightGrid(resolvedForeign(seen.foreign, corners), seen.turns);
   // A reading through a grid off the board is sure of nothing.
   const threshold = gridDoubt ? Number.POSITIVE_INFINITY : (options.threshold ?? DEFAULT_THRESHOLD);
   const board: string[] = [];
@@ -347,6 +415,43 @@ const SHIFTS = [
  * model too, so a cell doubtful by the first look's shares ends as the model alone would have read it. (A cell the
  * copy is sure of where the model alone would doubt it gets no second look.)
  */
+/**
+ * An Ä, Ö or Ü shows itself by two dots above the letter, about a tenth of the tile's height. On a square shorter
+ * than this in the photo (pixels), they are a pixel or two, and an E's top bar or serifs read as them: seen from a
+ * seat, the far rows' E read as Ü in 19 squares of the rendered seat game's 25 frames, on squares 9–20 pixels tall;
+ * the 43 squares of scrabscrap-de's German photos flagged so (read as English) are 55 pixels tall.
+ */
+const MIN_FOREIGN_PX = 24;
+
+/** The letters of another set read on the squares (`CellReading.foreign`, cells as seen on `corners`), without those
+ *  on squares too small in the photo to show an umlaut's dots (MIN_FOREIGN_PX). */
+function resolvedForeign(foreign: readonly string[], corners: Corners): string[] {
+  const h = gridHomography(corners);
+  const at = (u: number, v: number): [number, number] => {
+    const w = h[6]! * u + h[7]! * v + h[8]!;
+    return [(h[0]! * u + h[1]! * v + h[2]!) / w, (h[3]! * u + h[4]! * v + h[5]!) / w];
+  };
+  const length = (a: [number, number], b: [number, number]) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+  return foreign.map((letter, i) => {
+    if (!letter) return letter;
+    const [r, c] = [Math.floor(i / 15), i % 15];
+    const tall = length(at(c + 0.5, r), at(c + 0.5, r + 1));
+    const wide = length(at(c, r + 0.5), at(c + 1, r + 0.5));
+    return Math.min(tall, wide) >= MIN_FOREIGN_PX ? letter : '';
+  });
+}
+
+/** A square whose face-plane reading gives tiles this share is a tile, whatever its board-plane reading. */
+const TILE_ON_FACE = 0.9;
+/**
+ * Views at least this steep (degrees from straight down) read empty squares on the board's plane: there the lifted
+ * grid moves a square a fifth of a square or more (the tiles' height times the tilt's tangent), and the model is
+ * unsure of it. Nearer straight above, the faces' plane reads them well, and the colour check that tells an empty
+ * square from a blank (surface.ts) is left as it was: on the real photos at 25–35° (jheidel-en), reading the empty
+ * squares there moved it on two blanks.
+ */
+const EMPTY_ON_BOARD_TILT = 40;
+
 async function secondLook(
   model: CellModel,
   board: RgbImage,

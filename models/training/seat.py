@@ -795,11 +795,15 @@ def place_camera(rng, angle, size, outer, tries=14):
 
 
 def render_scene(rng, fonts, angle=None, style=None, size=(1280, 960), board=None, rack=None, hand=None, cups=None,
-                 training=False, camera=False):
+                 training=False, camera=False, rack_letters=None, tile_rng=None):
     """One seat view. `rng` a random.Random; `fonts` render.font_paths(); `angle` degrees from vertical to the board
     centre (default 45–75); `style` one of STYLES; `board` 15 strings of board text (default a random game);
-    `rack`/`hand`/`cups` force them in or out (default by chance). Returns (RGB PIL image, board rows, meta), and the
-    Camera too with `camera=True` (seat_cells.py cuts training cells through it)."""
+    `rack`/`hand`/`cups` force them in or out (default by chance); `rack_letters` the rack's tiles (default drawn from
+    the bag). Returns (RGB PIL image, board rows, meta), and the Camera too with `camera=True` (seat_cells.py cuts
+    training cells through it). `tile_rng`: a second random.Random for what depends on the tiles (their jitter, their
+    faces, the rack's letters): with it, the same `rng` seed gives the same scene (camera, board, table, light) whatever
+    the tiles, so that a game's positions are frames of one steady camera (seat_game.py)."""
+    trng = tile_rng or rng
     w, h = size
     style = style or rng.choice(STYLES)
     angle = angle if angle is not None else U(rng, 45, 75)
@@ -843,9 +847,9 @@ def render_scene(rng, fonts, angle=None, style=None, size=(1280, 960), board=Non
             ch = rows[r][c]
             if ch == ".":
                 continue
-            phi = math.radians(U(rng, -4, 4))
-            fs = face * U(rng, 0.995, 1.005)
-            cen = np.array([c + 0.5 + U(rng, -0.05, 0.05), r + 0.5 + U(rng, -0.05, 0.05), tile_h])
+            phi = math.radians(U(trng, -4, 4))
+            fs = face * U(trng, 0.995, 1.005)
+            cen = np.array([c + 0.5 + U(trng, -0.05, 0.05), r + 0.5 + U(trng, -0.05, 0.05), tile_h])
             a_r = fs * np.array([math.cos(phi), math.sin(phi), 0])
             a_d = fs * np.array([-math.sin(phi), math.cos(phi), 0])
             tiles.append((r, c, ch, cen, a_r, a_d))
@@ -895,9 +899,12 @@ def render_scene(rng, fonts, angle=None, style=None, size=(1280, 960), board=Non
             lip = prism([(yb + depth - lip_d, zt + z_base), (yb + depth, zt + z_base), (yb + depth, zt + z_base + lip_h),
                          (yb + depth - lip_d, zt + z_base + lip_h)], x0, x1)
             n_rack = rng.randint(5, 7)
-            letters = [k for k, v in bag.items() for _ in range(v)] + ["?"] * blanks
-            rng.shuffle(letters)
-            rack_letters = letters[:n_rack]
+            if rack_letters is None:
+                letters = [k for k, v in bag.items() for _ in range(v)] + ["?"] * blanks
+                trng.shuffle(letters)
+                rack_letters = letters[:n_rack]
+            rack_letters = list(rack_letters)
+            n_rack = len(rack_letters)
             gap = U(rng, 0.02, 0.12)
             span = n_rack * face + (n_rack - 1) * gap
             start = rx - span / 2 + U(rng, -0.3, 0.3)
@@ -905,7 +912,7 @@ def render_scene(rng, fonts, angle=None, style=None, size=(1280, 960), board=Non
             a_d_dir = np.array([0, math.sin(lean), -math.cos(lean)])
             rack_tiles = []
             for i, ch in enumerate(rack_letters):
-                cx = start + face / 2 + i * (face + gap) + U(rng, -0.03, 0.03)
+                cx = start + face / 2 + i * (face + gap) + U(trng, -0.03, 0.03)
                 # The tile's back rests on the slanted face, its bottom on the ledge.
                 bottom_back = np.array([cx, yb + wd, zt + z_base])
                 cen = bottom_back - a_d_dir * face / 2 + n * tile_h
@@ -996,14 +1003,14 @@ def render_scene(rng, fonts, angle=None, style=None, size=(1280, 960), board=Non
         if kind == "tile":
             r, c, ch, cen, a_r, a_d = it
             draw_tile_box(canvas, cam, cen, a_r, a_d, np.array([0, 0, 1.0]), tile_h, None if ch == "?" else ch,
-                          ts, light, amb, rng)
+                          ts, light, amb, trng)
         elif kind == "rack":
             base, wedge, lip = it["parts"]
             masks = (rack_mask, front_mask)
             draw_convex(canvas, cam, [(f, it["rgb"]) for f in base], light, amb, masks)
             draw_convex(canvas, cam, [(f, it["rgb"]) for f in wedge], light, amb, masks)
             for ch, cen, a_r, a_d, n in sorted(it["tiles"], key=lambda t: -cam.depth(t[1])):
-                draw_tile_box(canvas, cam, cen, a_r, a_d, n, tile_h, None if ch == "?" else ch, ts, light, amb, rng, masks)
+                draw_tile_box(canvas, cam, cen, a_r, a_d, n, tile_h, None if ch == "?" else ch, ts, light, amb, trng, masks)
             draw_convex(canvas, cam, [(f, shade(it["rgb"], 1.05)) for f in lip], light, amb, masks)
         else:
             cx, cy, radius, height, col = it

@@ -1,7 +1,9 @@
 /**
- * `npm run bench:live [-- --games game01,game07] [--set de|en|all] [--mode button|auto|both] [--json]`: plays every
- * recorded real German game of ../shared/realdata/scrabscrap-de, and the English game photographed move by move in
- * ../shared/realdata/jheidel-en (labels in fixtures/labels/jheidel-en; live-labels.ts), through the real running
+ * `npm run bench:live [-- --games game01,game07] [--set de|en|seat|all] [--mode button|auto|both] [--json]`: plays
+ * every recorded real German game of ../shared/realdata/scrabscrap-de, the English game photographed move by move in
+ * ../shared/realdata/jheidel-en (labels in fixtures/labels/jheidel-en; live-labels.ts), and a recorded English game
+ * rendered from a player's seat by one steady camera (fixtures/seat-game, models/training/seat_game.py; its camera at
+ * the first player's place, whose racks the game reads and keeps: counted against the racks rendered), through the real running
  * service, over HTTP only, the way a table plays it, and plays the scorekeeper too, counting what a user feels: how
  * many moves the service held for confirmation, the scorekeeper's clicks, whether the totals follow the paper score
  * sheet (the English game's: the engine's scores of its labelled moves), and the squares it committed wrong without
@@ -29,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runtimeLine } from '../cli/node-flags.ts';
 import { startServer } from '../http/app.ts';
-import type { FrameResult, GameSnapshot } from '../protocol/index.ts';
+import type { FrameResult, GameAnalysis, GameSnapshot } from '../protocol/index.ts';
 import { defaultLimits } from '../service/limits.ts';
 import { readLabelledGame } from './live-labels.ts';
 import { type Colour, gameFolders, readGame, type SheetGame, type SheetMove } from './live-sheet.ts';
@@ -54,6 +56,11 @@ const ENGLISH = {
   name: 'jheidel-en',
   photos: fileURLToPath(new URL('../../../shared/realdata/jheidel-en/photos/', import.meta.url)),
   labels: fileURLToPath(new URL('../../fixtures/labels/jheidel-en/', import.meta.url)),
+};
+/** The game rendered from a player's seat: its frames, labels and racks (fixtures/seat-game/racks.json). */
+const SEAT = {
+  name: 'seat-game',
+  photos: fileURLToPath(new URL('../../fixtures/seat-game/', import.meta.url)),
 };
 const clickKinds: readonly Click[] = ['confirm', 'correct', 'challenge', 'pass', 'end-turn', 'typed'];
 
@@ -80,6 +87,9 @@ interface GameResult {
   frameMs: number[];
   reasons: Record<string, number>;
   failures: string[];
+  /** A game whose camera stands at a player's place: that player's plays, those kept with the rack they were played
+   *  from (as rendered), and those kept with another rack. */
+  racks?: { plays: number; right: number; wrong: number };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -96,12 +106,13 @@ const { values: options } = parseArgs({
 });
 const dataDir =
   options.data ?? fileURLToPath(new URL('../../../shared/realdata/scrabscrap-de/', import.meta.url));
-if (!['de', 'en', 'all'].includes(options.set!)) {
-  console.error('bench:live: --set must be de, en or all');
+if (!['de', 'en', 'seat', 'all'].includes(options.set!)) {
+  console.error('bench:live: --set must be de, en, seat or all');
   process.exit(2);
 }
-const german = options.set !== 'en';
-const english = options.set !== 'de';
+const german = options.set === 'de' || options.set === 'all';
+const english = options.set === 'en' || options.set === 'all';
+const seatGame = options.set === 'seat' || options.set === 'all';
 let folders: string[];
 try {
   folders = german ? gameFolders(dataDir) : [];
@@ -129,7 +140,15 @@ const modes: Mode[] = options.mode === 'both' ? ['button', 'auto'] : [options.mo
 const games = [
   ...(wanted ?? folders).map((name) => readGame(dataDir, name)),
   ...(english && !wanted ? [readEnglish()] : []),
+  ...(seatGame && !wanted ? [readLabelledGame(SEAT.name, SEAT.photos, SEAT.photos)] : []),
 ];
+/** The seat game's camera: the player at whose place it stands, and the racks their plays came from, in order. */
+const seatRacks = seatGame
+  ? (JSON.parse(readFileSync(join(SEAT.photos, 'racks.json'), 'utf8')) as {
+      camera_player: number;
+      plays: string[];
+    })
+  : undefined;
 
 function readEnglish(): SheetGame {
   try {
@@ -164,6 +183,7 @@ class Table {
   ) {}
 
   static async create(base: string, game: SheetGame, mode: Mode): Promise<Table> {
+    const rackCamera = game.name === SEAT.name ? seatRacks?.camera_player : undefined;
     const second: Colour = game.first === 'green' ? 'red' : 'green';
     const created = await request<{ id: string; token: string }>(`${base}/api/games`, {
       method: 'POST',
@@ -172,6 +192,7 @@ class Table {
         players: [game.names[game.first], game.names[second]],
         lang: game.lang ?? 'de',
         capture: mode,
+        ...(rackCamera === undefined ? {} : { rackCamera }),
         // German club play: a wrong challenge costs points, not a turn (ScrabScrap takes 10 from the challenger;
         // the closest rule here gives the player challenged 10). Every challenge in these games succeeded.
         ...((game.lang ?? 'de') === 'de' ? { challengeRule: '10-point' } : {}),
@@ -179,6 +200,15 @@ class Table {
     });
     if (!ok(created)) throw new ServerFailure(`creating the game failed: ${errorText(created)}`);
     return new Table(base, created.body.id, created.body.token);
+  }
+
+  /** The game against the best plays, as its scorekeeper sees it: each move with the rack kept with it. */
+  async analysis(): Promise<GameAnalysis> {
+    const reply = await request<GameAnalysis>(`${this.base}/api/games/${this.id}/analysis`, {
+      headers: { authorization: `Bearer ${this.token}` },
+    });
+    if (!ok(reply)) throw new ServerFailure(`analysing game ${this.id} failed: ${errorText(reply)}`);
+    return reply.body;
   }
 
   async snapshot(): Promise<GameSnapshot> {
@@ -425,6 +455,32 @@ async function play(base: string, game: SheetGame, mode: Mode): Promise<GameResu
     if (!right) result.totalsWrong++;
     result.final = { service, sheet, right };
   }
+  // The racks the camera kept with its player's plays, against those rendered.
+  if (game.name === SEAT.name && seatRacks) {
+    // Seat 0 is the sheet's first player (Table.create).
+    const second: Colour = game.first === 'green' ? 'red' : 'green';
+    const name = game.names[seatRacks.camera_player === 0 ? game.first : second];
+    // The blanks named first (the analysis needs their letters; not counted as clicks, as the other games' are not).
+    const label = game.moves.findLast((m) => m.label)?.label ?? [];
+    for (let row = 0; row < 15; row++)
+      for (let col = 0; col < 15; col++) {
+        const named = label[row]?.[col] ?? '.';
+        if (snap.board[row]?.[col] === '?' && named !== named.toUpperCase())
+          await table
+            .act({ type: 'name-blank', row, col, letter: named.toUpperCase() }, snap.version)
+            .then(async () => {
+              snap = await table.snapshot();
+            });
+      }
+    const plays = (await table.analysis()).turns.filter((t) => t.player === name && t.played.position !== '');
+    const sorted = (r: string) => [...r].sort().join('');
+    result.racks = { plays: plays.length, right: 0, wrong: 0 };
+    plays.forEach((t, k) => {
+      if (t.rack === null) return;
+      if (sorted(t.rack) === sorted(seatRacks.plays[k] ?? '')) result.racks!.right++;
+      else result.racks!.wrong++;
+    });
+  }
   return result;
 }
 
@@ -494,6 +550,7 @@ function summary(r: GameResult) {
     msPerFrameP95: Math.round(percentile(r.frameMs, 95)),
     reasons: r.reasons,
     failures: r.failures,
+    ...(r.racks ? { racks: r.racks } : {}),
   };
 }
 
@@ -533,6 +590,11 @@ function printMode(mode: Mode, results: readonly GameResult[], total: GameResult
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   console.log(line(head));
   for (const r of rows) console.log(line(r));
+  for (const r of results)
+    if (r.racks)
+      console.log(
+        `${r.game}: racks the camera kept with its player's ${r.racks.plays} plays: ${r.racks.right} right, ${r.racks.wrong} wrong, ${r.racks.plays - r.racks.right - r.racks.wrong} none`,
+      );
   const by = clickKinds.filter((k) => total.clicks[k] > 0).map((k) => `${total.clicks[k]} ${k}`);
   console.log(
     `clicks: ${by.join(', ') || 'none'}${mode === 'button' ? `; besides, the players pressed End turn ${total.endTurns} times` : ''}; ${total.frames} frames sent`,

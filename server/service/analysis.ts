@@ -10,10 +10,11 @@ import {
   type Dawg,
   hasLetter,
   readGcg,
+  squareName,
   tileSets,
 } from '../engine/index.ts';
 import { DEFAULT_LEXICON, lexiconDawg } from '../lexicon/index.ts';
-import type { GameAnalysis } from '../protocol/index.ts';
+import type { GameAnalysis, GameSnapshot } from '../protocol/index.ts';
 import { ServiceError } from './errors.ts';
 import type { GameView } from './game/contract.ts';
 
@@ -34,6 +35,21 @@ function lexiconFor(lang: 'en' | 'de'): Promise<{ lexicon: Dawg; name: string }>
   return loading;
 }
 
+/**
+ * Refuses a game with a blank on its board whose letter is not named yet (read by the camera as a blank, and never
+ * named): its record cannot say which letter the blank stands for, and no word through it can be checked.
+ */
+function refuseUnnamedBlanks(snapshot: GameSnapshot): void {
+  const squares = snapshot.board.flatMap((row, r) =>
+    [...row].flatMap((tile, c) => (tile === '?' ? [squareName({ row: r, col: c })] : [])),
+  );
+  if (squares.length > 0)
+    throw new ServiceError(
+      'not-allowed',
+      `the blank on ${squares.join(', ')} is not named yet: name the letter it stands for, then ask again`,
+    );
+}
+
 /** Turn `turn` (1-based: plays, passes and exchanges in order) of `game`, played from `rack` (default: the rack
  *  kept with the move). */
 export async function analyzeTurn(
@@ -47,6 +63,7 @@ export async function analyzeTurn(
       'not-allowed',
       'best plays are worked out for games on one board, not Scrabble Me',
     );
+  refuseUnnamedBlanks(snapshot);
   const rack = given ?? game.keptRack(turn);
   if (rack === undefined)
     throw new ServiceError(
@@ -74,6 +91,7 @@ export async function analyzeGame(game: GameView): Promise<GameAnalysis> {
       'not-allowed',
       'best plays are worked out for games on one board, not Scrabble Me',
     );
+  refuseUnnamedBlanks(snapshot);
   const lang = snapshot.lang === 'de' ? 'de' : 'en';
   const read = readGcg(game.gcg({ racks: true }));
   if (!read.ok) throw new ServiceError('unavailable', `the game's record could not be read: ${read.message}`);

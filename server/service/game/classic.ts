@@ -102,6 +102,9 @@ export class GameSession implements Session {
   readonly pictures: CameraPictures;
   private readonly held: HeldReadings;
   readonly sources = new SourceBoard(() => this.viewers.changed());
+  /** The frame the reading held for the scorekeeper was read from (while this instance holds it): confirmed, the
+   *  camera is told the board it showed (FrameIntake.learn). */
+  private heldFrame: Uint8Array | undefined;
   /** The rack of the player at whose place the camera stands (`rackCamera`), looked for as their turns start. */
   private readonly rackWatch: RackWatch | undefined;
 
@@ -423,19 +426,25 @@ export class GameSession implements Session {
    * The events with the rack the camera saw kept in the move of the player at its place (a rack the scorekeeper
    * kept stays theirs): a play, a pass or an exchange, as the game stood when it was seen.
    */
-  private withRackSeen(events: readonly GameEvent[]): GameEvent[] {
+  private async withRackSeen(events: readonly GameEvent[]): Promise<GameEvent[]> {
     const watch = this.rackWatch;
     if (!watch) return [...events];
     let state = this.state;
-    return events.map((event) => {
+    const out: GameEvent[] = [];
+    for (const event of events) {
       const before = state;
       const step = applyEvent(state, event);
       if (step.ok) state = step.state;
-      const move = event.type === 'play' || event.type === 'pass' || event.type === 'exchange';
-      if (!move || event.player !== this.stored.config.rackCamera || event.rack !== undefined) return event;
-      const rack = watch.rackFor(before.turns.length);
-      return rack ? { ...event, rack } : event;
-    });
+      if (
+        (event.type === 'play' || event.type === 'pass' || event.type === 'exchange') &&
+        event.player === this.stored.config.rackCamera &&
+        event.rack === undefined
+      ) {
+        const rack = await watch.rackFor(before.turns.length);
+        out.push(rack ? { ...event, rack } : event);
+      } else out.push(event);
+    }
+    return out;
   }
 
   private async readAndDecide(bytes: Uint8Array, endTurn: boolean, now: number): Promise<FrameResult> {
@@ -613,6 +622,7 @@ export class GameSession implements Session {
   ): Promise<FrameResult> {
     // The same reading held again (a still board under auto capture) keeps its first photo.
     const look = photo instanceof Uint8Array ? this.intake.lookOf(photo) : undefined;
+    if (photo instanceof Uint8Array) this.heldFrame = photo;
     if (await this.held.hold(BOARD, board, reasons, squares, photo, look)) this.notify();
     return { status: 'needs-confirmation', reasons: [...this.held.get(BOARD)!.reasons] };
   }
@@ -626,7 +636,7 @@ export class GameSession implements Session {
     photo?: Uint8Array | 'held',
     decision?: Decision,
   ): Promise<FrameResult> {
-    const events = this.withRackSeen(given);
+    const events = await this.withRackSeen(given);
     let state = this.state;
     const earlier = state.events;
     for (const event of events) {
@@ -682,7 +692,8 @@ export class GameSession implements Session {
     this.state = state;
     this.stable = undefined;
     // The camera learns this set's tiles from a move read from it (or read and confirmed).
-    if (photo && events.some((e) => e.type === 'play')) this.intake.learn(0, state.board);
+    if (photo && events.some((e) => e.type === 'play'))
+      this.intake.learn(0, state.board, photo === 'held' ? this.heldFrame : photo);
     // A correction (a square fixed, a move taken back) may undo what a camera learnt: it starts afresh.
     if (events.some((e) => e.type === 'correction' && !rackOnly(earlier, e))) this.intake.forget();
     this.notify();

@@ -195,13 +195,15 @@ export class FrameIntake implements CameraPictures {
 
   /**
    * The game has accepted `board` from camera `seat`'s last frame (a move read, or a held reading confirmed): the
-   * camera learns from it how this set's tiles look. Returns the squares learnt from.
+   * camera learns from it how this set's tiles look. `frame`: the frame the board was read from, when it was read
+   * from one just now (not a reading held and confirmed later): the camera then keeps the squares committed empty
+   * empty while their pixels stay (vision's Camera.learn). Returns the squares learnt from.
    */
-  learn(seat: number, board: Board): number {
+  learn(seat: number, board: Board, frame?: Uint8Array): number {
     const camera = this.cameras.get(seat);
     if (!camera) return 0;
     const rows = Array.from({ length: 15 }, (_, r) => board.cells.slice(r * 15, r * 15 + 15).join(''));
-    return camera.learn(rows);
+    return camera.learn(rows, frame);
   }
 
   /** Forgets what every camera learnt of the set (a committed square was corrected: it may have taught a wrong

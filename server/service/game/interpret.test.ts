@@ -258,4 +258,75 @@ describe('a frame read in the game’s context', () => {
     );
     expect(seen.doubts).toEqual([{ row: 7, col: 7 }]);
   });
+
+  it('takes a lone square read mostly as a hand, and empty among the rest, as empty (seen from a seat)', () => {
+    const committed = board({ 7: '.......CAT' });
+    const read = board({ 7: '.......CATS' });
+    // 9K, below the new S: the model's hand share is high, with no hand's region around it; the rest reads empty.
+    const odd = (empty: number): [number, number, Option[]] => [
+      8,
+      10,
+      [
+        { tile: '#', p: 0.88 },
+        { tile: '.', p: empty },
+        { tile: 'H', p: 0.002 },
+        { tile: 'L', p: 0.001 },
+      ],
+    ];
+    const seen = interpret(reading(read, [odd(0.104)]), { ...en, committed });
+    expect(seen.doubts).toEqual([]);
+    expect(rowOf(seen.board, 7)).toBe('.......CATS....');
+    expect(rowOf(seen.board, 8)).toBe(empty);
+    // The rest reading a letter as much: still in doubt.
+    const letter: [number, number, Option[]] = [
+      8,
+      10,
+      [
+        { tile: '#', p: 0.6 },
+        { tile: '.', p: 0.2 },
+        { tile: 'S', p: 0.2 },
+      ],
+    ];
+    expect(interpret(reading(read, [letter]), { ...en, committed }).doubts).toEqual([{ row: 8, col: 10 }]);
+  });
+
+  it('takes doubtful squares off the line of the move’s sure tiles as empty, however many they are', () => {
+    const committed = board({ 7: '.......CAT' });
+    // The new S read surely at 8K; a dozen empty squares around the words read unsure, empty first or a letter first.
+    const read = board({ 7: '.......CATS' });
+    const around: [number, number, Option[]][] = [];
+    for (const col of [4, 5, 6, 7, 8, 9, 12, 13])
+      for (const row of [6, 8])
+        around.push([
+          row,
+          col,
+          [
+            { tile: col % 2 ? 'M' : '.', p: 0.5 },
+            { tile: col % 2 ? '.' : 'U', p: 0.3 },
+            { tile: '?', p: 0.1 },
+          ],
+        ]);
+    // Over MAX_COMBINATIONS (3^16) to weigh: before, every one of them was held.
+    const seen = interpret(reading(read, around), { ...en, committed });
+    expect(seen.doubts).toEqual([]);
+    expect(rowOf(seen.board, 6)).toBe(empty);
+    expect(rowOf(seen.board, 8)).toBe(empty);
+    expect(rowOf(seen.board, 7)).toBe('.......CATS....');
+    // On the move's line, a square that could be a tile is still weighed (here: a second new tile at 8L, possible).
+    const online: [number, number, Option[]] = [
+      7,
+      11,
+      [
+        { tile: 'S', p: 0.5 },
+        { tile: '.', p: 0.45 },
+      ],
+    ];
+    expect(interpret(reading(read, [...around, online]), { ...en, committed }).doubts).toEqual([
+      { row: 7, col: 11 },
+    ]);
+    // No sure new tile to give the line: nothing is taken off.
+    const beside = around.filter(([, col]) => col === 7 || col === 8);
+    const none = interpret(reading(committed, beside), { ...en, committed });
+    expect(none.doubts.length).toBeGreaterThan(0);
+  });
 });

@@ -102,6 +102,8 @@ const HAND_SQUARES = 3;
  *  (scrabscrap-de, jheidel-en, kwwangkw-en) it took the photos read with a hand from 32 to 8, the one real hand
  *  among them kept (docs/measurements.md, "A hand is a block"). */
 const HAND_CORE = 0.5;
+/** A square read mostly as a hand, alone, is empty when it reads empty this share of the rest (oddButEmpty). */
+const ODD_EMPTY = 0.8;
 /** A word the lexicon does not know weighs this much as one it knows. */
 export const UNKNOWN_WORD = 0.2;
 /** The likeliest legal combination is taken when it carries this share of all their weight. */
@@ -154,17 +156,31 @@ export function interpret(reading: Reading, ctx: Context): Interpretation {
     return done(cells, hand.map(at), true, [], disturbed, size);
   }
 
+  // Off the line the move's sure new tiles lie on, a new tile makes no legal move: a square that reads empty among
+  // its readings (the model's hand share aside) is empty there. The combinations below would weigh most of them so,
+  // but only up to MAX_COMBINATIONS of them, and not a square read empty too faintly to weigh: seen from a seat, a
+  // dozen empty squares beside the tiles can be unsure at once.
+  const onLine = moveLine(cells, committed, new Set(doubtful), size);
   const candidates = new Map<number, Option[]>();
   const weak: number[] = [];
   const alone: Resolution[] = [];
   for (const i of doubtful) {
+    const all = options.get(i) ?? [{ tile: cells[i]!, p: 0 }];
+    if (oddButEmpty(all)) {
+      cells[i] = EMPTY;
+      continue;
+    }
     const seen: Option[] = [];
-    for (const o of options.get(i) ?? [{ tile: cells[i]!, p: 0 }]) {
+    for (const o of all) {
       if (o.tile === '#' || seen.some((s) => s.tile === o.tile)) continue;
       if (o.p >= MIN_OPTION || seen.length === 0) seen.push(o);
       if (seen.length === 4) break;
     }
     const only = seen[0];
+    if (onLine && !onLine(i) && seen.some((o) => o.tile === EMPTY)) {
+      cells[i] = EMPTY;
+      continue;
+    }
     if (seen.length > 1) candidates.set(i, seen);
     else if (!only || only.p < (only.tile === EMPTY ? MIN_TRUST_EMPTY : MIN_TRUST_TILE)) weak.push(i);
     // A tile taken although the square was unsure is said, like any the context decides.
@@ -211,6 +227,47 @@ export function interpret(reading: Reading, ctx: Context): Interpretation {
     return { ...at(i), tile, options: opts, share: Math.round(share * 1000) / 1000 };
   });
   return done(cells, [], false, [...alone, ...resolved], disturbed, size);
+}
+
+/**
+ * A square the model reads mostly as a hand, with no hand's region around it (handSquares), that reads empty at
+ * least ODD_EMPTY of the rest: the model finds it odd, it shows no tile. Seen from a seat, an empty square beside a
+ * tile (its side and shadow, a pale tile face close to skin) reads so: in the rendered seat game, such squares held
+ * 18 of 25 moves, each of them read empty 0.8 of the rest or more. A tile there reads as its letter for some of it.
+ */
+function oddButEmpty(options: readonly Option[]): boolean {
+  const hand = options.find((o) => o.tile === '#')?.p ?? 0;
+  if (hand < HAND_SHARE) return false;
+  const rest = options.reduce((sum, o) => sum + (o.tile === '#' ? 0 : o.p), 0);
+  const empty = options.find((o) => o.tile === EMPTY)?.p ?? 0;
+  return rest > 0 && empty / rest >= ODD_EMPTY;
+}
+
+/**
+ * Where the move's new tiles read surely (`cells` against `committed`, the doubtful squares left out) lie: whether a
+ * square is on their line (their row, or their column; with one tile, either). Undefined when no new tile reads
+ * surely, or they lie on no one line (no legal move: the reading is held whatever the doubtful squares hold).
+ */
+function moveLine(
+  cells: readonly string[],
+  committed: readonly string[],
+  doubtful: ReadonlySet<number>,
+  size: number,
+): ((i: number) => boolean) | undefined {
+  const rows = new Set<number>();
+  const cols = new Set<number>();
+  for (let i = 0; i < cells.length; i++)
+    if (committed[i] === EMPTY && cells[i] !== EMPTY && !doubtful.has(i)) {
+      rows.add(Math.floor(i / size));
+      cols.add(i % size);
+    }
+  const [row] = rows;
+  const [col] = cols;
+  if (row === undefined || col === undefined) return undefined;
+  if (rows.size === 1 && cols.size === 1) return (i) => Math.floor(i / size) === row || i % size === col;
+  if (rows.size === 1) return (i) => Math.floor(i / size) === row;
+  if (cols.size === 1) return (i) => i % size === col;
+  return undefined;
 }
 
 /** A square's hand share (`#`), from the reading's alternatives (0 for a square read surely). */

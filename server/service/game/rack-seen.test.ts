@@ -22,7 +22,7 @@ describe('RackWatch', () => {
     const { w, looks } = watch('ABC', 'AB', 'ABCDE', 'ABCDEFG');
     w.offer(frame, corners, 4, 0);
     await w.settled();
-    expect(w.rackFor(4)).toBe('ABC');
+    expect(await w.rackFor(4)).toBe('ABC');
     // Too soon for another look.
     w.offer(frame, corners, 4, LOOK_EVERY_MS - 1);
     await w.settled();
@@ -30,20 +30,27 @@ describe('RackWatch', () => {
     // Fewer tiles than seen (the player took some off): the first stays.
     w.offer(frame, corners, 4, LOOK_EVERY_MS);
     await w.settled();
-    expect(w.rackFor(4)).toBe('ABC');
+    expect(await w.rackFor(4)).toBe('ABC');
     w.offer(frame, corners, 4, 2 * LOOK_EVERY_MS);
     await w.settled();
-    expect(w.rackFor(4)).toBe('ABCDE');
+    expect(await w.rackFor(4)).toBe('ABCDE');
     // No more looks this turn.
     w.offer(frame, corners, 4, 3 * LOOK_EVERY_MS);
     await w.settled();
     expect(looks()).toBe(LOOKS);
     // Another turn: its own rack, the last turn's gone.
-    expect(w.rackFor(5)).toBeUndefined();
+    expect(await w.rackFor(5)).toBeUndefined();
     w.offer(frame, corners, 5, 3 * LOOK_EVERY_MS);
     await w.settled();
-    expect(w.rackFor(5)).toBe('ABCDEFG');
-    expect(w.rackFor(4)).toBeUndefined();
+    expect(await w.rackFor(5)).toBe('ABCDEFG');
+    expect(await w.rackFor(4)).toBeUndefined();
+  });
+
+  it('waits for a look at the turn’s rack still running when its move is made', async () => {
+    const { w } = watch('ABCDEFG');
+    w.offer(frame, corners, 3, 0);
+    expect(await w.rackFor(2)).toBeUndefined();
+    expect(await w.rackFor(3)).toBe('ABCDEFG');
   });
 
   it('stops looking in a turn once a whole rack is seen, and looks once at a time', async () => {
@@ -73,11 +80,11 @@ describe('RackWatch', () => {
       console.error = original;
     }
     expect(calls).toBe(1);
-    expect(w.rackFor(0)).toBeUndefined();
+    expect(await w.rackFor(0)).toBeUndefined();
     expect(String(errors[0])).toMatch(/rack could not be looked for: no model/);
     const { w: none } = watch(undefined);
     none.offer(frame, corners, 0, 0);
     await none.settled();
-    expect(none.rackFor(0)).toBeUndefined();
+    expect(await none.rackFor(0)).toBeUndefined();
   });
 });

@@ -20,7 +20,7 @@ export class RackWatch {
   /** The rack seen for the move at `turn` (the game's turn count when it was seen). */
   private seen: { readonly turn: number; readonly rack: string } | undefined;
   private tries = { turn: -1, count: 0, at: Number.NEGATIVE_INFINITY };
-  private looking: Promise<void> | undefined;
+  private looking: { readonly turn: number; readonly done: Promise<void> } | undefined;
 
   constructor(
     /** Reads the rack in a frame on its grid: its letters when every one is read surely, else undefined. */
@@ -39,7 +39,7 @@ export class RackWatch {
     if (this.tries.turn !== turn) this.tries = { turn, count: 0, at: Number.NEGATIVE_INFINITY };
     if (this.tries.count >= LOOKS || now - this.tries.at < LOOK_EVERY_MS) return;
     this.tries = { turn, count: this.tries.count + 1, at: now };
-    this.looking = this.read(bytes, corners)
+    const done = this.read(bytes, corners)
       .then((rack) => {
         if (!rack) return;
         if (this.seen?.turn === turn && [...this.seen.rack].length >= [...rack].length) return;
@@ -52,15 +52,20 @@ export class RackWatch {
       .finally(() => {
         this.looking = undefined;
       });
+    this.looking = { turn, done };
   }
 
-  /** The rack seen for the move made when the game had `turn` turns, if one was. */
-  rackFor(turn: number): string | undefined {
+  /**
+   * The rack seen for the move made when the game had `turn` turns, if one was. A look at that turn's rack still
+   * running is waited for (a move made within a second or two of the turn's start: the rack was being read).
+   */
+  async rackFor(turn: number): Promise<string | undefined> {
+    if (this.looking?.turn === turn) await this.looking.done;
     return this.seen?.turn === turn ? this.seen.rack : undefined;
   }
 
   /** Resolves when no look is running (tests, and a game closing). */
   async settled(): Promise<void> {
-    while (this.looking) await this.looking;
+    while (this.looking) await this.looking.done;
   }
 }
