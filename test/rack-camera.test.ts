@@ -1,7 +1,8 @@
 /**
  * The rack a seat camera sees, kept with its player's moves: a game whose camera stands at a player's place
  * (`rackCamera`) reads that player's rack from its frames as their turn starts and keeps it with the move they make,
- * for the scorekeeper only. The frames are rendered seat views (fixtures/seat), never trained on.
+ * for the scorekeeper only. The frames are fixtures/seat-game's (a recorded game rendered from the first player's
+ * seat, never trained on) and a rendered seat view.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,16 +16,20 @@ import { SqliteStore } from '../server/store/sqlite.ts';
 const dir = mkdtempSync(join(tmpdir(), 'tilecam-rack-camera-'));
 const store = new SqliteStore(join(dir, 'games.db'));
 afterAll(() => store.close());
-const view = (band: string, name: string) =>
-  readFileSync(new URL(`../fixtures/seat/${band}/${name}.jpg`, import.meta.url));
-/** Ann's rack, DNFDE, in front of a plain board seen from her place; and a view with no rack in front of it. */
-const withRack = view('55-65', '20_55-65deg_plain');
-const noRack = view('45-55', '01_45-55deg_vintage');
+const game = (n: number) =>
+  new URL(`../fixtures/seat-game/move-${String(n).padStart(2, '0')}`, import.meta.url);
+const frame = (n: number) => readFileSync(new URL(`${game(n).href}.jpg`));
+const label = (n: number) =>
+  readFileSync(new URL(`${game(n).href}.txt`), 'utf8')
+    .trimEnd()
+    .split('\n');
+/** After move 8, Cesar's rack FGIIIOU stands in front of the board, every tile read surely. */
+const RACK_AFTER_8 = 'FGIIIOU';
 
-async function game(rackCamera?: number): Promise<GameSession> {
+async function start(rackCamera?: number): Promise<GameSession> {
   const service = new GameService(store);
   const { id } = await service.create({
-    players: ['Ann', 'Ben'],
+    players: ['Cesar', 'Frentz'],
     lang: 'en',
     variant: 'classic',
     challengeRule: 'double',
@@ -33,40 +38,45 @@ async function game(rackCamera?: number): Promise<GameSession> {
   });
   const session = await service.session(id);
   if (!(session instanceof GameSession)) throw new Error('expected a classic game');
+  // The first seven moves entered by the scorekeeper; the eighth ended by End turn, its frame read (and confirmed,
+  // should it be held).
+  for (let n = 1; n <= 7; n++) await session.act({ type: 'confirm', board: label(n) });
+  const ended = await session.submitFrame(frame(8), true);
+  if (ended.status === 'needs-confirmation') await session.act({ type: 'confirm', board: label(8) });
   return session;
 }
 
 describe('the rack seen by a camera at a player’s place', () => {
   it('keeps the rack of the player at the camera with their moves, not the other player’s, for the scorekeeper only', async () => {
-    const session = await game(0);
-    // Ann is to move: a frame between turns is looked at for her rack, in the background.
-    await session.submitFrame(withRack, false);
+    const session = await start(0);
+    // Cesar is to move (move 9): the frame that ended move 8 was looked at for his rack.
     await session.racksLooked();
     await session.act({ type: 'pass' });
-    expect(session.keptRack(1)).toBe('DNFDE');
-    // Ben's turn: the camera shows Ann's rack, not his; nothing is kept with his move.
-    await session.submitFrame(withRack, false);
+    expect(session.keptRack(9)).toBe(RACK_AFTER_8);
+    // Frentz's turn: the camera shows Cesar's rack, not his; nothing is kept with his move.
+    await session.submitFrame(frame(8), false);
     await session.racksLooked();
     await session.act({ type: 'pass' });
-    expect(session.keptRack(2)).toBeUndefined();
-    // Ann again, with no rack in front of the board now: nothing kept (the rack of her first turn is not carried).
-    await session.submitFrame(noRack, false);
+    expect(session.keptRack(10)).toBeUndefined();
+    // Cesar again, and the frame shows tiles the game does not have (laid already: the rack in front of him may hold
+    // the tiles drawn after them): not looked at, nothing kept.
+    await session.submitFrame(frame(10), false);
     await session.racksLooked();
     await session.act({ type: 'exchange', count: 3 });
-    expect(session.keptRack(3)).toBeUndefined();
+    expect(session.keptRack(11)).toBeUndefined();
     // The scorekeeper's GCG has the rack; the game as viewers see it does not.
-    expect(session.gcg({ racks: true })).toMatch(/^>Ann: DNFDE -/m);
-    expect(session.gcg()).not.toContain('DNFDE');
-    expect(JSON.stringify(session.snapshot())).not.toContain('DNFDE');
-  });
+    expect(session.gcg({ racks: true })).toMatch(new RegExp(`^>Cesar: ${RACK_AFTER_8} -`, 'm'));
+    expect(session.gcg()).not.toContain(RACK_AFTER_8);
+    expect(JSON.stringify(session.snapshot())).not.toContain(RACK_AFTER_8);
+  }, 60_000);
 
   it('reads no rack where the game has no camera at a player’s place', async () => {
-    const session = await game();
-    await session.submitFrame(withRack, false);
+    const session = await start();
+    await session.submitFrame(frame(8), false);
     await session.racksLooked();
     await session.act({ type: 'pass' });
-    expect(session.keptRack(1)).toBeUndefined();
-  });
+    expect(session.keptRack(9)).toBeUndefined();
+  }, 60_000);
 
   it('refuses a camera at the place of a player the game does not have', () => {
     const config = { players: ['Ann', 'Ben'], rackCamera: 2 };

@@ -102,6 +102,8 @@ export class GameSession implements Session {
   readonly pictures: CameraPictures;
   private readonly held: HeldReadings;
   readonly sources = new SourceBoard(() => this.viewers.changed());
+  /** What the last frame read showed, as the game took it (interpret.ts). */
+  private lastSeen: Interpretation | undefined;
   /** The frame the reading held for the scorekeeper was read from (while this instance holds it): confirmed, the
    *  camera is told the board it showed (FrameIntake.learn). */
   private heldFrame: Uint8Array | undefined;
@@ -137,7 +139,12 @@ export class GameSession implements Session {
         const seen = await readRackIn(bytes, corners, config.lang);
         if (!seen || seen.tiles.some((t) => !t.sure)) return undefined;
         const rack = seen.tiles.map((t) => t.letter).join('');
-        return rackRefusal(this.state.rules, rack) === undefined ? rack : undefined;
+        const { rules: now, board, players } = this.state;
+        // Fewer tiles than a rack holds while the bag still had tiles to draw: some were not seen (a blank, which is
+        // not read; a tile hidden or cut off). Kept, it would be a rack the player never held.
+        const bag = unseenTiles(now.tileSet, board, { opponents: players.length - 1, rackSize: now.rackSize }).bag;
+        if ([...rack].length < now.rackSize && bag > 0) return undefined;
+        return rackRefusal(now, rack) === undefined ? rack : undefined;
       }, rules.rackSize);
   }
 
@@ -404,16 +411,21 @@ export class GameSession implements Session {
       };
     const result = await this.readAndDecide(bytes, endTurn, now);
     if (endTurn && result.status === 'committed') this.intake.endedTurn(camera, bytes, this.seq, now);
-    this.lookForRack(bytes, now);
+    // The frame that ended the last turn shows the board as the game now has it.
+    this.lookForRack(bytes, now, result.status !== 'committed');
     return result;
   }
 
   /** While the player at the camera's place is to move, the frame (one that showed the board) is looked at for their
    *  rack (rack-seen.ts), in the background. */
-  private lookForRack(bytes: Uint8Array, now: number): void {
+  private lookForRack(bytes: Uint8Array, now: number, asRead = true): void {
     const corners = this.intake.gridOf(bytes);
     if (!this.rackWatch || !corners || this.state.ended) return;
     if (this.state.toMove !== this.stored.config.rackCamera) return;
+    // Only while the frame (`asRead`: as the game took it) shows no new tile, not even one in doubt: once the player
+    // has laid tiles, the rack in front of them may already hold the tiles drawn after the move.
+    const seen = this.lastSeen;
+    if (asRead && (!seen || newTiles(this.state.board, seen.board, seen.doubts))) return;
     this.rackWatch.offer(bytes, corners, this.state.turns.length, now);
   }
 
@@ -461,6 +473,7 @@ export class GameSession implements Session {
       },
     );
     this.notice(seen.disturbed);
+    this.lastSeen = seen;
     // A camera that keeps sending frames (the camera page, a pulled stream) can wait out a hand.
     const streaming = now - this.lastFeed < STREAM_GAP_MS;
     if (!endTurn) this.lastFeed = now;
@@ -742,7 +755,11 @@ export class GameSession implements Session {
         const chosen = board?.board ?? this.held.get(BOARD)?.board;
         if (!chosen) throw new ServiceError('not-allowed', 'there is no reading waiting for confirmation');
         const behind = this.held.get(BOARD)?.behind ?? [];
+        const frame = this.heldFrame;
         const result = await this.commitBoard(chosen, 'held', true, true);
+        // The frame held showed the board as the turn ended, and so the rack of the player to move next as their turn
+        // starts (no turn waits behind it: one would have been played since).
+        if (result.status === 'committed' && frame && behind.length === 0) this.lookForRack(frame, Date.now(), false);
         // Held again (the confirmed board is no move either): the turns behind it still wait.
         return result.status === 'committed' ? this.decideBehind(behind, result) : result;
       }

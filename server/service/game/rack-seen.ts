@@ -5,8 +5,9 @@
  * player then makes (classic.ts writes it into the move's event, as the scorekeeper's `rack` action would).
  *
  * When: the rack is looked for as the turn starts, before the player takes tiles off it: from the first frame of the
- * turn, then every LOOK_EVERY_MS until a whole rack is seen, at most LOOKS times a turn. A later look replaces an
- * earlier one only when it sees more tiles. Only a rack read wholly surely counts: a letter the model is unsure of
+ * turn, then every LOOK_EVERY_MS until a whole rack is seen, at most LOOKS times a turn, and only while the board
+ * shows no new tile (classic.ts: once tiles are laid, the rack may hold those drawn after them). A later look
+ * replaces an earlier one only when it sees more tiles. Only a rack read wholly surely counts: a letter the model is unsure of
  * would be a guess in the record, and the scorekeeper can still type the rack.
  */
 import type { Corners } from '../../../vision/index.ts';
