@@ -425,7 +425,8 @@ const MIN_FOREIGN_PX = 24;
 
 /** The letters of another set read on the squares (`CellReading.foreign`, cells as seen on `corners`), without those
  *  on squares too small in the photo to show an umlaut's dots (MIN_FOREIGN_PX). */
-function resolvedForeign(foreign: readonly string[], corners: Corners): string[] {
+function resolvedForeign(foreign: readonly string[], corners: Corners): readonly string[] {
+  if (foreign.every((letter) => !letter)) return foreign;
   const h = gridHomography(corners);
   const at = (u: number, v: number): [number, number] => {
     const w = h[6]! * u + h[7]! * v + h[8]!;

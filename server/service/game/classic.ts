@@ -142,7 +142,10 @@ export class GameSession implements Session {
         const { rules: now, board, players } = this.state;
         // Fewer tiles than a rack holds while the bag still had tiles to draw: some were not seen (a blank, which is
         // not read; a tile hidden or cut off). Kept, it would be a rack the player never held.
-        const bag = unseenTiles(now.tileSet, board, { opponents: players.length - 1, rackSize: now.rackSize }).bag;
+        const bag = unseenTiles(now.tileSet, board, {
+          opponents: players.length - 1,
+          rackSize: now.rackSize,
+        }).bag;
         if ([...rack].length < now.rackSize && bag > 0) return undefined;
         return rackRefusal(now, rack) === undefined ? rack : undefined;
       }, rules.rackSize);
@@ -759,7 +762,8 @@ export class GameSession implements Session {
         const result = await this.commitBoard(chosen, 'held', true, true);
         // The frame held showed the board as the turn ended, and so the rack of the player to move next as their turn
         // starts (no turn waits behind it: one would have been played since).
-        if (result.status === 'committed' && frame && behind.length === 0) this.lookForRack(frame, Date.now(), false);
+        if (result.status === 'committed' && frame && behind.length === 0)
+          this.lookForRack(frame, Date.now(), false);
         // Held again (the confirmed board is no move either): the turns behind it still wait.
         return result.status === 'committed' ? this.decideBehind(behind, result) : result;
       }
