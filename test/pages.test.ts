@@ -106,7 +106,7 @@ describe.skipIf(!chromiumPresent)('the pages at a phone, a laptop and a TV size'
   let base: string;
   /** A classic game of three moves with a 25-minute game clock, a 40-character name to play. */
   let game: { id: string; token: string };
-  /** A game whose first move is held: a smudge over the board (a hand’s shape with no arm: no hand), 8 squares in
+  /** A game whose first move is held: a smudge over the board (a hand’s shape with no arm: no hand), 6 squares in
    *  doubt. */
   let held: { id: string; token: string };
   /** A game of 27 turns (LONG_GAME). */
@@ -199,8 +199,10 @@ describe.skipIf(!chromiumPresent)('the pages at a phone, a laptop and a TV size'
   }, 60_000);
 
   it("shows the scorekeeper's held reading with its zoomed squares in view, and its dialogs reached by keyboard", async () => {
+    // The smudge's squares in doubt (8 before a lone square read mostly as a hand, and empty among the rest, was taken
+    // as empty: 6E, 7E, 7F, 7H, 8I, 9F are, by the photo's label).
     const squares = (await snapshot(held.id)).pending!.squares.length;
-    expect(squares).toBe(8);
+    expect(squares).toBe(6);
     for (const [width, height] of SIZES) {
       const where = `${width}×${height}`;
       const page = await watchedPage(browser, width, height);

@@ -321,7 +321,7 @@ export class Camera {
       this.settled = undefined;
       return reading;
     }
-    const same = new Set(changedSquares(settled.samples, samples));
+    const changed = new Set(changedSquares(settled.samples, samples));
     // upright[i] = seen[at[i]]
     const at = uprightGrid(
       Array.from({ length: 225 }, (_, i) => i),
@@ -329,7 +329,7 @@ export class Camera {
     );
     const keep = new Set<number>();
     at.forEach((cell, upright) => {
-      if (settled.empty[cell] && !same.has(cell)) keep.add(upright);
+      if (settled.empty[cell] && !changed.has(cell)) keep.add(upright);
     });
     const kept = (s: { row: number; col: number }) => keep.has(s.row * 15 + s.col);
     const changes = reading.board.some((row, r) =>
