@@ -758,8 +758,11 @@ export class GameSession implements Session {
         const chosen = board?.board ?? this.held.get(BOARD)?.board;
         if (!chosen) throw new ServiceError('not-allowed', 'there is no reading waiting for confirmation');
         const behind = this.held.get(BOARD)?.behind ?? [];
-        const frame = this.heldFrame;
+        // The frame of the reading held, if one is (a board typed with none held has no frame).
+        const frame = this.held.get(BOARD) ? this.heldFrame : undefined;
+        this.heldFrame = frame;
         const result = await this.commitBoard(chosen, 'held', true, true);
+        if (result.status === 'committed') this.heldFrame = undefined;
         // The frame held showed the board as the turn ended, and so the rack of the player to move next as their turn
         // starts (no turn waits behind it: one would have been played since).
         if (result.status === 'committed' && frame && behind.length === 0)
@@ -773,6 +776,7 @@ export class GameSession implements Session {
         const held = this.held.get(BOARD);
         if (!held) throw new ServiceError('not-allowed', 'there is no reading waiting for confirmation');
         await this.held.drop(BOARD);
+        this.heldFrame = undefined;
         this.notify();
         return this.decideBehind(held.behind ?? [], {
           status: 'unchanged',
