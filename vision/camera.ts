@@ -256,11 +256,7 @@ export class Camera {
     const state = this.state;
     if (!state || board.length !== 15) return 0;
     const { seen, features } = state;
-    // upright[i] = seen[at[i]]
-    const at = uprightGrid(
-      Array.from({ length: 225 }, (_, i) => i),
-      seen.turns,
-    );
+    const at = seenCells(seen.turns);
     const label: string[] = new Array(225);
     at.forEach((cell, upright) => {
       const t = board[Math.floor(upright / 15)]?.[upright % 15] ?? '';
@@ -322,11 +318,7 @@ export class Camera {
       return reading;
     }
     const changed = new Set(changedSquares(settled.samples, samples));
-    // upright[i] = seen[at[i]]
-    const at = uprightGrid(
-      Array.from({ length: 225 }, (_, i) => i),
-      state.seen.turns,
-    );
+    const at = seenCells(state.seen.turns);
     const keep = new Set<number>();
     at.forEach((cell, upright) => {
       if (settled.empty[cell] && !changed.has(cell)) keep.add(upright);
@@ -347,6 +339,15 @@ export class Camera {
       ...(reading.foreign ? { foreign: reading.foreign.filter((s) => !kept(s)) } : {}),
     };
   }
+}
+
+/** For each square of the upright board, the square as seen in the photo (`turns` quarter turns): upright[i] =
+ *  seen[at[i]]. */
+function seenCells(turns: Parameters<typeof uprightGrid>[1]): number[] {
+  return uprightGrid(
+    Array.from({ length: 225 }, (_, i) => i),
+    turns,
+  );
 }
 
 /** Whether two frames are the same bytes (a frame sent again, as an End turn sends the frame the camera just sent). */

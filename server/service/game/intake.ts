@@ -195,9 +195,9 @@ export class FrameIntake implements CameraPictures {
 
   /**
    * The game has accepted `board` from camera `seat`'s last frame (a move read, or a held reading confirmed): the
-   * camera learns from it how this set's tiles look. `frame`: the frame the board was read from, when it was read
-   * from one just now (not a reading held and confirmed later): the camera then keeps the squares committed empty
-   * empty while their pixels stay (vision's Camera.learn). Returns the squares learnt from.
+   * camera learns from it how this set's tiles look. `frame`: the frame the board was read from (a held reading's,
+   * when it is confirmed): when it is still the camera's last, the camera keeps the squares committed empty empty
+   * while their pixels stay (vision's Camera.learn). Returns the squares learnt from.
    */
   learn(seat: number, board: Board, frame?: Uint8Array): number {
     const camera = this.cameras.get(seat);
