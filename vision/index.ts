@@ -14,6 +14,7 @@ export {
   MAX_PIXELS,
   openImage,
 } from './decode.ts';
+export { gridHomography, project } from './homography.ts';
 export { locateBoard, orderCorners } from './locate.ts';
 export { type RackReading, type RackTile, readRack } from './rack.ts';
 export { DEFAULT_THRESHOLD, prepareVision, type RecognizeOptions, recognize } from './recognize.ts';

@@ -36,10 +36,17 @@ function lexiconFor(lang: 'en' | 'de'): Promise<{ lexicon: Dawg; name: string }>
 }
 
 /**
- * Refuses a game with a blank on its board whose letter is not named yet (read by the camera as a blank, and never
- * named): its record cannot say which letter the blank stands for, and no word through it can be checked.
+ * The game's snapshot, when its moves can be analysed. Refuses Scrabble Me, and a game with a blank on its board whose
+ * letter is not named yet (read by the camera as a blank, and never named): its record cannot say which letter the
+ * blank stands for, and no word through it can be checked.
  */
-function refuseUnnamedBlanks(snapshot: GameSnapshot): void {
+function analysable(game: GameView): GameSnapshot {
+  const snapshot = game.snapshot();
+  if (snapshot.variant === 'scrabble-me')
+    throw new ServiceError(
+      'not-allowed',
+      'best plays are worked out for games on one board, not Scrabble Me',
+    );
   const squares = snapshot.board.flatMap((row, r) =>
     [...row].flatMap((tile, c) => (tile === '?' ? [squareName({ row: r, col: c })] : [])),
   );
@@ -48,6 +55,7 @@ function refuseUnnamedBlanks(snapshot: GameSnapshot): void {
       'not-allowed',
       `the blank on ${squares.join(', ')} is not named yet: name the letter it stands for, then ask again`,
     );
+  return snapshot;
 }
 
 /** Turn `turn` (1-based: plays, passes and exchanges in order) of `game`, played from `rack` (default: the rack
@@ -57,13 +65,7 @@ export async function analyzeTurn(
   turn: number,
   given: string | undefined,
 ): Promise<AnalyzedTurn & { lexicon: string }> {
-  const snapshot = game.snapshot();
-  if (snapshot.variant === 'scrabble-me')
-    throw new ServiceError(
-      'not-allowed',
-      'best plays are worked out for games on one board, not Scrabble Me',
-    );
-  refuseUnnamedBlanks(snapshot);
+  const snapshot = analysable(game);
   const rack = given ?? game.keptRack(turn);
   if (rack === undefined)
     throw new ServiceError(
@@ -85,13 +87,7 @@ export async function analyzeTurn(
 /** Every move of `game` against the best plays of the rack kept with it (a move without one is listed, not ranked),
  *  and each player's equity given up over the moves ranked. */
 export async function analyzeGame(game: GameView): Promise<GameAnalysis> {
-  const snapshot = game.snapshot();
-  if (snapshot.variant === 'scrabble-me')
-    throw new ServiceError(
-      'not-allowed',
-      'best plays are worked out for games on one board, not Scrabble Me',
-    );
-  refuseUnnamedBlanks(snapshot);
+  const snapshot = analysable(game);
   const lang = snapshot.lang === 'de' ? 'de' : 'en';
   const read = readGcg(game.gcg({ racks: true }));
   if (!read.ok) throw new ServiceError('unavailable', `the game's record could not be read: ${read.message}`);

@@ -9,12 +9,7 @@
  * listing (listing.ts) stand apart.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Lexicon } from '../engine/index.ts';
 import { defaultEnglishLexicon, readingLexicon } from '../lexicon/index.ts';
 import type { FrameResult } from '../protocol/index.ts';
@@ -47,11 +42,7 @@ export interface ServiceOptions {
    * Where the games' frames and actions are decided, when not in this process: the work queue that `tilecam
    * worker` processes take them from (work.ts). This instance then only keeps its games' views up to date.
    */
-  readonly work?: {
-    run(job: WorkJob): Promise<WorkAnswer>;
-    /** An id for a new game that spreads the games evenly over the workers (WorkQueue.newGameId). */
-    newGameId?(): Promise<string>;
-  };
+  readonly work?: Work;
   /**
    * Whether the camera pictures taken here go to pages on the other instances over the bus, and theirs come here
    * (default yes). A worker shares none: the instance that handed it the frame shows it.
@@ -63,6 +54,30 @@ export interface ServiceOptions {
    * Without it, the streams this instance pulls are its own.
    */
   readonly sharedSources?: SharedSources;
+}
+
+/** The work queue, as the service uses it. */
+interface Work {
+  run(job: WorkJob): Promise<WorkAnswer>;
+  /** An id for a new game that spreads the games evenly over the workers (WorkQueue.newGameId). */
+  newGameId?(): Promise<string>;
+}
+
+/**
+ * Where a game's frames and actions are decided: in this process (`Service.here`) or by the workers of the work queue
+ * (`Service.byWorkers`), chosen once when the service is made, as the bus is. Each runs in the game's queue.
+ */
+interface Decider {
+  /** An id for a new game. */
+  newGameId(): Promise<string>;
+  frame(
+    live: Live,
+    frame: Uint8Array,
+    endTurn: boolean,
+    camera: number,
+    version: number | undefined,
+  ): Promise<FrameResult>;
+  act(live: Live, action: unknown, version: number | undefined): Promise<FrameResult>;
 }
 
 /** A game in memory, with when it was last asked for, its queue and what catching up keeps. */
@@ -84,7 +99,7 @@ export class GameService {
   private readonly sweeper: NodeJS.Timeout;
   /** Redis's bus in a hall, else a LocalBus that tells no one. */
   private readonly bus: GameBus;
-  private readonly work: ServiceOptions['work'];
+  private readonly decider: Decider;
   private readonly pictures: boolean;
   private readonly streams: CameraStreams;
   private readonly catchUp: CatchUp;
@@ -98,7 +113,7 @@ export class GameService {
     this.timing = o.timing ?? { frames: 3, ms: 1500 };
     this.limits = o.limits ?? defaultLimits;
     this.bus = o.bus ?? new LocalBus();
-    this.work = o.work;
+    this.decider = o.work ? this.byWorkers(o.work) : this.here();
     this.pictures = o.pictures ?? true;
     this.frameLimiter = this.limiter('frames', this.limits.framesPerSecond, 1);
     this.createLimiter = this.limiter('games', this.limits.gamesPerMinute, 60);
@@ -122,7 +137,7 @@ export class GameService {
     this.bus.subscribe((id, note) => this.changedElsewhere(id, note));
     // A camera picture taken elsewhere, for the pages here watching that game's cameras.
     if (this.pictures)
-      this.bus.onPicture?.((id, thumb) => this.sessions.get(id)?.session.pictures.showPicture(thumb));
+      this.bus.onPicture((id, thumb) => this.sessions.get(id)?.session.pictures.showPicture(thumb));
     // Changes told while Redis was away were missed: every game in memory catches up from the store.
     this.bus.onReconnect(() => {
       for (const id of this.sessions.keys()) this.changedElsewhere(id);
@@ -134,16 +149,7 @@ export class GameService {
    * them; in memory here should Redis stop answering), else in this process.
    */
   limiter(name: string, points: number, seconds: number): RateLimiterAbstract {
-    const local = new RateLimiterMemory({ points, duration: seconds, keyPrefix: `tilecam:${name}` });
-    const redis = this.bus.redis;
-    if (!redis) return local;
-    return new RateLimiterRedis({
-      storeClient: redis,
-      points,
-      duration: seconds,
-      keyPrefix: `tilecam:${name}`,
-      insuranceLimiter: local,
-    });
+    return this.bus.limiter(name, points, seconds);
   }
 
   /**
@@ -208,12 +214,7 @@ export class GameService {
   }
 
   async create(config: GameConfig): Promise<{ id: string; token: string }> {
-    // With workers, the games are placed on their queues in turn; a random id if the queues cannot say.
-    const placed = await this.work?.newGameId?.().catch((err: unknown) => {
-      console.error(`placing a new game on the work queues: ${(err as Error).message}`);
-      return undefined;
-    });
-    const id = placed ?? randomUUID().slice(0, 8);
+    const id = await this.decider.newGameId();
     const token = randomBytes(24).toString('base64url');
     await this.store
       .createGame({ id, tokenHash: hash(token), config })
@@ -268,7 +269,7 @@ export class GameService {
             this.timing,
             stored.config.lexicon === 'none' ? undefined : readingLexicon(stored.config.lang),
           );
-    if (this.pictures && this.bus.pictures) session.pictures.sharePictures(this.bus.pictures(id));
+    if (this.pictures) session.pictures.sharePictures(this.bus.pictures(id));
     const queue = new GameQueue();
     const live: Live = { session, lastUsed: Date.now(), queue, held: JSON.stringify(stored.held ?? []) };
     // Work the game schedules for later (an End turn waiting out a hand) runs in its queue like any other.
@@ -314,25 +315,8 @@ export class GameService {
     { camera = 0, version }: { camera?: number; version?: number | undefined } = {},
   ): Promise<FrameResult> {
     const live = await this.live(id);
-    const { session, queue } = live;
-    const read = (frame: Uint8Array): Promise<FrameResult> =>
-      this.work
-        ? this.remote(
-            live,
-            {
-              kind: 'frame',
-              game: id,
-              frame: Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength).toString('base64'),
-              endTurn,
-              camera,
-              ...(version === undefined ? {} : { version }),
-            },
-            frame,
-          )
-        : this.guarded(id, live, () => {
-            checkVersion(session, version);
-            return session.submitFrame(frame, endTurn, { camera });
-          })();
+    const { queue } = live;
+    const read = (frame: Uint8Array) => this.decider.frame(live, frame, endTurn, camera, version);
     if (endTurn || version !== undefined) return queue.run(() => read(bytes));
     return queue.feed<FrameResult>(camera, bytes, read, { status: 'skipped' });
   }
@@ -343,19 +327,61 @@ export class GameService {
    */
   async act(id: string, action: unknown, version?: number): Promise<FrameResult> {
     const live = await this.live(id);
-    const { session, queue } = live;
-    if (this.work)
-      return queue.run(() =>
-        this.remote(live, { kind: 'act', game: id, action, ...(version === undefined ? {} : { version }) }),
-      );
-    return queue.run(
-      this.guarded(id, live, async () => {
-        checkVersion(session, version);
-        return session.act(action).catch((err: unknown) => {
-          throw this.streams.pulledElsewhere(id, err);
+    return live.queue.run(() => this.decider.act(live, action, version));
+  }
+
+  /** Frames and actions decided in this process. */
+  private here(): Decider {
+    return {
+      newGameId: async () => randomUUID().slice(0, 8),
+      frame: (live, frame, endTurn, camera, version) => {
+        const { session } = live;
+        return this.guarded(session.id, live, () => {
+          checkVersion(session, version);
+          return session.submitFrame(frame, endTurn, { camera });
+        })();
+      },
+      act: (live, action, version) => {
+        const { session } = live;
+        return this.guarded(session.id, live, async () => {
+          checkVersion(session, version);
+          return session.act(action).catch((err: unknown) => {
+            throw this.streams.pulledElsewhere(session.id, err);
+          });
+        })();
+      },
+    };
+  }
+
+  /** Frames and actions decided by the workers (work.ts); this instance then keeps its games' views up to date. */
+  private byWorkers(work: Work): Decider {
+    const since = (version: number | undefined) => (version === undefined ? {} : { version });
+    return {
+      // The games are placed on the workers' queues in turn; a random id if the queues cannot say.
+      newGameId: async () => {
+        const placed = await work.newGameId?.().catch((err: unknown) => {
+          console.error(`placing a new game on the work queues: ${(err as Error).message}`);
+          return undefined;
         });
-      }),
-    );
+        return placed ?? randomUUID().slice(0, 8);
+      },
+      frame: (live, frame, endTurn, camera, version) =>
+        this.remote(
+          work,
+          live,
+          {
+            kind: 'frame',
+            game: live.session.id,
+            frame: Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength).toString('base64'),
+            endTurn,
+            camera,
+            ...since(version),
+          },
+          frame,
+        ),
+      act: (live, action, version) =>
+        this.remote(work, live, { kind: 'act', game: live.session.id, action, ...since(version) }),
+    };
   }
 
   /**
@@ -415,9 +441,9 @@ export class GameService {
    * `job` decided by a worker (work.ts); then this instance's copy of the game catches up from the store, so that
    * the answer and the views show what the worker recorded.
    */
-  private async remote(live: Live, job: WorkJob, frame?: Uint8Array): Promise<FrameResult> {
+  private async remote(work: Work, live: Live, job: WorkJob, frame?: Uint8Array): Promise<FrameResult> {
     try {
-      const { result, grid, disturbed } = await this.work!.run(job);
+      const { result, grid, disturbed } = await work.run(job);
       // The camera's page here is shown the frame with the grid the worker found in it, and the scorekeeper the
       // notice the worker gives (a committed square read as changed).
       if (frame && job.kind === 'frame' && grid)

@@ -6,6 +6,8 @@
  * the game say (board found, squares in doubt, whose turn, the last move); End turn stays in view. Without a camera
  * the page says why, for as long as it is so, and takes photos instead (each one ends the turn). In a Scrabble Me
  * game each seat has its camera: `&seat=N` (1-based) says which seat this one is at.
+ *
+ * Size: one page's camera, photo fallback and status bar; the frame gate is ui/frame-gate.ts.
  */
 import type { GameSnapshot, MeSnapshot, Snapshot } from '../../server/protocol/index.ts';
 import { connect } from '../connection.ts';

@@ -4,6 +4,9 @@
  * boards with the new tiles, the premiums counted and those used before, each word outlined, and every point as
  * sentences out. `?id=ID` shows a stored check (its permalink), `?game=ID&turn=N` a live game's move explained, and
  * a GCG file can be rescored to find its first wrong score.
+ *
+ * Size: the page's three ways in (photos, a stored check, a live move) and one verdict's every part, each a few lines
+ * of DOM over the shared renderer (ui/render.ts) and client (api.ts).
  */
 
 import type { ExplainedWord, PremiumName } from '../../server/engine/index.ts';

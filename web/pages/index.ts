@@ -3,6 +3,8 @@
  * game's scorekeeper link on this computer ("Your games on this computer"), and list the games on this server with
  * their scores, status and date (an event's games link to its hall); a finished or abandoned game whose scorekeeper
  * link this computer keeps can be archived, and restored from "Show archived".
+ *
+ * Size: the start form (players, rules, camera, overlay) and the two lists, each a few lines of DOM wiring.
  */
 import type { GameConfigInput } from '../../server/protocol/index.ts';
 import { setArchived as archiveRequest, createGame, failure } from '../api.ts';

@@ -11,7 +11,7 @@ import {
   tileSets,
 } from '../../server/engine/index.ts';
 import type { ClockView, GameSnapshot, Look, PendingView, WordView } from '../../server/protocol/index.ts';
-import { gridHomography, project } from '../../vision/homography.ts';
+import { gridHomography, project } from '../../vision/index.ts';
 import { askText } from './dialog.ts';
 
 const PREMIUM = standardLayout.rows;

@@ -32,6 +32,13 @@ export interface PictureShare {
  */
 export type Watching = 'pictures' | 'grid' | false;
 
+/** The share of a game whose pictures go nowhere else: a server alone, or a worker (it has no pages). */
+export const NO_SHARE: PictureShare = {
+  watched: async () => false,
+  send: () => {},
+  watching: () => {},
+};
+
 /** A camera picture without the picture: the grid and the frame's size. */
 function gridOf({ jpeg: _, ...grid }: Thumbnail): Thumbnail {
   return grid;
@@ -71,7 +78,7 @@ export class FrameIntake implements CameraPictures {
   /** What the pages here watch, as last told to the other instances. */
   private here: Watching = false;
   private readonly turnFrames = new TurnFrames();
-  private share: PictureShare | undefined;
+  private share: PictureShare = NO_SHARE;
   /** What is watched of the cameras elsewhere, as last asked, when, and the question in flight. */
   private away: { watched: Watching; at: number; asking?: Promise<void> } = { watched: false, at: 0 };
 
@@ -112,7 +119,7 @@ export class FrameIntake implements CameraPictures {
     const here = this.watchingHere();
     if (here === this.here) return;
     this.here = here;
-    this.share?.watching(here);
+    this.share.watching(here);
   }
 
   /** Shares the camera pictures with the other instances: the frames read here go to pages watching there. */
@@ -244,7 +251,7 @@ export class FrameIntake implements CameraPictures {
     const thumb = await makeThumbnail(bytes, corners, watched === 'pictures');
     const data = this.seats > 1 ? { ...thumb, camera: seat } : thumb;
     this.deliver(data);
-    if (away) this.share?.send(away === 'grid' ? gridOf(data) : data);
+    if (away) this.share.send(away === 'grid' ? gridOf(data) : data);
   }
 
   /**
@@ -254,7 +261,6 @@ export class FrameIntake implements CameraPictures {
    */
   private watchedElsewhere(): Watching {
     const share = this.share;
-    if (!share) return false;
     const now = Date.now();
     if (now - this.away.at >= WATCHED_MS && !this.away.asking) {
       this.away.asking = share

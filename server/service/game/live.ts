@@ -4,6 +4,13 @@
  * scorekeeper with their photos, and the camera streams shown to the scorekeeper.
  */
 export { type Behind, type Held, HeldReadings, photoUrl } from './held.ts';
-export { FrameIntake, LAST_FRAME_MS, NoFrameYet, type PictureShare, type Watching } from './intake.ts';
+export {
+  FrameIntake,
+  LAST_FRAME_MS,
+  NO_SHARE,
+  NoFrameYet,
+  type PictureShare,
+  type Watching,
+} from './intake.ts';
 export { SourceBoard, STREAM_STOPPED } from './source-board.ts';
 export { eventsAfter, Viewers } from './viewers.ts';

@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Thumbnail } from '../game/frames.ts';
 import type { PictureShare, Watching } from '../game/live.ts';
 import { isSquares } from '../validate.ts';
@@ -32,10 +33,15 @@ export interface GameBus {
   publish(id: string, note?: BusNote): Promise<void>;
   /** Calls `listener` with the id of every game another instance changed, and what the message said of it. */
   subscribe(listener: (id: string, note: BusNote) => void): void;
-  /** Game `id`'s camera pictures shared with the other instances (none without Redis). */
-  pictures?(id: string): PictureShare;
+  /** Game `id`'s camera pictures shared with the other instances (alone, a share that no one watches). */
+  pictures(id: string): PictureShare;
   /** Calls `listener` with every camera picture another instance sends, and its game. */
-  onPicture?(listener: (id: string, thumb: Thumbnail) => void): void;
+  onPicture(listener: (id: string, thumb: Thumbnail) => void): void;
+  /**
+   * A rate limit of `points` per `seconds`, named `name`: counted in Redis, one count for every instance (in memory
+   * here should Redis stop answering), or alone in this process.
+   */
+  limiter(name: string, points: number, seconds: number): RateLimiterAbstract;
   close(): Promise<void>;
 }
 
@@ -217,6 +223,16 @@ export class RedisBus implements GameBus {
         }
       },
     };
+  }
+
+  limiter(name: string, points: number, seconds: number): RateLimiterAbstract {
+    return new RateLimiterRedis({
+      storeClient: this.redis,
+      points,
+      duration: seconds,
+      keyPrefix: `tilecam:${name}`,
+      insuranceLimiter: new RateLimiterMemory({ points, duration: seconds, keyPrefix: `tilecam:${name}` }),
+    });
   }
 
   onPicture(listener: (id: string, thumb: Thumbnail) => void): void {
