@@ -162,8 +162,15 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
       '35_65-75deg_vintage',
     ]) {
       const photo = await decodeImage(readFileSync(file(name, 'jpg')));
-      const rack = await readRack(photo, await locateGrid(photo), model, [...letters]);
+      const grid = await locateGrid(photo);
+      const rack = await readRack(photo, grid, model, [...letters]);
       expect(rack?.tiles.map((t) => t.letter).join(''), name).toBe(scenes[name]!.rack_letters);
+      // Looked for again where it stood (a steady camera's next look): the same tiles; three squares nearer the
+      // board, where it does not stand, none.
+      const near = await readRack(photo, grid, model, [...letters], rack!.distance);
+      expect(near?.tiles.map((t) => t.letter).join(''), name).toBe(scenes[name]!.rack_letters);
+      if (rack!.distance > 4)
+        expect(await readRack(photo, grid, model, [...letters], rack!.distance - 3), name).toBeUndefined();
     }
     // Seat views with no rack in front of the board: none is read off the table or the board's near border.
     for (const name of ['01_45-55deg_vintage', '24_65-75deg_plain']) {

@@ -9,6 +9,7 @@
  * in decide.ts, the live side in live.ts.
  */
 
+import type { RackReading } from '../../../vision/index.ts';
 import {
   applyEvent,
   type Board,
@@ -135,20 +136,25 @@ export class GameSession implements Session {
     this.pictures = this.intake = new FrameIntake(config.lang, 1);
     this.held = new HeldReadings(store, stored.id, () => 'pending-', stored.held);
     if (config.rackCamera !== undefined)
-      this.rackWatch = new RackWatch(async (bytes, corners) => {
-        const seen = await readRackIn(bytes, corners, config.lang);
-        if (!seen || seen.tiles.some((t) => !t.sure)) return undefined;
-        const rack = seen.tiles.map((t) => t.letter).join('');
-        const { rules: now, board, players } = this.state;
-        // Fewer tiles than a rack holds while the bag still had tiles to draw: some were not seen (a blank, which is
-        // not read; a tile hidden or cut off). Kept, it would be a rack the player never held.
-        const bag = unseenTiles(now.tileSet, board, {
-          opponents: players.length - 1,
-          rackSize: now.rackSize,
-        }).bag;
-        if ([...rack].length < now.rackSize && bag > 0) return undefined;
-        return rackRefusal(now, rack) === undefined ? rack : undefined;
+      this.rackWatch = new RackWatch(async (bytes, corners, near) => {
+        const seen = await readRackIn(bytes, corners, config.lang, near);
+        return { rack: seen && this.rackToKeep(seen), distance: seen?.distance };
       }, rules.rackSize);
+  }
+
+  /** The rack seen, when it is one the player held: every tile read surely, and whole while the bag had tiles. */
+  private rackToKeep(seen: RackReading): string | undefined {
+    if (seen.tiles.some((t) => !t.sure)) return undefined;
+    const rack = seen.tiles.map((t) => t.letter).join('');
+    const { rules: now, board, players } = this.state;
+    // Fewer tiles than a rack holds while the bag still had tiles to draw: some were not seen (a blank, which is
+    // not read; a tile hidden or cut off). Kept, it would be a rack the player never held.
+    const bag = unseenTiles(now.tileSet, board, {
+      opponents: players.length - 1,
+      rackSize: now.rackSize,
+    }).bag;
+    if ([...rack].length < now.rackSize && bag > 0) return undefined;
+    return rackRefusal(now, rack) === undefined ? rack : undefined;
   }
 
   /** Rebuilds a session from its stored events, exactly as it was. */

@@ -138,13 +138,15 @@ export async function readRackIn(
   bytes: Uint8Array,
   corners: Corners,
   lang: TileSetId,
+  /** Where the rack stood in the last look on this grid (vision's readRack). */
+  near?: number,
 ): Promise<RackReading | undefined> {
   const photo = await decodeImage(bytes);
   // The rack stands in front of the picture's lower edge of the grid: the corners as the picture shows them.
   const inView = orderCorners(
     corners.map(([x, y]) => [x * photo.scaleX, y * photo.scaleY]),
   ) as unknown as Corners;
-  return readRack(photo, inView, await loadModel(), [...readingOptions(lang).letters]);
+  return readRack(photo, inView, await loadModel(), [...readingOptions(lang).letters], near);
 }
 
 /**

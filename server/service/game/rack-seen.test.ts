@@ -13,7 +13,7 @@ const frame = new Uint8Array([1]);
 /** A watch whose looks see the racks given, in turn, counting its looks. */
 function watch(...racks: (string | undefined)[]) {
   let looks = 0;
-  const w = new RackWatch(async () => racks[looks++], 7);
+  const w = new RackWatch(async () => ({ rack: racks[looks++] }), 7);
   return { w, looks: () => looks };
 }
 
@@ -86,5 +86,32 @@ describe('RackWatch', () => {
     none.offer(frame, corners, 0, 0);
     await none.settled();
     expect(await none.rackFor(0)).toBeUndefined();
+  });
+
+  it('reads only around where the rack stood while the grid stays, and every row again once it is not there', async () => {
+    const asked: (number | undefined)[] = [];
+    const seen = [{ distance: 2 }, { rack: 'AB', distance: 2.25 }, {}, {}, { distance: 3 }];
+    const w = new RackWatch(async (_bytes, _corners, near) => {
+      asked.push(near);
+      return seen[asked.length - 1]!;
+    }, 7);
+    // A tenth of a square is 0.067 px on this 10-px grid: a grid 0.05 px off is the same; 1 px off is another.
+    const nudged = corners.map(([x, y]) => [x + 0.05, y]) as unknown as Corners;
+    const moved = corners.map(([x, y]) => [x + 1, y]) as unknown as Corners;
+    const look = async (at: Corners, turn: number) => {
+      w.offer(frame, at, turn, 0);
+      await w.settled();
+    };
+    await look(corners, 0);
+    await look(nudged, 1);
+    await look(nudged, 2);
+    await look(nudged, 3);
+    await look(moved, 4);
+    // The first look reads every row; the next on the same grid near the rack (2, then 2.25); a near look that
+    // sees none leaves the next to read every row; a moved grid too.
+    expect(asked).toEqual([undefined, 2, 2.25, undefined, undefined]);
+    expect(await w.rackFor(1)).toBe('AB');
+    await look(moved, 5);
+    expect(asked.at(-1)).toBe(3);
   });
 });

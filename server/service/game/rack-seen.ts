@@ -9,23 +9,45 @@
  * shows no new tile (classic.ts: once tiles are laid, the rack may hold those drawn after them). A later look
  * replaces an earlier one only when it sees more tiles. Only a rack read wholly surely counts: a letter the model is unsure of
  * would be a guess in the record, and the scorekeeper can still type the rack.
+ *
+ * Where: a steady camera's rack stands where it stood. Once a look has found it, the next looks on the same grid
+ * read only the rows around it (vision's readRack `near`: about a fourth of the time), until one finds nothing
+ * there; the look after that reads every row again.
  */
 import type { Corners } from '../../../vision/index.ts';
 
 /** Looks for the rack in one turn, at most. */
 export const LOOKS = 3;
-/** Between two looks in a turn, at least (a look costs about 1–2 s of the processor here). */
+/** Between two looks in a turn, at least (a whole look costs about 1–3 s of the processor here, a near one 0.3–0.6). */
 export const LOOK_EVERY_MS = 4000;
+/** A grid is the same when no corner moved more than this share of a square. */
+const SAME_GRID = 0.1;
+
+/** What a look saw: the rack, when it is one to keep, and where a rack stood (even one not kept), if one was seen. */
+export interface RackLook {
+  readonly rack?: string | undefined;
+  /** The rack's distance in front of the board (vision's RackReading). */
+  readonly distance?: number | undefined;
+}
 
 export class RackWatch {
   /** The rack seen for the move at `turn` (the game's turn count when it was seen). */
   private seen: { readonly turn: number; readonly rack: string } | undefined;
   private tries = { turn: -1, count: 0, at: Number.NEGATIVE_INFINITY };
   private looking: { readonly turn: number; readonly done: Promise<void> } | undefined;
+  /** Where the last look found a rack, and on which grid. */
+  private place: { readonly corners: Corners; readonly distance: number } | undefined;
 
   constructor(
-    /** Reads the rack in a frame on its grid: its letters when every one is read surely, else undefined. */
-    private readonly read: (bytes: Uint8Array, corners: Corners) => Promise<string | undefined>,
+    /**
+     * Reads the rack in a frame on its grid, only around `near` when given: its letters when every one is read
+     * surely, and where it stood.
+     */
+    private readonly read: (
+      bytes: Uint8Array,
+      corners: Corners,
+      near: number | undefined,
+    ) => Promise<RackLook>,
     /** A whole rack: no more looks this turn once it is seen. */
     private readonly rackSize: number,
   ) {}
@@ -40,8 +62,10 @@ export class RackWatch {
     if (this.tries.turn !== turn) this.tries = { turn, count: 0, at: Number.NEGATIVE_INFINITY };
     if (this.tries.count >= LOOKS || now - this.tries.at < LOOK_EVERY_MS) return;
     this.tries = { turn, count: this.tries.count + 1, at: now };
-    const done = this.read(bytes, corners)
-      .then((rack) => {
+    const near = this.place && sameGrid(this.place.corners, corners) ? this.place.distance : undefined;
+    const done = this.read(bytes, corners, near)
+      .then(({ rack, distance }) => {
+        this.place = distance === undefined ? undefined : { corners, distance };
         if (!rack) return;
         if (this.seen?.turn === turn && [...this.seen.rack].length >= [...rack].length) return;
         this.seen = { turn, rack };
@@ -69,4 +93,10 @@ export class RackWatch {
   async settled(): Promise<void> {
     while (this.looking) await this.looking.done;
   }
+}
+
+/** Whether two grids are one: no corner moved SAME_GRID of a square or more. */
+function sameGrid(a: Corners, b: Corners): boolean {
+  const square = Math.hypot(a[1][0] - a[0][0], a[1][1] - a[0][1]) / 15;
+  return a.every(([x, y], i) => Math.hypot(x - b[i]![0], y - b[i]![1]) < SAME_GRID * square);
 }
