@@ -1,5 +1,5 @@
 /**
- * `npm run bench:live [-- --games game01,game07] [--set de|en|seat|all] [--mode button|auto|both] [--json]`: plays
+ * `npm run bench:live [-- --games game01,game07] [--set de|en|seat|all] [--mode button|auto|both] [--holds] [--json]`: plays
  * every recorded real German game of ../shared/realdata/scrabscrap-de, the English game photographed move by move in
  * ../shared/realdata/jheidel-en (labels in fixtures/labels/jheidel-en; live-labels.ts), and a recorded English game
  * rendered from a player's seat by one steady camera (fixtures/seat-game, models/training/seat_game.py; its camera at
@@ -101,6 +101,9 @@ const { values: options } = parseArgs({
     set: { type: 'string', default: 'all' },
     mode: { type: 'string', default: 'both' },
     json: { type: 'boolean', default: false },
+    /** Print each held reading as it comes (stderr): its reasons, the squares corrected, and those in doubt with
+     *  what the label says and the camera's likeliest readings. */
+    holds: { type: 'boolean', default: false },
     data: { type: 'string' },
   },
 });
@@ -346,6 +349,16 @@ async function play(base: string, game: SheetGame, mode: Mode): Promise<GameResu
   const resolveHold = async (move: SheetMove, label: readonly string[]) => {
     const pending = snap.pending!;
     for (const reason of pending.reasons) result.reasons[reason] = (result.reasons[reason] ?? 0) + 1;
+    if (options.holds) {
+      const doubt = (pending.look?.squares ?? []).map(
+        (q) =>
+          `${squareName(q)} ${label[q.row]?.[q.col] ?? '?'}: ${q.options.map((o) => `${o.tile} ${o.p.toFixed(2)}`).join(', ')}`,
+      );
+      const fixed = differences(pending.board, label).map((d) => `${squareName(d)} ${d.tile}`);
+      console.error(
+        `held: ${game.name} move ${move.number}: ${pending.reasons.join('; ')}\n  corrected: ${fixed.join(', ') || 'none'}\n  in doubt (label: readings): ${doubt.join(' | ') || 'none'}`,
+      );
+    }
     for (const d of differences(pending.board, label)) {
       const reply = await click('correct', { type: 'correct', row: d.row, col: d.col, tile: d.tile });
       if (!ok(reply)) fail(move, `correcting ${squareName(d)} to ${d.tile} refused: ${errorText(reply)}`);

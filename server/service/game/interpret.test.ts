@@ -57,6 +57,17 @@ describe('a frame read in the game’s context', () => {
     expect(rowOf(seen.board, 7)).toBe('.......CATS....');
   });
 
+  it('takes a blank tile read where the game has a named blank as that blank, not as a disturbed square', () => {
+    // CAT with its A a blank named A (lowercase), read as the camera sees it: a blank tile; and a letter where a
+    // blank stands is another tile.
+    const committed = board({ 7: '.......CaT' });
+    const seen = interpret(reading(board({ 7: '.......C?TS' })), { ...en, committed });
+    expect(seen.disturbed).toEqual([]);
+    expect(rowOf(seen.board, 7)).toBe('.......CaTS....');
+    const swapped = interpret(reading(board({ 7: '.......CATS' })), { ...en, committed });
+    expect(swapped.disturbed).toEqual([{ row: 7, col: 8 }]);
+  });
+
   it('lets the last move’s tiles read confidently as gone stand (a challenged play taken back)', () => {
     const committed = board({ 7: '.......CATS' });
     const read = board({ 7: '.......CAT' });

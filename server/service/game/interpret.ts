@@ -114,6 +114,7 @@ export const COMMIT_SHARE = 0.75;
  */
 const MAX_COMBINATIONS = 1024;
 const EMPTY = '.';
+const BLANK = '?';
 
 export function interpret(reading: Reading, ctx: Context): Interpretation {
   const size = ctx.committed.size;
@@ -127,10 +128,12 @@ export function interpret(reading: Reading, ctx: Context): Interpretation {
   // 1. Committed squares are facts.
   const disturbed: Square[] = [];
   for (let i = 0; i < cells.length; i++) {
+    // A blank the game has named (a lowercase letter) is read as what the camera sees: a blank tile.
+    const blank = cells[i] === BLANK && committed[i] !== committed[i]!.toUpperCase();
     if (committed[i] === EMPTY || cells[i] === committed[i]) continue;
     const withdrawn = last.has(i) && cells[i] === EMPTY && !unsure.has(i);
     if (withdrawn) continue;
-    if (!unsure.has(i)) disturbed.push(at(i));
+    if (!unsure.has(i) && !blank) disturbed.push(at(i));
     cells[i] = committed[i]!;
   }
 
