@@ -3,7 +3,7 @@
  * reads that square (and a few in turn), a moved camera is read whole; and what it reads is what a reading of the
  * whole frame says.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { TileMemory } from './adapt.ts';
@@ -347,4 +347,23 @@ describe('what a steady camera must not reuse', () => {
     const same = readCells(model, facing(0), undefined, undefined, new Set([0]), before);
     expect(same.options[5]).toBe(before.options[5]);
   });
+
+  const jheidel = new URL('../../shared/realdata/jheidel-en/photos/', import.meta.url);
+  it.skipIf(!existsSync(jheidel))(
+    'looks for the grid afresh when the last one, followed, lands on other lines (the board photographed from elsewhere)',
+    async () => {
+      // jheidel-en: the empty board, then the first move photographed from another side. The last grid's lines,
+      // followed, fitted other lines of the board (a square off): every row read as tiles.
+      const photo = (name: string) => readFileSync(new URL(`IMG_20151016_${name}.jpg`, jheidel));
+      const camera = new Camera({ letters });
+      await camera.read(photo('165320'));
+      const read = await camera.read(photo('165401'));
+      const cold = await recognize(photo('165401'), { letters });
+      read.corners.forEach(([x, y], i) => {
+        expect(Math.hypot(x - cold.corners[i]![0], y - cold.corners[i]![1])).toBeLessThan(3);
+      });
+      expect(read.board.filter((row) => /[A-Z]/.test(row)).length).toBeLessThanOrEqual(2);
+    },
+    60_000,
+  );
 });

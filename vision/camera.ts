@@ -249,9 +249,10 @@ export class Camera {
    * except those the frame did not show (see LEARN_FLOOR). Returns how many were learnt. With `frame`, the bytes of
    * the frame the board was read from: when it is this camera's last frame, the squares committed empty are kept
    * empty while they show the same pixels (`keepEmpty`); when it is not (a reading held and confirmed later, the
-   * game gone on meanwhile), the squares kept so before are no longer.
+   * game gone on meanwhile), the squares kept so before are no longer. `teach: false` keeps the empty squares only,
+   * and teaches the memory nothing (the empty board before the first move: its printed squares are no examples).
    */
-  learn(board: readonly string[], frame?: Uint8Array): number {
+  learn(board: readonly string[], frame?: Uint8Array, { teach = true }: { teach?: boolean } = {}): number {
     const memory = this.options.memory;
     const state = this.state;
     if (!state || board.length !== 15) return 0;
@@ -274,7 +275,7 @@ export class Camera {
         samples: this.reference.slice(),
         empty: Uint8Array.from(label, (t) => (t === '.' ? 1 : 0)),
       };
-    if (!memory || !features) return 0;
+    if (!memory || !features || !teach) return 0;
     const size = features.length / 225;
     const keys = seen.scores.keys;
     let learnt = 0;

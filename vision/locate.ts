@@ -18,6 +18,15 @@ export const WORK = 640;
 const PAD = 0.03;
 /** A hint from the previous frame is kept when at least this share of its line segments is still seen. */
 const HINT_SUPPORT = 0.5;
+/**
+ * A hint whose lines had to be followed further than this share of a square is stale: the camera or the board moved,
+ * and the lines it settled on may be other lines of the same board (jheidel-en's first move, photographed from
+ * another side than the empty board before it, was read through a grid a square off, every row of it "tiles"). The
+ * whole picture is searched then. Measured against the square at each corner (seen from a seat the far squares are
+ * half the near ones' size): the stale grid's corners went 0.4–0.6 of a square; a steady camera's, a pixel or two,
+ * once 0.2 (the rendered seat game's near corner, when 66 squares changed).
+ */
+const HINT_DRIFT = 0.4;
 /** The candidate search runs at half the work size. */
 const SEARCH = 0.5;
 /**
@@ -87,11 +96,25 @@ export function locateBoard(
       return done;
     };
     if (hint) {
-      grid = hint.map(toWork);
+      const start = hint.map(toWork);
+      grid = start;
       const { fitted, stepped } = refine(2);
       // The board may have moved by a whole cell (the lines still fit) or more: the premium squares tell.
-      // A hint that had to step towards its lines is stale: the board has moved.
-      if (fitted && !stepped && support >= HINT_SUPPORT && symmetricShift(cv, colour, grid, track) === grid)
+      // A hint that had to step towards its lines, or follow them far, is stale: the board has moved.
+      // Each corner's drift in squares of its own edge along the rows (the top edge's, or the bottom's).
+      const side = (a: number, b: number) =>
+        Math.hypot(start[b]![0] - start[a]![0], start[b]![1] - start[a]![1]) / 15;
+      const square = [side(0, 1), side(0, 1), side(3, 2), side(3, 2)];
+      const drift = Math.max(
+        ...grid.map((p, i) => Math.hypot(p[0] - start[i]![0], p[1] - start[i]![1]) / square[i]!),
+      );
+      if (
+        fitted &&
+        !stepped &&
+        drift <= HINT_DRIFT &&
+        support >= HINT_SUPPORT &&
+        symmetricShift(cv, colour, grid, track) === grid
+      )
         return { corners: mapCorners(grid, toPhoto), score: 1, support, fitted };
     }
     const search = (at: number, dense: boolean) => {

@@ -92,7 +92,15 @@ export function readLabelledGame(name: string, photos: string, labels: string): 
       seat = 1 - seat;
     });
   }
-  return { name, names: { green: 'Seat 1', red: 'Seat 2' }, first: 'green', moves, notes, lang: 'en' };
+  return {
+    name,
+    names: { green: 'Seat 1', red: 'Seat 2' },
+    first: 'green',
+    moves,
+    notes,
+    lang: 'en',
+    setup: first.photos,
+  };
 }
 
 /**

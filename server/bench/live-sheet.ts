@@ -51,6 +51,8 @@ export interface SheetGame {
   readonly notes: readonly string[];
   /** The game's language (default German: the score-sheet games). */
   readonly lang?: 'en' | 'de';
+  /** Photos of the empty board, which the camera sees as the players sit down, before the first move. */
+  readonly setup?: readonly string[];
 }
 
 interface Row {

@@ -10,7 +10,8 @@
  * asking. A bench, not a test: it exits 0 whatever the figures, 1 only when the data folder
  * is missing or the server fails (a 5xx, a dropped connection, a server that does not start).
  *
- * The table, per move of the sheet (live-sheet.ts says how the sheet's rows become moves):
+ * The table: the camera first sees the empty board, where the set has a photo of it (the labelled games); then, per
+ * move of the sheet (live-sheet.ts says how the sheet's rows become moves):
  * - capture "button": the camera sends the photo once while the tiles are laid, then, 150 ms later, the player
  *   presses End turn: the same photo with `endTurn=1&version=V`. A pass is an End turn on the unchanged board.
  * - capture "auto": the camera sends the photo as a still camera would, every 150 ms (after the previous answer),
@@ -378,6 +379,11 @@ async function play(base: string, game: SheetGame, mode: Mode): Promise<GameResu
       );
   };
 
+  // The camera sees the empty board before the first move (as at a table), where the set has a photo of it.
+  for (const [k, file] of (game.setup ?? []).entries()) {
+    if (k > 0) await pause(FRAME_GAP_MS);
+    await sendFrame(game.moves[0]!, new Uint8Array(readFileSync(file)));
+  }
   for (const move of game.moves) {
     const before = snap.version;
     if (move.kind === 'challenge') {

@@ -483,6 +483,16 @@ export class GameSession implements Session {
     );
     this.notice(seen.disturbed);
     this.lastSeen = seen;
+    // Before the first move the board is empty, a fact: a frame that shows no tile, none in doubt and no hand shows
+    // the camera the empty squares, kept as a commit keeps them. A printed premium square the model reads in doubt
+    // is then empty on the first move's frame while its pixels stay (vision's Camera.learn). Not taught as
+    // examples of an empty square: the printed ones would teach the memory what no tile looks like.
+    if (
+      this.state.board.cells.every((c) => c === EMPTY) &&
+      !seen.hand &&
+      !newTiles(this.state.board, seen.board, seen.doubts)
+    )
+      this.intake.learn(0, this.state.board, bytes, { teach: false });
     // A camera that keeps sending frames (the camera page, a pulled stream) can wait out a hand.
     const streaming = now - this.lastFeed < STREAM_GAP_MS;
     if (!endTurn) this.lastFeed = now;

@@ -206,11 +206,11 @@ export class FrameIntake implements CameraPictures {
    * when it is confirmed): when it is still the camera's last, the camera keeps the squares committed empty empty
    * while their pixels stay (vision's Camera.learn). Returns the squares learnt from.
    */
-  learn(seat: number, board: Board, frame?: Uint8Array): number {
+  learn(seat: number, board: Board, frame?: Uint8Array, options?: { teach?: boolean }): number {
     const camera = this.cameras.get(seat);
     if (!camera) return 0;
     const rows = Array.from({ length: 15 }, (_, r) => board.cells.slice(r * 15, r * 15 + 15).join(''));
-    return camera.learn(rows, frame);
+    return camera.learn(rows, frame, options);
   }
 
   /** Forgets what every camera learnt of the set (a committed square was corrected: it may have taught a wrong
