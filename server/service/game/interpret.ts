@@ -353,21 +353,9 @@ function plausibility(board: Board, ctx: Context): number {
   let factor = 1;
   for (const span of wordsFormed(board, move.placements, move.direction)) {
     const word = span.squares.map((s) => board.cells[s.row * board.size + s.col]).join('');
-    if (!known(word, ctx.lexicon, ctx.tileSet)) factor *= UNKNOWN_WORD;
+    if (!word.includes(BLANK) && !ctx.lexicon.has(word)) factor *= UNKNOWN_WORD;
   }
   return factor;
-}
-
-/**
- * Whether the lexicon knows `word`; a blank tile the camera reads (`?`, its letter not named yet) stands for any letter
- * of the set. CRAA?ED is a word (CRAALED) and CRAA?LD none, so the E or L beside a new blank is still decided.
- */
-function known(word: string, lexicon: Lexicon, tileSet: TileSet): boolean {
-  const blank = word.indexOf(BLANK);
-  if (blank < 0) return lexicon.has(word);
-  return tileSet.letters.some(([letter]) =>
-    known(word.slice(0, blank) + letter + word.slice(blank + 1), lexicon, tileSet),
-  );
 }
 
 function done(
