@@ -12,7 +12,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseGameConfig } from '../service/validate.ts';
+import { parseGameConfig } from '../service/index.ts';
 import { argsError, reportError, whyUnreadable } from './errors.ts';
 import { type CommandSpec, commandLine } from './options.ts';
 import { parseServerArgs, type ServerArgs } from './serve.ts';

@@ -17,7 +17,7 @@ import {
   writeSquareSheet,
 } from '../../vision/index.ts';
 import { isTileSetId, squareName } from '../engine/index.ts';
-import { readingOptions } from '../service/game/frames.ts';
+import { readingOptions } from '../service/index.ts';
 import { reportError, whyUnreadable } from './errors.ts';
 import { outputFolder } from './folders.ts';
 import { type CommandSpec, commandLine } from './options.ts';

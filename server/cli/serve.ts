@@ -9,7 +9,7 @@ import {
   parseLimits,
   type SourcePolicy,
   sourcePolicies,
-} from '../service/limits.ts';
+} from '../service/index.ts';
 import { argsError, reportError } from './errors.ts';
 import { type CommandSpec, type OptionSpec, parseCommand } from './options.ts';
 

@@ -9,8 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { type Variant, variants } from '../engine/index.ts';
 import { readingLexicon } from '../lexicon/index.ts';
 import type { Verification } from '../protocol/index.ts';
-import { verifyAnnouncedPhoto, verifyPhotos } from '../service/checks/verify.ts';
-import { ServiceError } from '../service/errors.ts';
+import { ServiceError, verifyAnnouncedPhoto, verifyPhotos } from '../service/index.ts';
 import { reportError, whyUnreadable } from './errors.ts';
 import { type CommandSpec, commandLine } from './options.ts';
 

@@ -13,7 +13,14 @@ export { readingOptions } from './game/frames.ts';
 export { type GameBus, RedisBus } from './hall/bus.ts';
 export { SharedSources } from './hall/sources.ts';
 export { WorkQueue } from './hall/work.ts';
-export { defaultLimits, type Limits, photoCaps, type SourcePolicy } from './limits.ts';
+export {
+  defaultLimits,
+  type Limits,
+  parseLimits,
+  photoCaps,
+  type SourcePolicy,
+  sourcePolicies,
+} from './limits.ts';
 export { GameService, type GameView, type Session } from './service.ts';
 export {
   parseAnalysisRequest,
