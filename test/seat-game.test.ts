@@ -9,8 +9,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { squareName } from '../server/engine/index.ts';
 import { GameSession } from '../server/service/game/classic.ts';
 import { readingOptions } from '../server/service/game/frames.ts';
+import type { FrameIntake } from '../server/service/game/intake.ts';
 import { GameService } from '../server/service/service.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
 import { type BoardReading, Camera, recognize, TileMemory } from '../vision/index.ts';
@@ -120,5 +122,32 @@ describe('a game seen from a player’s seat', () => {
       // Before the board's plane, the committed empty squares and the pixel test: all 8 held.
       expect(held.length, `held: ${held.join(', ')}`).toBeLessThanOrEqual(4);
     }, 120_000);
+
+    it('keeps the empty board’s squares empty before the first move, but not a square read as a letter in part', async () => {
+      const service = new GameService(store);
+      const { id } = await service.create({
+        players: ['Cesar', 'Frentz'],
+        lang: 'en',
+        variant: 'classic',
+        challengeRule: 'double',
+        capture: 'button',
+      });
+      const game = await service.session(id);
+      if (!(game instanceof GameSession)) throw new Error('expected a classic game');
+      const intake = (game as unknown as { intake: FrameIntake }).intake;
+      const unsure = async () =>
+        new Set((await intake.read(new Uint8Array(frame(0)), 0)).reading.unsure.map((s) => squareName(s)));
+      // The camera's first look at the empty board: O8's printed TRIPLE WORD SCORE reads unsure, and so does 7A's
+      // premium square, as a U at 0.5.
+      const first = await unsure();
+      expect(first.has('8O')).toBe(true);
+      expect(first.has('7A')).toBe(true);
+      // The game sees the empty board: O8 is kept empty while its pixels stay. 7A is not: a square read as a letter in
+      // part may hold a tile the context took as empty (one of a first word not yet on the centre star).
+      await game.submitFrame(frame(0), false);
+      const after = await unsure();
+      expect(after.has('8O')).toBe(false);
+      expect(after.has('7A')).toBe(true);
+    }, 60_000);
   });
 });

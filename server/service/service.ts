@@ -64,8 +64,8 @@ interface Work {
 }
 
 /**
- * Where a game's frames and actions are decided: in this process (`Service.here`) or by the workers of the work queue
- * (`Service.byWorkers`), chosen once when the service is made, as the bus is. Each runs in the game's queue.
+ * Where a game's frames and actions are decided: in this process (`GameService.here`) or by the workers of the work
+ * queue (`GameService.byWorkers`), chosen once when the service is made, as the bus is. Each runs in the game's queue.
  */
 interface Decider {
   /** An id for a new game. */

@@ -1,3 +1,7 @@
+/**
+ * The classic game as the service plays it: auto capture, tile counts, the clocks, archiving, a store that refuses,
+ * catching up, what no move can be, turns ended behind a held move, blanks. Size: one short game a rule.
+ */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

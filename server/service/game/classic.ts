@@ -9,7 +9,7 @@
  * in decide.ts, the live side in live.ts.
  */
 
-import type { RackReading } from '../../../vision/index.ts';
+import type { BoardReading, RackReading } from '../../../vision/index.ts';
 import {
   applyEvent,
   type Board,
@@ -492,7 +492,7 @@ export class GameSession implements Session {
       !seen.hand &&
       !newTiles(this.state.board, seen.board, seen.doubts)
     )
-      this.intake.learn(0, this.state.board, bytes, { teach: false });
+      this.intake.learn(0, maybeTiles(this.state.board, reading.alternatives), bytes, { teach: false });
     // A camera that keeps sending frames (the camera page, a pulled stream) can wait out a hand.
     const streaming = now - this.lastFeed < STREAM_GAP_MS;
     if (!endTurn) this.lastFeed = now;
@@ -943,6 +943,22 @@ function rackOnly(
 
 /** Why no player can hold `rack` under `rules` (a tile the set lacks, too many tiles, more of a tile than the set
  *  has), or undefined when one can. */
+/**
+ * Before the first move, a square read with letters at MAYBE_TILE or more may hold a tile the context only took
+ * as empty (one tile of a first word not yet on the centre star): `?` there, so that the camera does not keep it
+ * empty. Its pixels would stay, and the word, once whole, would be read without it.
+ */
+const MAYBE_TILE = 0.3;
+
+function maybeTiles(board: Board, alternatives: BoardReading['alternatives']): Board {
+  const cells = board.cells.slice();
+  for (const { row, col, options } of alternatives) {
+    const letters = options.reduce((sum, o) => (o.tile === EMPTY || o.tile === '#' ? sum : sum + o.p), 0);
+    if (letters >= MAYBE_TILE) cells[row * board.size + col] = '?';
+  }
+  return { ...board, cells };
+}
+
 function rackRefusal(rules: GameState['rules'], rack: string): string | undefined {
   const odd = [...rack].find((t) => t !== '?' && !hasLetter(rules.tileSet, t));
   if (odd) return `the ${rules.tileSet.name} set has no tile ${odd}`;

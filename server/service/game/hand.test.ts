@@ -2,6 +2,9 @@
  * A hand is not a board: an End turn whose frame shows a hand over the board waits for the camera's next clear
  * frame when the camera is streaming, and holds (saying why) when no clear frame comes. The vision is replaced by
  * a queue of readings made by hand, so the timing is the session's alone.
+ *
+ * Size: each way a hand, a wait or a stale End turn meets the game (streaming, a worker dying, another instance,
+ * Scrabble Me's boards), each with its own short game.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
