@@ -34,7 +34,7 @@ const LIKELY = 0.2;
 const ROWS = 3;
 /**
  * A look told where the rack stood last time on the same grid (`near`) reads only the rows this far either side of
- * it (squares), finely at once: a steady camera's rack is found in about a fourth of the places a whole look reads.
+ * it (squares), finely at once: on the seat views, the same rack in 0.4 of the time a whole look takes.
  */
 const NEAR_BAND = 0.375;
 /** Neighbouring tiles on a rack stand at most this far apart, left edge to left edge, in squares. */

@@ -941,8 +941,6 @@ function rackOnly(
   return strip(target) === strip(correction.event);
 }
 
-/** Why no player can hold `rack` under `rules` (a tile the set lacks, too many tiles, more of a tile than the set
- *  has), or undefined when one can. */
 /**
  * Before the first move, a square read with letters at MAYBE_TILE or more may hold a tile the context only took
  * as empty (one tile of a first word not yet on the centre star): `?` there, so that the camera does not keep it
@@ -959,6 +957,8 @@ function maybeTiles(board: Board, alternatives: BoardReading['alternatives']): B
   return { ...board, cells };
 }
 
+/** Why no player can hold `rack` under `rules` (a tile the set lacks, too many tiles, more of a tile than the set
+ *  has), or undefined when one can. */
 function rackRefusal(rules: GameState['rules'], rack: string): string | undefined {
   const odd = [...rack].find((t) => t !== '?' && !hasLetter(rules.tileSet, t));
   if (odd) return `the ${rules.tileSet.name} set has no tile ${odd}`;

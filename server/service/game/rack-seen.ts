@@ -11,14 +11,14 @@
  * would be a guess in the record, and the scorekeeper can still type the rack.
  *
  * Where: a steady camera's rack stands where it stood. Once a look has found it, the next looks on the same grid
- * read only the rows around it (vision's readRack `near`: about a fourth of the time), until one finds nothing
+ * read only the rows around it (vision's readRack `near`: less than half the time), until one finds nothing
  * there; the look after that reads every row again.
  */
 import type { Corners } from '../../../vision/index.ts';
 
 /** Looks for the rack in one turn, at most. */
 export const LOOKS = 3;
-/** Between two looks in a turn, at least (a whole look costs about 1–3 s of the processor here, a near one 0.3–0.6). */
+/** Between two looks in a turn, at least (a whole look costs about 1.5–3 s of the processor here, a near one 0.5–1.3). */
 export const LOOK_EVERY_MS = 4000;
 /** A grid is the same when no corner moved more than this share of a square. */
 const SAME_GRID = 0.1;
