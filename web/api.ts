@@ -110,6 +110,17 @@ export const postAnalysis = (id: string, token: string, turn: number, rack?: str
     body: JSON.stringify(rack === undefined ? { turn } : { turn, rack }),
   });
 
+/** `GET /api/games/ID/gcg` with the scorekeeper's token: the game as a GCG file, with the racks kept (a file, not
+ *  JSON); undefined when refused or unreachable. */
+export async function getGcgFile(id: string, token: string): Promise<Blob | undefined> {
+  try {
+    const res = await fetch(`${game(id)}/gcg`, { headers: bearer(token) });
+    return res.ok ? await res.blob() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `GET /api/games/ID/racks`: each player's rack left, from the racks kept with the last moves (null: not known). */
 export const getRacksLeft = (id: string, token: string) =>
   request<{ left: (string | null)[] }>(`${game(id)}/racks`, { headers: bearer(token) });

@@ -15,7 +15,7 @@ import type {
   MeSnapshot,
   Snapshot,
 } from '../../server/protocol/index.ts';
-import { getGame, getRacksLeft, sendAction } from '../api.ts';
+import { getGame, getGcgFile, getRacksLeft, sendAction } from '../api.ts';
 import { type ConnectionState, connect } from '../connection.ts';
 import { bestPlaysPanel } from '../ui/best-plays.ts';
 import { askFields, askText, choose, confirmDialog } from '../ui/dialog.ts';
@@ -586,9 +586,9 @@ function gcgLink(): HTMLElement {
   if (token)
     a.onclick = async (e) => {
       e.preventDefault();
-      const res = await fetch(href, { headers: { authorization: `Bearer ${token}` } });
-      if (!res.ok) return;
-      const url = URL.createObjectURL(await res.blob());
+      const file = await getGcgFile(game, token);
+      if (!file) return;
+      const url = URL.createObjectURL(file);
       const save = el('a', { href: url, download: `tilecam-${game}.gcg` });
       save.click();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
