@@ -92,7 +92,8 @@ describe('a game seen from a player’s seat', () => {
     const store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'tilecam-seat-game-')), 'games.db'));
     afterAll(() => store.close());
 
-    it('records each move as the board shows it, holding only where a letter is in doubt', async () => {
+    /** A classic English game, its moves ended by End turn. */
+    async function newGame(): Promise<GameSession> {
       const service = new GameService(store);
       const { id } = await service.create({
         players: ['Cesar', 'Frentz'],
@@ -103,6 +104,11 @@ describe('a game seen from a player’s seat', () => {
       });
       const game = await service.session(id);
       if (!(game instanceof GameSession)) throw new Error('expected a classic game');
+      return game;
+    }
+
+    it('records each move as the board shows it, holding only where a letter is in doubt', async () => {
+      const game = await newGame();
       await game.submitFrame(frame(0), false);
       const held: number[] = [];
       for (let n = 1; n <= 8; n++) {
@@ -124,16 +130,7 @@ describe('a game seen from a player’s seat', () => {
     }, 120_000);
 
     it('keeps the empty board’s squares empty before the first move, but not a square read as a letter in part', async () => {
-      const service = new GameService(store);
-      const { id } = await service.create({
-        players: ['Cesar', 'Frentz'],
-        lang: 'en',
-        variant: 'classic',
-        challengeRule: 'double',
-        capture: 'button',
-      });
-      const game = await service.session(id);
-      if (!(game instanceof GameSession)) throw new Error('expected a classic game');
+      const game = await newGame();
       const intake = (game as unknown as { intake: FrameIntake }).intake;
       const unsure = async () =>
         new Set((await intake.read(new Uint8Array(frame(0)), 0)).reading.unsure.map((s) => squareName(s)));
