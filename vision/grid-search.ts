@@ -127,6 +127,15 @@ function outlines(cv: CV, hull: Mat): Point[][] {
   return out;
 }
 
+/**
+ * `quad` grown by `by` of its own side on every side, in its own perspective (a grown outline's far edge grows less
+ * than its near one, as the squares there are smaller).
+ */
+export function grownQuad(cv: CV, quad: Point[], by: number, track: (m: Mat) => Mat): Point[] {
+  const H = track(cv.getPerspectiveTransform(pointsMat(cv, square(1), track), pointsMat(cv, quad, track)));
+  return square(1 + 2 * by).map(([x, y]) => apply(H, [x - by, y - by]));
+}
+
 /** Straightens `quad` and searches it for the grid's 16 lines along each axis. */
 export function gridInQuad(
   cv: CV,
