@@ -156,7 +156,12 @@ export function locateBoard(
           fitted = refine(3).anyFitted || fitted;
         }
         const score = dense
-          ? (gridInQuad(cv, small, grid.map(([x, y]) => [x * at, y * at] as Point), track)?.score ?? 0)
+          ? (gridInQuad(
+              cv,
+              small,
+              grid.map(([x, y]) => [x * at, y * at] as Point),
+              track,
+            )?.score ?? 0)
           : candidate.score;
         if (!best || (fitted && !best.fitted) || (fitted === best.fitted && score > best.score))
           best = { grid, score, support, fitted };
