@@ -45,6 +45,10 @@ const SURE_RACK = 0.7;
 const LEAST_TILES = 3;
 /** A letter is sure at this share of the place's letters. */
 const SURE = 0.8;
+/** A rack tile's other readings are kept from this share of the place's letters… */
+const MIN_OPTION = 0.03;
+/** …at most this many readings in all. */
+const OPTIONS = 3;
 /** Crops are cut at twice the model's size and averaged 2×2 down to it, as the board's are. */
 const OVERSAMPLE = 2;
 /** Views nearer straight above than this (degrees) show no rack in front of the board. */
@@ -68,6 +72,9 @@ export interface RackTile {
   readonly confidence: number;
   /** Whether it is read surely (`confidence` ≥ SURE). */
   readonly sure: boolean;
+  /** The likeliest letters here (`letter` first), each with its share among the letters at this place: those of
+   *  MIN_OPTION or more, at most OPTIONS of them. What a game weighs an unsure tile by. */
+  readonly options: readonly { readonly letter: string; readonly p: number }[];
   /** The face's corners in the picture, top-left first, clockwise. */
   readonly face: readonly Point[];
 }
@@ -163,6 +170,7 @@ export async function readRack(
       letter: t.letter,
       confidence: t.confidence,
       sure: t.confidence >= SURE,
+      options: t.options,
       face: t.face,
     })),
   };
@@ -179,6 +187,7 @@ interface ReadPlace extends Place {
   readonly tile: number;
   readonly letter: string;
   readonly confidence: number;
+  readonly options: readonly { readonly letter: string; readonly p: number }[];
 }
 
 /**
@@ -230,13 +239,25 @@ async function readBatch(
   const k = model.classes.length;
   return places.map((p, n) => {
     let tile = 0;
-    let best = { letter: '', share: 0 };
+    // The likeliest OPTIONS letters, likeliest first.
+    const top: { letter: string; share: number }[] = [];
     for (const { i, letter } of upright) {
       const share = probs[n * k + i]!;
       tile += share;
-      if (share > best.share) best = { letter, share };
+      if (top.length === OPTIONS && share <= top[OPTIONS - 1]!.share) continue;
+      let at = top.length;
+      while (at > 0 && top[at - 1]!.share < share) at--;
+      top.splice(at, 0, { letter, share });
+      if (top.length > OPTIONS) top.pop();
     }
-    return { ...p, tile, letter: best.letter, confidence: tile > 0 ? best.share / tile : 0 };
+    const best = top[0] ?? { letter: '', share: 0 };
+    const options =
+      tile > 0
+        ? top
+            .map((t) => ({ letter: t.letter, p: t.share / tile }))
+            .filter((o, j) => j === 0 || o.p >= MIN_OPTION)
+        : [];
+    return { ...p, tile, letter: best.letter, confidence: tile > 0 ? best.share / tile : 0, options };
   });
 }
 

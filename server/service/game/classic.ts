@@ -59,7 +59,7 @@ import { readRackIn } from './frames.ts';
 import { HandWaits, STREAM_GAP_MS } from './hand-wait.ts';
 import { type Interpretation, interpret, newTiles } from './interpret.ts';
 import { type Behind, eventsAfter, FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
-import { RackWatch } from './rack-seen.ts';
+import { RackWatch, rackOf, type SeenTile } from './rack-seen.ts';
 import { clockOf, snapshotOf } from './snapshot.ts';
 
 export type { Action, FrameResult } from '../../protocol/index.ts';
@@ -138,14 +138,12 @@ export class GameSession implements Session {
     if (config.rackCamera !== undefined)
       this.rackWatch = new RackWatch(async (bytes, corners, near) => {
         const seen = await readRackIn(bytes, corners, config.lang, near);
-        return { rack: seen && this.rackToKeep(seen), distance: seen?.distance };
+        return { rack: seen && this.mayBeRack(seen), distance: seen?.distance };
       }, rules.rackSize);
   }
 
-  /** The rack seen, when it is one the player held: every tile read surely, and whole while the bag had tiles. */
-  private rackToKeep(seen: RackReading): string | undefined {
-    if (seen.tiles.some((t) => !t.sure)) return undefined;
-    const rack = seen.tiles.map((t) => t.letter).join('');
+  /** The tiles seen, when they may be the player's whole rack: as many as a rack holds while the bag had tiles. */
+  private mayBeRack(seen: RackReading): RackReading['tiles'] | undefined {
     const { rules: now, board, players } = this.state;
     // Fewer tiles than a rack holds while the bag still had tiles to draw: some were not seen (a blank, which is
     // not read; a tile hidden or cut off). Kept, it would be a rack the player never held.
@@ -153,8 +151,21 @@ export class GameSession implements Session {
       opponents: players.length - 1,
       rackSize: now.rackSize,
     }).bag;
-    if ([...rack].length < now.rackSize && bag > 0) return undefined;
-    return rackRefusal(now, rack) === undefined ? rack : undefined;
+    if (seen.tiles.length < now.rackSize && bag > 0) return undefined;
+    return seen.tiles.length <= now.rackSize ? seen.tiles : undefined;
+  }
+
+  /** The rack the camera saw for `event`, made from `before`, settled with what the game knows (rack-seen.ts). */
+  private rackSeen(tiles: readonly SeenTile[], before: GameState, event: GameEvent): string | undefined {
+    const played =
+      event.type === 'play'
+        ? event.placements.map((p) => (p.tile === p.tile.toUpperCase() ? p.tile : '?'))
+        : event.type === 'exchange' && typeof event.tiles === 'string'
+          ? [...event.tiles]
+          : [];
+    const available = unseenTiles(before.rules.tileSet, before.board).tiles;
+    const rack = rackOf(tiles, { available, played });
+    return rack !== undefined && rackRefusal(before.rules, rack) === undefined ? rack : undefined;
   }
 
   /** Rebuilds a session from its stored events, exactly as it was. */
@@ -461,7 +472,8 @@ export class GameSession implements Session {
         event.player === this.stored.config.rackCamera &&
         event.rack === undefined
       ) {
-        const rack = await watch.rackFor(before.turns.length);
+        const tiles = await watch.rackFor(before.turns.length);
+        const rack = tiles && this.rackSeen(tiles, before, event);
         out.push(rack ? { ...event, rack } : event);
       } else out.push(event);
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Corners } from '../../../vision/index.ts';
-import { LOOK_EVERY_MS, LOOKS, RackWatch } from './rack-seen.ts';
+import { LOOK_EVERY_MS, LOOKS, RackWatch, rackOf, type SeenTile } from './rack-seen.ts';
 
 const corners: Corners = [
   [0, 0],
@@ -10,10 +10,28 @@ const corners: Corners = [
 ];
 const frame = new Uint8Array([1]);
 
-/** A watch whose looks see the racks given, in turn, counting its looks. */
+/** Tiles read as `letters`, each surely; a letter after `~` unsure (its other reading second). */
+function tiles(letters: string): SeenTile[] {
+  return [...letters].map((letter) => ({ sure: true, options: [{ letter, p: 0.99 }] }));
+}
+const unsure = (a: string, p: number, b: string): SeenTile => ({
+  sure: false,
+  options: [
+    { letter: a, p },
+    { letter: b, p: 1 - p - 0.01 },
+  ],
+});
+/** The letters a watch kept for `turn`, read as their likeliest. */
+const letters = async (w: RackWatch, turn: number) =>
+  (await w.rackFor(turn))?.map((t) => t.options[0]!.letter).join('');
+
+/** A watch whose looks see the racks given (each wholly surely), in turn, counting its looks. */
 function watch(...racks: (string | undefined)[]) {
   let looks = 0;
-  const w = new RackWatch(async () => ({ rack: racks[looks++] }), 7);
+  const w = new RackWatch(async () => {
+    const rack = racks[looks++];
+    return { rack: rack === undefined ? undefined : tiles(rack) };
+  }, 7);
   return { w, looks: () => looks };
 }
 
@@ -22,7 +40,7 @@ describe('RackWatch', () => {
     const { w, looks } = watch('ABC', 'AB', 'ABCDE', 'ABCDEFG');
     w.offer(frame, corners, 4, 0);
     await w.settled();
-    expect(await w.rackFor(4)).toBe('ABC');
+    expect(await letters(w, 4)).toBe('ABC');
     // Too soon for another look.
     w.offer(frame, corners, 4, LOOK_EVERY_MS - 1);
     await w.settled();
@@ -30,10 +48,10 @@ describe('RackWatch', () => {
     // Fewer tiles than seen (the player took some off): the first stays.
     w.offer(frame, corners, 4, LOOK_EVERY_MS);
     await w.settled();
-    expect(await w.rackFor(4)).toBe('ABC');
+    expect(await letters(w, 4)).toBe('ABC');
     w.offer(frame, corners, 4, 2 * LOOK_EVERY_MS);
     await w.settled();
-    expect(await w.rackFor(4)).toBe('ABCDE');
+    expect(await letters(w, 4)).toBe('ABCDE');
     // No more looks this turn.
     w.offer(frame, corners, 4, 3 * LOOK_EVERY_MS);
     await w.settled();
@@ -42,7 +60,7 @@ describe('RackWatch', () => {
     expect(await w.rackFor(5)).toBeUndefined();
     w.offer(frame, corners, 5, 3 * LOOK_EVERY_MS);
     await w.settled();
-    expect(await w.rackFor(5)).toBe('ABCDEFG');
+    expect(await letters(w, 5)).toBe('ABCDEFG');
     expect(await w.rackFor(4)).toBeUndefined();
   });
 
@@ -50,7 +68,7 @@ describe('RackWatch', () => {
     const { w } = watch('ABCDEFG');
     w.offer(frame, corners, 3, 0);
     expect(await w.rackFor(2)).toBeUndefined();
-    expect(await w.rackFor(3)).toBe('ABCDEFG');
+    expect(await letters(w, 3)).toBe('ABCDEFG');
   });
 
   it('stops looking in a turn once a whole rack is seen, and looks once at a time', async () => {
@@ -90,7 +108,7 @@ describe('RackWatch', () => {
 
   it('reads only around where the rack stood while the grid stays, and every row again once it is not there', async () => {
     const asked: (number | undefined)[] = [];
-    const seen = [{ distance: 2 }, { rack: 'AB', distance: 2.25 }, {}, {}, { distance: 3 }];
+    const seen = [{ distance: 2 }, { rack: tiles('AB'), distance: 2.25 }, {}, {}, { distance: 3 }];
     const w = new RackWatch(async (_bytes, _corners, near) => {
       asked.push(near);
       return seen[asked.length - 1]!;
@@ -110,8 +128,78 @@ describe('RackWatch', () => {
     // The first look reads every row; the next on the same grid near the rack (2, then 2.25); a near look that
     // sees none leaves the next to read every row; a moved grid too.
     expect(asked).toEqual([undefined, 2, 2.25, undefined, undefined]);
-    expect(await w.rackFor(1)).toBe('AB');
+    expect(await letters(w, 1)).toBe('AB');
     await look(moved, 5);
     expect(asked.at(-1)).toBe(3);
+  });
+
+  it('looks again while a whole rack has unsure tiles, and keeps a look with fewer of them', async () => {
+    let looks = 0;
+    const seen = [
+      [...tiles('ABCDE'), unsure('E', 0.5, 'L'), unsure('N', 0.5, 'H')],
+      [...tiles('ABCDEF'), unsure('N', 0.5, 'H')],
+      [unsure('A', 0.5, 'R'), ...tiles('BCDEFG')],
+      tiles('ABCDEFG'),
+    ];
+    const w = new RackWatch(async () => ({ rack: seen[looks++] }), 7);
+    for (let k = 0; k < 3; k++) {
+      w.offer(frame, corners, 0, k * LOOK_EVERY_MS);
+      await w.settled();
+    }
+    expect(looks).toBe(3);
+    // The second look (one unsure) is kept; the third (one unsure too) does not replace it.
+    expect(await letters(w, 0)).toBe('ABCDEFN');
+  });
+});
+
+describe('rackOf: the rack a player held, from the tiles seen and the game', () => {
+  const all = (letters: string, n = 9) => new Map([...letters].map((l) => [l, n]));
+  const available = all('ABCDEFGHIJKLMNOPQRSTUVWXYZ?');
+
+  it('takes a rack read surely as read, and one that does not hold the move’s tiles too', () => {
+    expect(rackOf(tiles('RETAINS'), { available, played: ['R', 'A'] })).toBe('RETAINS');
+    // Read surely, it is no guess: kept, and the analysis says it does not hold the play.
+    expect(rackOf(tiles('RETAINS'), { available, played: ['Q'] })).toBe('RETAINS');
+  });
+
+  it('settles an unsure tile by the tiles the move took from the rack', () => {
+    const seen = [...tiles('RTAINS'), unsure('L', 0.5, 'E')];
+    // L or E as likely: the move played an E, and the rack has no other.
+    expect(rackOf(seen, { available, played: ['E', 'T'] })).toBe('RTAINSE');
+    // The move does not tell: none is kept.
+    expect(rackOf(seen, { available, played: ['T'] })).toBeUndefined();
+    // The likelier reading far ahead is kept even so.
+    expect(rackOf([...tiles('RTAINS'), unsure('L', 0.9, 'E')], { available, played: ['T'] })).toBe('RTAINSL');
+  });
+
+  it('settles an unsure tile by the tiles the board leaves', () => {
+    const seen = [...tiles('RTAINS'), unsure('L', 0.5, 'E')];
+    const noL = new Map(available);
+    noL.set('L', 0);
+    expect(rackOf(seen, { available: noL, played: [] })).toBe('RTAINSE');
+    // Two Es seen where one is left: none of them is the rack.
+    const oneE = new Map(available);
+    oneE.set('E', 1);
+    expect(rackOf([...tiles('RTAINE'), unsure('E', 0.9, 'L')], { available: oneE, played: [] })).toBe(
+      'RTAINEL',
+    );
+    expect(rackOf(tiles('RTAINEE'), { available: oneE, played: [] })).toBeUndefined();
+  });
+
+  it('keeps none when too many tiles are unsure to weigh, or a tile has no reading', () => {
+    // Unsure tiles of three readings each, every one an E far likelier than its L or I.
+    const e: SeenTile = {
+      sure: false,
+      options: [
+        { letter: 'E', p: 0.99 },
+        { letter: 'L', p: 0.005 },
+        { letter: 'I', p: 0.005 },
+      ],
+    };
+    // Five are weighed (243 racks): AEEEEE carries 0.95 of the weight.
+    expect(rackOf([...tiles('A'), e, e, e, e, e], { available, played: [] })).toBe('AEEEEE');
+    // Six (729 racks) are not.
+    expect(rackOf([...tiles('A'), e, e, e, e, e, e], { available, played: [] })).toBeUndefined();
+    expect(rackOf([{ sure: false, options: [] }], { available, played: [] })).toBeUndefined();
   });
 });

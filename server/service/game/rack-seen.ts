@@ -7,8 +7,13 @@
  * When: the rack is looked for as the turn starts, before the player takes tiles off it: from the first frame of the
  * turn, then every LOOK_EVERY_MS until a whole rack is seen, at most LOOKS times a turn, and only while the board
  * shows no new tile (classic.ts: once tiles are laid, the rack may hold those drawn after them). A later look
- * replaces an earlier one only when it sees more tiles. Only a rack read wholly surely counts: a letter the model is unsure of
- * would be a guess in the record, and the scorekeeper can still type the rack.
+ * replaces an earlier one when it sees more tiles, or as many with fewer unsure.
+ *
+ * What: the rack is settled when the move is made (`rackOf`), with what the game then knows. A letter the model is
+ * unsure of (E or L, blurred in the foreground) is weighed with its other readings: the rack must hold the tiles the
+ * move took from it, and no more of a letter than the board leaves. The likeliest rack is kept when it carries
+ * RACK_SHARE of the weight of all those that agree; otherwise none is (a guess in the record would be worse than a
+ * rack the scorekeeper types).
  *
  * Where: a steady camera's rack stands where it stood. Once a look has found it, the next looks on the same grid
  * read only the rows around it (vision's readRack `near`: less than half the time), until one finds nothing
@@ -23,16 +28,74 @@ export const LOOK_EVERY_MS = 4000;
 /** A grid is the same when no corner moved more than this share of a square. */
 const SAME_GRID = 0.1;
 
-/** What a look saw: the rack, when it is one to keep, and where a rack stood (even one not kept), if one was seen. */
+/** A tile seen on the rack: its readings, the likeliest first (vision's RackTile), and whether that one is sure. */
+export interface SeenTile {
+  readonly sure: boolean;
+  readonly options: readonly { readonly letter: string; readonly p: number }[];
+}
+
+/** The likeliest rack is kept when it carries this share of the weight of all the racks that agree with the game. */
+export const RACK_SHARE = 0.75;
+/** More racks than this are not weighed (five unsure tiles of three readings each): none is kept. */
+const MAX_RACKS = 243;
+
+/** What a rack seen must agree with, as the game stood when its player moved. */
+export interface RackContext {
+  /** The tiles not on the board before the move, letter (`?` for a blank) → how many. */
+  readonly available: ReadonlyMap<string, number>;
+  /** The tiles the move took from the rack (`?` for a blank): a play's tiles, an exchange's; none for a pass. */
+  readonly played: readonly string[];
+}
+
+/**
+ * The rack a player held, from the tiles the camera saw on it and what the game knows (see above), or undefined.
+ * A rack read wholly surely that does not hold the move's tiles is kept as read (the scorekeeper's analysis says it
+ * does not hold them): it is no guess of ours.
+ */
+export function rackOf(tiles: readonly SeenTile[], ctx: RackContext): string | undefined {
+  if (tiles.length === 0 || tiles.some((t) => t.options.length === 0)) return undefined;
+  const choices = tiles.map((t) => (t.sure ? t.options.slice(0, 1) : t.options));
+  if (choices.reduce((n, c) => n * c.length, 1) > MAX_RACKS) return undefined;
+  const counts = (letters: Iterable<string>) => {
+    const m = new Map<string, number>();
+    for (const l of letters) m.set(l, (m.get(l) ?? 0) + 1);
+    return m;
+  };
+  const played = counts(ctx.played);
+  let total = 0;
+  let best: { rack: string; weight: number } | undefined;
+  let asRead: string | undefined;
+  const pick = tiles.map(() => 0);
+  for (;;) {
+    const letters = choices.map((c, k) => c[pick[k]!]!.letter);
+    const held = counts(letters);
+    if ([...held].every(([l, n]) => n <= (ctx.available.get(l) ?? 0))) {
+      if (pick.every((j) => j === 0) && tiles.every((t) => t.sure)) asRead = letters.join('');
+      if ([...played].every(([l, n]) => n <= (held.get(l) ?? 0))) {
+        const weight = choices.reduce((w, c, k) => w * c[pick[k]!]!.p, 1);
+        total += weight;
+        if (!best || weight > best.weight) best = { rack: letters.join(''), weight };
+      }
+    }
+    let k = 0;
+    while (k < pick.length && ++pick[k]! >= choices[k]!.length) pick[k++] = 0;
+    if (k === pick.length) break;
+  }
+  if (!best) return asRead;
+  return best.weight >= RACK_SHARE * total ? best.rack : undefined;
+}
+
+/** What a look saw: the rack's tiles, when it is one to weigh, and where a rack stood (even one not kept), if one was
+ *  seen. */
 export interface RackLook {
-  readonly rack?: string | undefined;
+  readonly rack?: readonly SeenTile[] | undefined;
   /** The rack's distance in front of the board (vision's RackReading). */
   readonly distance?: number | undefined;
 }
 
 export class RackWatch {
   /** The rack seen for the move at `turn` (the game's turn count when it was seen). */
-  private seen: { readonly turn: number; readonly rack: string } | undefined;
+  private seen: { readonly turn: number; readonly rack: readonly SeenTile[] } | undefined;
   private tries = { turn: -1, count: 0, at: Number.NEGATIVE_INFINITY };
   private looking: { readonly turn: number; readonly done: Promise<void> } | undefined;
   /** Where the last look found a rack, and on which grid. */
@@ -40,8 +103,8 @@ export class RackWatch {
 
   constructor(
     /**
-     * Reads the rack in a frame on its grid, only around `near` when given: its letters when every one is read
-     * surely, and where it stood.
+     * Reads the rack in a frame on its grid, only around `near` when given: its tiles when they may be the player's
+     * whole rack, and where it stood.
      */
     private readonly read: (
       bytes: Uint8Array,
@@ -58,7 +121,7 @@ export class RackWatch {
    */
   offer(bytes: Uint8Array, corners: Corners, turn: number, now = Date.now()): void {
     if (this.looking) return;
-    if (this.seen?.turn === turn && [...this.seen.rack].length >= this.rackSize) return;
+    if (this.seen?.turn === turn && whole(this.seen.rack, this.rackSize)) return;
     if (this.tries.turn !== turn) this.tries = { turn, count: 0, at: Number.NEGATIVE_INFINITY };
     if (this.tries.count >= LOOKS || now - this.tries.at < LOOK_EVERY_MS) return;
     this.tries = { turn, count: this.tries.count + 1, at: now };
@@ -67,7 +130,7 @@ export class RackWatch {
       .then(({ rack, distance }) => {
         this.place = distance === undefined ? undefined : { corners, distance };
         if (!rack) return;
-        if (this.seen?.turn === turn && [...this.seen.rack].length >= [...rack].length) return;
+        if (this.seen?.turn === turn && !better(rack, this.seen.rack)) return;
         this.seen = { turn, rack };
       })
       .catch((err: unknown) => {
@@ -84,7 +147,7 @@ export class RackWatch {
    * The rack seen for the move made when the game had `turn` turns, if one was. A look at that turn's rack still
    * running is waited for (a move made within a second or two of the turn's start: the rack was being read).
    */
-  async rackFor(turn: number): Promise<string | undefined> {
+  async rackFor(turn: number): Promise<readonly SeenTile[] | undefined> {
     if (this.looking?.turn === turn) await this.looking.done;
     return this.seen?.turn === turn ? this.seen.rack : undefined;
   }
@@ -93,6 +156,17 @@ export class RackWatch {
   async settled(): Promise<void> {
     while (this.looking) await this.looking.done;
   }
+}
+
+/** A rack seen whole and wholly surely: no need to look again in the turn. */
+function whole(rack: readonly SeenTile[], rackSize: number): boolean {
+  return rack.length >= rackSize && rack.every((t) => t.sure);
+}
+
+/** Whether rack `a` was seen better than `b`: more tiles, or as many with fewer unsure. */
+function better(a: readonly SeenTile[], b: readonly SeenTile[]): boolean {
+  const unsure = (r: readonly SeenTile[]) => r.filter((t) => !t.sure).length;
+  return a.length > b.length || (a.length === b.length && unsure(a) < unsure(b));
 }
 
 /** Whether two grids are one: no corner moved SAME_GRID of a square or more. */
