@@ -79,6 +79,26 @@ describe('the rack seen by a camera at a player’s place', () => {
     expect(session.keptRack(11)).toBe('EGIIORU');
   }, 60_000);
 
+  it('keeps a rack seen a tile short with a blank, when the move plays one', async () => {
+    // Cesar's first rack ?AACDER, seen over the empty board as AACDER: a blank has no letter to read. His move
+    // CRAAlED plays the blank: it came from this rack, and it is the tile not seen.
+    const service = new GameService(store);
+    const { id } = await service.create({
+      players: ['Cesar', 'Frentz'],
+      lang: 'en',
+      variant: 'classic',
+      challengeRule: 'double',
+      capture: 'button',
+      rackCamera: 0,
+    });
+    const session = await service.session(id);
+    if (!(session instanceof GameSession)) throw new Error('expected a classic game');
+    await session.submitFrame(frame(0), false);
+    await session.racksLooked();
+    await session.act({ type: 'confirm', board: label(1) });
+    expect([...(session.keptRack(1) ?? '')].sort().join('')).toBe('?AACDER');
+  }, 60_000);
+
   it('reads no rack where the game has no camera at a player’s place', async () => {
     const session = await start();
     await session.submitFrame(frame(8), false);

@@ -142,17 +142,9 @@ export class GameSession implements Session {
       }, rules.rackSize);
   }
 
-  /** The tiles seen, when they may be the player's whole rack: as many as a rack holds while the bag had tiles. */
+  /** The tiles seen, when they may be the player's rack: no more than a rack holds. */
   private mayBeRack(seen: RackReading): RackReading['tiles'] | undefined {
-    const { rules: now, board, players } = this.state;
-    // Fewer tiles than a rack holds while the bag still had tiles to draw: some were not seen (a blank, which is
-    // not read; a tile hidden or cut off). Kept, it would be a rack the player never held.
-    const bag = unseenTiles(now.tileSet, board, {
-      opponents: players.length - 1,
-      rackSize: now.rackSize,
-    }).bag;
-    if (seen.tiles.length < now.rackSize && bag > 0) return undefined;
-    return seen.tiles.length <= now.rackSize ? seen.tiles : undefined;
+    return seen.tiles.length <= this.state.rules.rackSize ? seen.tiles : undefined;
   }
 
   /** The rack the camera saw for `event`, made from `before`, settled with what the game knows (rack-seen.ts). */
@@ -163,9 +155,15 @@ export class GameSession implements Session {
         : event.type === 'exchange' && typeof event.tiles === 'string'
           ? [...event.tiles]
           : [];
-    const available = unseenTiles(before.rules.tileSet, before.board).tiles;
-    const rack = rackOf(tiles, { available, played });
-    return rack !== undefined && rackRefusal(before.rules, rack) === undefined ? rack : undefined;
+    const { rules, board, players } = before;
+    const unseen = unseenTiles(rules.tileSet, board, {
+      opponents: players.length - 1,
+      rackSize: rules.rackSize,
+    });
+    // While the bag had tiles, the rack was full: tiles not seen were there all the same (a blank, a tile hidden).
+    const size = unseen.bag > 0 ? rules.rackSize : undefined;
+    const rack = rackOf(tiles, { available: unseen.tiles, played, size });
+    return rack !== undefined && rackRefusal(rules, rack) === undefined ? rack : undefined;
   }
 
   /** Rebuilds a session from its stored events, exactly as it was. */

@@ -186,6 +186,23 @@ describe('rackOf: the rack a player held, from the tiles seen and the game', () 
     expect(rackOf(tiles('RTAINEE'), { available: oneE, played: [] })).toBeUndefined();
   });
 
+  it('takes a tile not seen for a blank when the move played one, and keeps no rack short of a tile otherwise', () => {
+    // Seen ?AACDER as AACDER (a blank has no letter to read); the move CRAAlED played the blank.
+    const seen = tiles('AACDER');
+    const played = [...'CRAA?ED'];
+    expect(rackOf(seen, { available, played, size: 7 })).toBe('AACDER?');
+    // The move played no blank: the tile not seen may be any (hidden, cut off).
+    expect(rackOf(seen, { available, played: [...'CRAAED'], size: 7 })).toBeUndefined();
+    // Two blanks played, one tile not seen: a tile seen was no letter of the rack.
+    expect(rackOf(seen, { available, played: [...'CRAA??'], size: 7 })).toBeUndefined();
+    // Both blanks already on the board.
+    const noBlank = new Map(available);
+    noBlank.set('?', 0);
+    expect(rackOf(seen, { available: noBlank, played, size: 7 })).toBeUndefined();
+    // More tiles seen than the rack held.
+    expect(rackOf(tiles('AACDERST'), { available, played: [], size: 7 })).toBeUndefined();
+  });
+
   it('keeps none when too many tiles are unsure to weigh, or a tile has no reading', () => {
     // Unsure tiles of three readings each, every one an E far likelier than its L or I.
     const e: SeenTile = {

@@ -13,7 +13,8 @@
  * unsure of (E or L, blurred in the foreground) is weighed with its other readings: the rack must hold the tiles the
  * move took from it, and no more of a letter than the board leaves. The likeliest rack is kept when it carries
  * RACK_SHARE of the weight of all those that agree; otherwise none is (a guess in the record would be worse than a
- * rack the scorekeeper types).
+ * rack the scorekeeper types). A blank is not read (its face has no letter, and a rack's wood reads much like it):
+ * a rack seen a tile short is kept with a blank when the move played one.
  *
  * Where: a steady camera's rack stands where it stood. Once a look has found it, the next looks on the same grid
  * read only the rows around it (vision's readRack `near`: less than half the time), until one finds nothing
@@ -34,6 +35,7 @@ export interface SeenTile {
   readonly options: readonly { readonly letter: string; readonly p: number }[];
 }
 
+const BLANK = '?';
 /** The likeliest rack is kept when it carries this share of the weight of all the racks that agree with the game. */
 export const RACK_SHARE = 0.75;
 /** More racks than this are not weighed (five unsure tiles of three readings each): none is kept. */
@@ -45,6 +47,8 @@ export interface RackContext {
   readonly available: ReadonlyMap<string, number>;
   /** The tiles the move took from the rack (`?` for a blank): a play's tiles, an exchange's; none for a pass. */
   readonly played: readonly string[];
+  /** How many tiles the rack held, when the game knows (a full rack while the bag had tiles to draw). */
+  readonly size?: number | undefined;
 }
 
 /**
@@ -54,6 +58,12 @@ export interface RackContext {
  */
 export function rackOf(tiles: readonly SeenTile[], ctx: RackContext): string | undefined {
   if (tiles.length === 0 || tiles.some((t) => t.options.length === 0)) return undefined;
+  // Tiles not seen (fewer than the rack held): a blank, which the camera does not read, or a tile hidden or cut off.
+  // They are blanks when the move played as many blanks: those came from this rack, and none of them was seen.
+  const missing = (ctx.size ?? tiles.length) - tiles.length;
+  if (missing < 0 || (missing > 0 && ctx.played.filter((t) => t === BLANK).length !== missing))
+    return undefined;
+  const unseen = BLANK.repeat(missing);
   const choices = tiles.map((t) => (t.sure ? t.options.slice(0, 1) : t.options));
   if (choices.reduce((n, c) => n * c.length, 1) > MAX_RACKS) return undefined;
   const counts = (letters: Iterable<string>) => {
@@ -67,7 +77,7 @@ export function rackOf(tiles: readonly SeenTile[], ctx: RackContext): string | u
   let asRead: string | undefined;
   const pick = tiles.map(() => 0);
   for (;;) {
-    const letters = choices.map((c, k) => c[pick[k]!]!.letter);
+    const letters = [...choices.map((c, k) => c[pick[k]!]!.letter), ...unseen];
     const held = counts(letters);
     if ([...held].every(([l, n]) => n <= (ctx.available.get(l) ?? 0))) {
       if (pick.every((j) => j === 0) && tiles.every((t) => t.sure)) asRead = letters.join('');
