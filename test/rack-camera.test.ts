@@ -99,6 +99,33 @@ describe('the rack seen by a camera at a player’s place', () => {
     expect([...(session.keptRack(1) ?? '')].sort().join('')).toBe('?AACDER');
   }, 60_000);
 
+  it('reads the move in the light of the rack seen: a letter in doubt that the rack does not hold is not it', async () => {
+    // Move 1, CRAAlED, ended by End turn: its I8 reads E or L alike (0.37 each), and the word has a blank, so the
+    // lexicon cannot tell. The rack seen over the empty board, AACDER and one tile not seen, holds an E and no L
+    // (its one tile not seen is the blank played).
+    const first = async (rackCamera?: number) => {
+      const service = new GameService(store);
+      const { id } = await service.create({
+        players: ['Cesar', 'Frentz'],
+        lang: 'en',
+        variant: 'classic',
+        challengeRule: 'double',
+        capture: 'button',
+        ...(rackCamera === undefined ? {} : { rackCamera }),
+      });
+      const session = await service.session(id);
+      if (!(session instanceof GameSession)) throw new Error('expected a classic game');
+      await session.submitFrame(frame(0), false);
+      return { session, ended: await session.submitFrame(frame(1), true) };
+    };
+    const alone = await first();
+    expect(alone.ended.status).toBe('needs-confirmation');
+    expect(alone.ended.reasons).toEqual(['some squares could not be read with confidence']);
+    const withRack = await first(0);
+    expect(withRack.ended.status).toBe('committed');
+    expect(withRack.session.snapshot().board[7]).toBe('...CRAAlED.....');
+  }, 60_000);
+
   it('reads no rack where the game has no camera at a player’s place', async () => {
     const session = await start();
     await session.submitFrame(frame(8), false);

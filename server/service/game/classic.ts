@@ -57,7 +57,7 @@ import { decideBoard } from './decide.ts';
 import { foreignNote } from './foreign.ts';
 import { readRackIn } from './frames.ts';
 import { HandWaits, STREAM_GAP_MS } from './hand-wait.ts';
-import { type Interpretation, interpret, newTiles } from './interpret.ts';
+import { type Interpretation, interpret, newTiles, type RackSeen } from './interpret.ts';
 import { type Behind, eventsAfter, FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
 import { RackWatch, rackOf, type SeenTile } from './rack-seen.ts';
 import { clockOf, snapshotOf } from './snapshot.ts';
@@ -447,6 +447,23 @@ export class GameSession implements Session {
     this.rackWatch.offer(bytes, corners, this.state.turns.length, now);
   }
 
+  /** Waits for a look at the rack of the move at `turn` still running: whether there was one. */
+  private async rackLookedAt(turn: number): Promise<boolean> {
+    if (this.state.toMove !== this.stored.config.rackCamera) return false;
+    return (await this.rackWatch?.lookAt(turn)) ?? false;
+  }
+
+  /** The rack of the player to move, when the camera at their place has seen it this turn (for interpret). */
+  private rackInView(): RackSeen | undefined {
+    if (this.state.toMove !== this.stored.config.rackCamera) return undefined;
+    const tiles = this.rackWatch?.seenFor(this.state.turns.length);
+    if (!tiles) return undefined;
+    return {
+      tiles: tiles.map((t) => (t.sure ? [t.options[0]!.letter] : t.options.map((o) => o.letter))),
+      unseen: Math.max(0, this.state.rules.rackSize - tiles.length),
+    };
+  }
+
   /** Resolves when no look for a rack is running (tests). */
   racksLooked(): Promise<void> {
     return this.rackWatch?.settled() ?? Promise.resolve();
@@ -481,16 +498,26 @@ export class GameSession implements Session {
   private async readAndDecide(bytes: Uint8Array, endTurn: boolean, now: number): Promise<FrameResult> {
     // An End turn, or a frame an End turn waiting out a hand takes as its own: an answer is waited for.
     const { reading, board: read } = await this.intake.read(bytes, 0, endTurn || this.handWait.has(0));
-    const seen = interpret(
-      { board: read, unsure: reading.unsure, alternatives: reading.alternatives },
-      {
-        committed: this.state.board,
-        layout: this.state.rules.layout,
-        tileSet: this.state.rules.tileSet,
-        lastMove: this.state.lastPlay?.placements,
-        lexicon: this.readingLexicon,
-      },
-    );
+    const take = () =>
+      interpret(
+        { board: read, unsure: reading.unsure, alternatives: reading.alternatives },
+        {
+          committed: this.state.board,
+          layout: this.state.rules.layout,
+          tileSet: this.state.rules.tileSet,
+          lastMove: this.state.lastPlay?.placements,
+          lexicon: this.readingLexicon,
+          rack: this.rackInView(),
+        },
+      );
+    let seen = take();
+    // A move being made while the turn's look at the rack still runs (a move within a few seconds of the turn's
+    // start): its tiles come from that rack, so the look is waited for, and the frame taken again with it.
+    if (
+      newTiles(this.state.board, seen.board, seen.doubts) &&
+      (await this.rackLookedAt(this.state.turns.length))
+    )
+      seen = take();
     this.notice(seen.disturbed);
     this.lastSeen = seen;
     // Before the first move the board is empty, a fact: a frame that shows no tile, none in doubt and no hand shows

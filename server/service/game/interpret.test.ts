@@ -1,7 +1,7 @@
 /** What a frame means for the game, rule by rule, on readings made by hand (the real photos: test/hands-free). */
 import { describe, expect, it } from 'vitest';
 import { type Board, lexiconFromWords, parseBoard, standardLayout, tileSets } from '../../engine/index.ts';
-import { interpret, type Option, type Reading } from './interpret.ts';
+import { fromRack, interpret, type Option, type Reading } from './interpret.ts';
 
 const empty = '.'.repeat(15);
 /** A board with `rows` (row index → text) and every other row empty. */
@@ -339,5 +339,54 @@ describe('a frame read in the game’s context', () => {
     const beside = around.filter(([, col]) => col === 7 || col === 8);
     const none = interpret(reading(committed, beside), { ...en, committed });
     expect(none.doubts.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the rack a camera at the player’s place saw', () => {
+  const placed = (tiles: string) => [...tiles].map((tile, col) => ({ row: 7, col, tile }));
+
+  it('fits a move to the rack tile by tile: a letter to a tile that may be it, a blank to a tile not seen', () => {
+    const rack = { tiles: [['A'], ['A'], ['C'], ['D'], ['E', 'B'], ['R']], unseen: 1 };
+    expect(fromRack(placed('CRAA?ED'), rack)).toBe(true);
+    expect(fromRack(placed('CRAAlED'), rack)).toBe(true);
+    // An L: no tile seen may be one, and the one not seen holds the blank.
+    expect(fromRack(placed('CRAA?LD'), rack)).toBe(false);
+    expect(fromRack(placed('CRAALD'), rack)).toBe(true);
+    // The unsure tile is an E or a B, not both: a B and an E take the tile not seen too, and the L then has none.
+    expect(fromRack(placed('BE'), rack)).toBe(true);
+    expect(fromRack(placed('BEL'), rack)).toBe(false);
+    // Three As from a rack of two, one of them not seen.
+    expect(fromRack(placed('AAA'), rack)).toBe(true);
+    expect(fromRack(placed('AAAA'), rack)).toBe(false);
+    expect(fromRack(placed('AACDERST'), rack)).toBe(false);
+  });
+
+  it('weighs a reading the rack cannot have held down, so that the one it could is taken', () => {
+    const committed = board({});
+    // CAT or CAR across the star, the last letter as likely either way; both words known.
+    const words = lexiconFromWords('test', ['CAT', 'CAR']);
+    const read = board({ 7: '......CAT' });
+    const unsure = reading(read, [
+      [
+        7,
+        8,
+        [
+          { tile: 'T', p: 0.45 },
+          { tile: 'R', p: 0.45 },
+        ],
+      ],
+    ]);
+    const alone = interpret(unsure, { ...en, committed, lexicon: words });
+    expect(alone.doubts).toEqual([{ row: 7, col: 8 }]);
+    // The rack held an R and no T.
+    const rack = { tiles: [['C'], ['A'], ['R'], ['E'], ['S'], ['I'], ['N']], unseen: 0 };
+    const seen = interpret(unsure, { ...en, committed, lexicon: words, rack });
+    expect(seen.doubts).toEqual([]);
+    expect(rowOf(seen.board, 7)).toBe('......CAR......');
+    // A rack that may hold either (a tile read T or R) decides nothing.
+    const either = { tiles: [['C'], ['A'], ['T', 'R'], ['E']], unseen: 3 };
+    expect(interpret(unsure, { ...en, committed, lexicon: words, rack: either }).doubts).toEqual([
+      { row: 7, col: 8 },
+    ]);
   });
 });

@@ -11,7 +11,8 @@
  *    weighed together: a combination must make one legal placement (one line, contiguous, connected, the centre
  *    first) and must not put more tiles of a kind on the board than the set has; the words it forms that the
  *    game's lexicon does not know weigh less (the lexicon breaks ties, it never refuses a confident reading: a
- *    phony is the players' to challenge). The likeliest combination is taken when it carries at least
+ *    phony is the players' to challenge), and so does a move whose tiles the player's rack, as a camera at their
+ *    place saw it this turn, cannot have held. The likeliest combination is taken when it carries at least
  *    `COMMIT_SHARE` of the weight of all legal ones; otherwise the squares where the best two differ stay in doubt.
  * 3. A square mostly covered by a hand is not read at all: the move waits, with the reason "hand in view".
  *
@@ -60,6 +61,17 @@ export interface Context {
   readonly lexicon?: Lexicon | undefined;
   /** Other boards whose tiles come out of the same bag (Scrabble Me), for the tile counts. */
   readonly alsoCounted?: readonly Board[] | undefined;
+  /** The rack of the player to move, as a camera at their place saw it this turn: the move's tiles come from it. */
+  readonly rack?: RackSeen | undefined;
+}
+
+/**
+ * A rack as a camera saw it: per tile seen, the letters it may be (one when read surely; its readings when not), and
+ * how many tiles it held that were not seen (a blank, which is not read; a tile hidden): those may be any.
+ */
+export interface RackSeen {
+  readonly tiles: readonly (readonly string[])[];
+  readonly unseen: number;
 }
 
 /** A doubtful square the context decided: the tile taken, the readings weighed, the share the one taken carries. */
@@ -106,6 +118,14 @@ const HAND_CORE = 0.5;
 const ODD_EMPTY = 0.8;
 /** A word the lexicon does not know weighs this much as one it knows. */
 export const UNKNOWN_WORD = 0.2;
+/**
+ * A move whose tiles the rack seen this turn cannot have held weighs this much as one it could. The rack is read
+ * from the foreground, blurred, and may be wrong: of the tiles `npm run bench:racks` reads on the rendered seat
+ * views, about one in sixteen is, one in sixty read surely; and a tile read unsure may be any of its readings, one
+ * not seen any letter. So a move off the rack is not refused, only weighed down, and the reading must still carry
+ * COMMIT_SHARE against it.
+ */
+export const OFF_RACK = 0.1;
 /** The likeliest legal combination is taken when it carries this share of all their weight. */
 export const COMMIT_SHARE = 0.75;
 /**
@@ -349,13 +369,43 @@ function plausibility(board: Board, ctx: Context): number {
   if (!move) return 1;
   const boards = ctx.alsoCounted ? [board, ...ctx.alsoCounted] : board;
   if (overdrawnBy(ctx.tileSet, boards, move.placements).length > 0) return 0;
-  if (!ctx.lexicon) return 1;
-  let factor = 1;
+  let factor = ctx.rack && !fromRack(move.placements, ctx.rack) ? OFF_RACK : 1;
+  if (!ctx.lexicon) return factor;
   for (const span of wordsFormed(board, move.placements, move.direction)) {
     const word = span.squares.map((s) => board.cells[s.row * board.size + s.col]).join('');
     if (!word.includes(BLANK) && !ctx.lexicon.has(word)) factor *= UNKNOWN_WORD;
   }
   return factor;
+}
+
+/**
+ * Whether the tiles placed can all have come from `rack`: each to a tile of it that may be that letter (a blank, `?`
+ * or a named one, only to a tile not seen), no two to one.
+ */
+export function fromRack(placements: readonly Placement[], rack: RackSeen): boolean {
+  const tiles = placements.map((p) => (p.tile === p.tile.toUpperCase() && p.tile !== BLANK ? p.tile : BLANK));
+  if (tiles.length > rack.tiles.length + rack.unseen) return false;
+  const used = rack.tiles.map(() => false);
+  let free = rack.unseen;
+  const place = (k: number): boolean => {
+    if (k === tiles.length) return true;
+    const tile = tiles[k]!;
+    if (tile !== BLANK) {
+      for (let j = 0; j < rack.tiles.length; j++) {
+        if (used[j] || !rack.tiles[j]!.includes(tile)) continue;
+        used[j] = true;
+        if (place(k + 1)) return true;
+        used[j] = false;
+      }
+    }
+    if (free > 0) {
+      free--;
+      if (place(k + 1)) return true;
+      free++;
+    }
+    return false;
+  };
+  return place(0);
 }
 
 function done(

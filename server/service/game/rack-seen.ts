@@ -162,6 +162,18 @@ export class RackWatch {
     return this.seen?.turn === turn ? this.seen.rack : undefined;
   }
 
+  /** Waits for a look at the rack of the move at `turn` still running: whether there was one. */
+  async lookAt(turn: number): Promise<boolean> {
+    if (this.looking?.turn !== turn) return false;
+    await this.looking.done;
+    return true;
+  }
+
+  /** The rack seen so far for the move at `turn`, without waiting for a look still running. */
+  seenFor(turn: number): readonly SeenTile[] | undefined {
+    return this.seen?.turn === turn ? this.seen.rack : undefined;
+  }
+
   /** Resolves when no look is running (tests, and a game closing). */
   async settled(): Promise<void> {
     while (this.looking) await this.looking.done;
