@@ -102,3 +102,34 @@ describe('a name that holds a line break (a game stored before names were checke
     expect(read.document.lines.filter((l) => l.type === 'entry')).toEqual([]);
   });
 });
+
+describe('players whose names are written alike', () => {
+  it('get nicknames apart, so the record reads back with each move its player’s', () => {
+    // Two grandmothers called Anna, and a name that is written as another's nickname.
+    const state = newGame(['Anna', 'Anna', 'Bo B', 'Bo_B'], makeRules({ players: 4 }));
+    if (!state.ok) throw new Error(state.message);
+    let s = state.state;
+    const board = Array.from({ length: 15 }, () => '.'.repeat(15));
+    const events: GameEvent[] = [
+      play(board, 7, 7, 'AT', 0),
+      { type: 'pass', player: 1 },
+      { type: 'pass', player: 2 },
+      { type: 'pass', player: 3 },
+    ];
+    for (const event of events) {
+      const step = applyEvent(s, event);
+      if (!step.ok) throw new Error(step.message);
+      s = step.state;
+    }
+    const text = writeGcg(gcgFromGame(s));
+    const read = readGcg(text);
+    if (!read.ok) throw new Error(read.message);
+    expect(read.document.players.map((p) => p.nick)).toEqual(['Anna', 'Anna_2', 'Bo_B', 'Bo_B_2']);
+    expect(read.document.players.map((p) => p.name)).toEqual(['Anna', 'Anna', 'Bo B', 'Bo_B']);
+    const replayed = replayGcg(read.document);
+    if (!replayed.ok) throw new Error(replayed.message);
+    expect(replayed.report.state.turns.map((t) => t.player)).toEqual([0, 1, 2, 3]);
+    expect(replayed.report.players.map((p) => p.name)).toEqual(['Anna', 'Anna', 'Bo B', 'Bo_B']);
+    expect(replayed.report.mismatches).toEqual([]);
+  });
+});

@@ -16,10 +16,16 @@ export function gcgFromGame(state: GameState, { racks = true }: { racks?: boolea
     const rack = racks ? recordedRack(current.get(event)) : undefined;
     return rack ? { rack } : {};
   };
-  const players = state.players.map((name, i) => ({
-    nick: name.replace(/[\s:\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, '_') || `player${i + 1}`,
-    name,
-  }));
+  // A nickname is one word with no colon; two players' must differ (a reader tells their lines apart by it): a
+  // name written the same as an earlier player's ("Anna" twice, "Anna B" beside "Anna_B") gets _2, _3, … after it.
+  const taken = new Set<string>();
+  const players = state.players.map((name, i) => {
+    const base = name.replace(/[\s:\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, '_') || `player${i + 1}`;
+    let nick = base;
+    for (let k = 2; taken.has(nick); k++) nick = `${base}_${k}`;
+    taken.add(nick);
+    return { nick, name };
+  });
   const lines: GcgLine[] = [
     { type: 'pragma', line: 1, key: 'character-encoding', value: 'UTF-8', text: '#character-encoding UTF-8' },
   ];
