@@ -55,11 +55,11 @@ import { ServiceError } from '../errors.ts';
 import type { CameraPictures, Session } from './contract.ts';
 import { decideBoard } from './decide.ts';
 import { foreignNote } from './foreign.ts';
-import { readRackIn } from './frames.ts';
 import { HandWaits, STREAM_GAP_MS } from './hand-wait.ts';
 import { type Interpretation, interpret, newTiles, type RackSeen } from './interpret.ts';
 import { type Behind, eventsAfter, FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
 import { RackWatch, rackOf, type SeenTile } from './rack-seen.ts';
+import { rackReader } from './rack-thread.ts';
 import { clockOf, snapshotOf } from './snapshot.ts';
 
 export type { Action, FrameResult } from '../../protocol/index.ts';
@@ -137,7 +137,8 @@ export class GameSession implements Session {
     this.held = new HeldReadings(store, stored.id, () => 'pending-', stored.held);
     if (config.rackCamera !== undefined)
       this.rackWatch = new RackWatch(async (bytes, corners, near) => {
-        const seen = await readRackIn(bytes, corners, config.lang, near);
+        // Off the event loop: a look costs seconds of the processor (rack-thread.ts).
+        const seen = await rackReader.read(bytes, corners, config.lang, near);
         return { rack: seen && this.mayBeRack(seen), distance: seen?.distance };
       }, rules.rackSize);
   }
