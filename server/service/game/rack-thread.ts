@@ -7,8 +7,8 @@
  * rack is kept: the scorekeeper can type it).
  */
 import { Worker } from 'node:worker_threads';
-import type { TileSetId } from '../../engine/index.ts';
 import type { Corners, RackReading } from '../../../vision/index.ts';
+import type { TileSetId } from '../../engine/index.ts';
 
 export interface RackReaderOptions {
   /** How long one read may take (a whole look takes 1–3 s here). */
