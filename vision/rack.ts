@@ -188,8 +188,6 @@ interface ReadPlace extends Place {
   readonly letter: string;
   readonly confidence: number;
   readonly options: readonly { readonly letter: string; readonly p: number }[];
-  /** The model's share of a blank tile here. */
-  readonly blank: number;
 }
 
 /**
@@ -239,7 +237,6 @@ async function readBatch(
   });
   const { probs } = await classifyCells(model, cells);
   const k = model.classes.length;
-  const blankClass = model.classes.indexOf('?');
   return places.map((p, n) => {
     let tile = 0;
     // The likeliest OPTIONS letters, likeliest first.
@@ -260,8 +257,7 @@ async function readBatch(
             .map((t) => ({ letter: t.letter, p: t.share / tile }))
             .filter((o, j) => j === 0 || o.p >= MIN_OPTION)
         : [];
-    const blank = blankClass < 0 ? 0 : probs[n * k + blankClass]!;
-    return { ...p, tile, letter: best.letter, confidence: tile > 0 ? best.share / tile : 0, options, blank };
+    return { ...p, tile, letter: best.letter, confidence: tile > 0 ? best.share / tile : 0, options };
   });
 }
 

@@ -1,8 +1,10 @@
 /**
  * The rack a seat camera sees: a camera at a player's place (the game's `rackCamera`) has that player's rack in its
  * foreground. While that player is to move, a frame that showed the board is looked at for the rack too (vision's
- * readRack, in the background: the frame's answer does not wait for it), and the rack seen is kept for the move the
- * player then makes (classic.ts writes it into the move's event, as the scorekeeper's `rack` action would).
+ * readRack, in a thread of its own, rack-thread.ts: the frame's answer does not wait for it, unless the frame shows
+ * the move being made while the look still runs), and the rack seen is kept for the move the player then makes
+ * (classic.ts writes it into the move's event, as the scorekeeper's `rack` action would). The rack seen also weighs
+ * the readings of that move's tiles (interpret.ts `rack`).
  *
  * When: the rack is looked for as the turn starts, before the player takes tiles off it: from the first frame of the
  * turn, then every LOOK_EVERY_MS until a whole rack is seen, at most LOOKS times a turn, and only while the board
