@@ -46,6 +46,23 @@ async function start(rackCamera?: number, endedBy = 8): Promise<GameSession> {
   return session;
 }
 
+/** A game with the camera at Cesar's place whose first `moves` moves the scorekeeper entered, no frame seen. */
+async function entered(moves: number): Promise<GameSession> {
+  const service = new GameService(store);
+  const { id } = await service.create({
+    players: ['Cesar', 'Frentz'],
+    lang: 'en',
+    variant: 'classic',
+    challengeRule: 'double',
+    capture: 'button',
+    rackCamera: 0,
+  });
+  const session = await service.session(id);
+  if (!(session instanceof GameSession)) throw new Error('expected a classic game');
+  for (let n = 1; n <= moves; n++) await session.act({ type: 'confirm', board: label(n) });
+  return session;
+}
+
 describe('the rack seen by a camera at a player’s place', () => {
   it('keeps the rack of the player at the camera with their moves, not the other player’s, for the scorekeeper only', async () => {
     const session = await start(0);
@@ -53,21 +70,37 @@ describe('the rack seen by a camera at a player’s place', () => {
     await session.racksLooked();
     await session.act({ type: 'pass' });
     expect(session.keptRack(9)).toBe(RACK_AFTER_8);
-    // Frentz's turn: the camera shows Cesar's rack, not his; nothing is kept with his move.
+    // Frentz's turn: the camera shows Cesar's rack, not his; nothing is kept with his move. Cesar's rack stands
+    // whole in front of him, and is looked at for his next move.
     await session.submitFrame(frame(8), false);
     await session.racksLooked();
     await session.act({ type: 'pass' });
     expect(session.keptRack(10)).toBeUndefined();
-    // Cesar again, and the frame shows tiles the game does not have (laid already: the rack in front of him may hold
-    // the tiles drawn after them): not looked at, nothing kept.
-    await session.submitFrame(frame(10), false);
-    await session.racksLooked();
+    // Cesar again: he passed, so it is the rack he holds.
     await session.act({ type: 'exchange', count: 3 });
-    expect(session.keptRack(11)).toBeUndefined();
+    expect(session.keptRack(11)).toBe(RACK_AFTER_8);
     // The scorekeeper's GCG has the rack; the game as viewers see it does not.
     expect(session.gcg({ racks: true })).toMatch(new RegExp(`^>Cesar: ${RACK_AFTER_8} -`, 'm'));
     expect(session.gcg()).not.toContain(RACK_AFTER_8);
     expect(JSON.stringify(session.snapshot())).not.toContain(RACK_AFTER_8);
+  }, 60_000);
+
+  it('does not look at the rack in a frame that shows its player’s tiles laid already', async () => {
+    // Moves 1–8 entered by the scorekeeper, no frame seen. Cesar to move; the first frame shows tiles the game does
+    // not have (laid already: the rack in front of him may hold the tiles drawn after them). Not looked at. (That a
+    // frame as the game has it is looked at, in either player's turn: the first test.)
+    const laid = await entered(8);
+    await laid.submitFrame(frame(10), false);
+    await laid.racksLooked();
+    await laid.act({ type: 'pass' });
+    expect(laid.keptRack(9)).toBeUndefined();
+    // Nor in Frentz's turn (a frame of move 16: the rack there, ADDIPYZ, read surely, is one Cesar holds later).
+    const early = await entered(7);
+    await early.submitFrame(frame(16), false);
+    await early.racksLooked();
+    await early.act({ type: 'pass' });
+    await early.act({ type: 'pass' });
+    expect(early.keptRack(9)).toBeUndefined();
   }, 60_000);
 
   it('settles a rack tile the camera is unsure of by the tiles the move then takes from the rack', async () => {

@@ -435,17 +435,26 @@ export class GameSession implements Session {
     return result;
   }
 
-  /** While the player at the camera's place is to move, the frame (one that showed the board) is looked at for their
-   *  rack (rack-seen.ts), in the background. */
+  /**
+   * The frame (one that showed the board) is looked at for the rack of the player at the camera's place (rack-seen.ts),
+   * in the background, for their next move: from their opponents' turns on (they drew after their own move, and the
+   * rack stands whole in front of them until they play from it), and in their own turn until they lay tiles.
+   */
   private lookForRack(bytes: Uint8Array, now: number, asRead = true): void {
     const corners = this.intake.gridOf(bytes);
-    if (!this.rackWatch || !corners || this.state.ended) return;
-    if (this.state.toMove !== this.stored.config.rackCamera) return;
-    // Only while the frame (`asRead`: as the game took it) shows no new tile, not even one in doubt: once the player
-    // has laid tiles, the rack in front of them may already hold the tiles drawn after the move.
+    const place = this.stored.config.rackCamera;
+    if (!this.rackWatch || !corners || this.state.ended || place === undefined) return;
+    const n = this.state.players.length;
+    // How many moves until theirs.
+    const ahead = (place - this.state.toMove + n) % n;
+    // Only while the frame (`asRead`: as the game took it) shows no new tile, not even one in doubt: once they have
+    // laid tiles, the rack in front of them may already hold the tiles drawn after the move (and tiles laid that the
+    // game has not taken yet may be theirs, or a frame of another time).
     const seen = this.lastSeen;
     if (asRead && (!seen || newTiles(this.state.board, seen.board, seen.doubts))) return;
-    this.rackWatch.offer(bytes, corners, this.state.turns.length, now);
+    // The frame that ended their own move: they have not drawn yet.
+    if (!asRead && ahead === n - 1) return;
+    this.rackWatch.offer(bytes, corners, this.state.turns.length + ahead, now);
   }
 
   /** Waits for a look at the rack of the move at `turn` still running: whether there was one. */

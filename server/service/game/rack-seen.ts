@@ -6,9 +6,10 @@
  * (classic.ts writes it into the move's event, as the scorekeeper's `rack` action would). The rack seen also weighs
  * the readings of that move's tiles (interpret.ts `rack`).
  *
- * When: the rack is looked for as the turn starts, before the player takes tiles off it: from the first frame of the
- * turn, then every LOOK_EVERY_MS until a whole rack is seen, at most LOOKS times a turn, and only while the board
- * shows no new tile (classic.ts: once tiles are laid, the rack may hold those drawn after them). A later look
+ * When: the rack is looked for before the player takes tiles off it: from their opponents' turns on (they drew after
+ * their own move, and the rack stands whole until they play from it), every LOOK_EVERY_MS until a whole rack is seen,
+ * at most LOOKS times for a move, and only in frames showing no new tile (classic.ts: once tiles are laid, the rack
+ * may hold those drawn after them). A later look
  * replaces an earlier one when it sees more tiles, or as many with fewer unsure.
  *
  * What: the rack is settled when the move is made (`rackOf`), with what the game then knows. A letter the model is
@@ -24,7 +25,7 @@
  */
 import type { Corners } from '../../../vision/index.ts';
 
-/** Looks for the rack in one turn, at most. */
+/** Looks for the rack of one move, at most. */
 export const LOOKS = 3;
 /** Between two looks in a turn, at least (a whole look costs about 1.5–3 s of the processor here, a near one 0.5–1.3). */
 export const LOOK_EVERY_MS = 4000;
