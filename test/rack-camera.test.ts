@@ -1,6 +1,6 @@
 /**
  * The rack a seat camera sees, kept with its player's moves: a game whose camera stands at a player's place
- * (`rackCamera`) reads that player's rack from its frames as their turn starts and keeps it with the move they make,
+ * (`rackCamera`) reads that player's rack from its frames before their turn and keeps it with the move they make,
  * for the scorekeeper only. The frames are fixtures/seat-game's (a recorded game rendered from the first player's
  * seat, never trained on) and a rendered seat view.
  */
@@ -71,8 +71,8 @@ describe('the rack seen by a camera at a player’s place', () => {
     await session.act({ type: 'pass' });
     expect(session.keptRack(9)).toBe(RACK_AFTER_8);
     // Frentz's turn: the camera shows Cesar's rack, not his; nothing is kept with his move. Cesar's rack stands
-    // whole in front of him, and is looked at for his next move.
-    await session.submitFrame(frame(8), false);
+    // whole in front of him once he has drawn (a frame ten seconds on), and is looked at for his next move.
+    await session.submitFrame(frame(8), false, { now: Date.now() + 10_000 });
     await session.racksLooked();
     await session.act({ type: 'pass' });
     expect(session.keptRack(10)).toBeUndefined();
@@ -86,11 +86,12 @@ describe('the rack seen by a camera at a player’s place', () => {
   }, 60_000);
 
   it('does not look at the rack in a frame that shows its player’s tiles laid already', async () => {
-    // Moves 1–8 entered by the scorekeeper, no frame seen. Cesar to move; the first frame shows tiles the game does
-    // not have (laid already: the rack in front of him may hold the tiles drawn after them). Not looked at. (That a
-    // frame as the game has it is looked at, in either player's turn: the first test.)
+    // Moves 1–8 entered by the scorekeeper, no frame seen. Cesar to move; the first frame, of move 16, shows tiles
+    // the game does not have (laid already: the rack in front of him may hold the tiles drawn after them), and a rack
+    // read surely, ADDIPYZ. Not looked at. (That a frame as the game has it is looked at, in either player's turn:
+    // the first test.)
     const laid = await entered(8);
-    await laid.submitFrame(frame(10), false);
+    await laid.submitFrame(frame(16), false);
     await laid.racksLooked();
     await laid.act({ type: 'pass' });
     expect(laid.keptRack(9)).toBeUndefined();
@@ -101,6 +102,28 @@ describe('the rack seen by a camera at a player’s place', () => {
     await early.act({ type: 'pass' });
     await early.act({ type: 'pass' });
     expect(early.keptRack(9)).toBeUndefined();
+  }, 60_000);
+
+  it('does not look at the rack just after its player’s move, while they draw', async () => {
+    // Cesar's move 9 (a pass) recorded, his rack looked at before it; Frentz to move. A frame as the game has it, at
+    // once: Cesar is drawing.
+    const drawing = await start(0);
+    await drawing.racksLooked();
+    await drawing.act({ type: 'pass' });
+    await drawing.submitFrame(frame(8), false);
+    await drawing.racksLooked();
+    await drawing.act({ type: 'pass' });
+    await drawing.act({ type: 'pass' });
+    expect(drawing.keptRack(11)).toBeUndefined();
+    // The same frame ten seconds on is looked at, for his next move.
+    const drawn = await start(0);
+    await drawn.racksLooked();
+    await drawn.act({ type: 'pass' });
+    await drawn.submitFrame(frame(8), false, { now: Date.now() + 10_000 });
+    await drawn.racksLooked();
+    await drawn.act({ type: 'pass' });
+    await drawn.act({ type: 'pass' });
+    expect(drawn.keptRack(11)).toBe(RACK_AFTER_8);
   }, 60_000);
 
   it('settles a rack tile the camera is unsure of by the tiles the move then takes from the rack', async () => {

@@ -141,7 +141,11 @@ export function locateBoard(
       }
       if (dense) {
         const candidate = gridByVanishingPoints(cv, small, track);
-        if (candidate) candidates.push(candidate);
+        if (candidate)
+          candidates.push({
+            grid: candidate.grid,
+            score: gridInQuad(cv, small, candidate.grid, track)?.score ?? 0,
+          });
       }
       candidates.sort((a, b) => b.score - a.score);
       // The best coarse grid, refined; in the second search the best few, each judged again once refined.

@@ -64,6 +64,14 @@ import { clockOf, snapshotOf } from './snapshot.ts';
 
 export type { Action, FrameResult } from '../../protocol/index.ts';
 
+/**
+ * After the move of the player at the camera's place, their rack is not looked at for this long: they draw their new
+ * tiles (seen short, the rack would take up the looks of their next move).
+ */
+const DRAWING_MS = 10_000;
+/** A frame showing the move being made waits this long at most for the turn's look at the rack to end. */
+const RACK_WAIT_MS = 3_000;
+
 /** Auto capture commits a reading once it has been the same for this many frames and this long. */
 export interface CaptureTiming {
   frames: number;
@@ -108,8 +116,10 @@ export class GameSession implements Session {
   /** The frame the reading held for the scorekeeper was read from (while this instance holds it): confirmed, the
    *  camera is told the board it showed (FrameIntake.learn). */
   private heldFrame: Uint8Array | undefined;
-  /** The rack of the player at whose place the camera stands (`rackCamera`), looked for as their turns start. */
+  /** The rack of the player at whose place the camera stands (`rackCamera`), looked for before their turns. */
   private readonly rackWatch: RackWatch | undefined;
+  /** When that player's last move was recorded (ms since the epoch). */
+  private movedAt = Number.NEGATIVE_INFINITY;
 
   private constructor(
     private readonly store: GameStore,
@@ -452,15 +462,15 @@ export class GameSession implements Session {
     // game has not taken yet may be theirs, or a frame of another time).
     const seen = this.lastSeen;
     if (asRead && (!seen || newTiles(this.state.board, seen.board, seen.doubts))) return;
-    // The frame that ended their own move: they have not drawn yet.
-    if (!asRead && ahead === n - 1) return;
+    // Just after their own move they have not drawn yet (a short rack, which would take up the looks of the move).
+    if (ahead === n - 1 && now - this.movedAt < DRAWING_MS) return;
     this.rackWatch.offer(bytes, corners, this.state.turns.length + ahead, now);
   }
 
-  /** Waits for a look at the rack of the move at `turn` still running: whether there was one. */
+  /** Waits for a look at the rack of the move at `turn` still running, RACK_WAIT_MS at most: whether one ended. */
   private async rackLookedAt(turn: number): Promise<boolean> {
     if (this.state.toMove !== this.stored.config.rackCamera) return false;
-    return (await this.rackWatch?.lookAt(turn)) ?? false;
+    return (await this.rackWatch?.lookAt(turn, RACK_WAIT_MS)) ?? false;
   }
 
   /** The rack of the player to move, when the camera at their place has seen it this turn (for interpret). */
@@ -770,6 +780,11 @@ export class GameSession implements Session {
     }
     this.state = state;
     this.stable = undefined;
+    // The player at the camera's place draws after their move: their rack is not looked at again for a while.
+    const place = this.stored.config.rackCamera;
+    const theirs = (e: GameEvent) =>
+      (e.type === 'play' || e.type === 'pass' || e.type === 'exchange') && e.player === place;
+    if (place !== undefined && events.some(theirs)) this.movedAt = Date.now();
     // The camera learns this set's tiles from a move read from it (or read and confirmed).
     if (photo && events.some((e) => e.type === 'play'))
       this.intake.learn(0, state.board, photo === 'held' ? this.heldFrame : photo);

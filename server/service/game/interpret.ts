@@ -122,8 +122,10 @@ export const UNKNOWN_WORD = 0.2;
  * A move whose tiles the rack seen this turn cannot have held weighs this much as one it could. The rack is read
  * from the foreground, blurred, and may be wrong: of the tiles `npm run bench:racks` reads on the rendered seat
  * views, about one in sixteen is, one in sixty read surely; and a tile read unsure may be any of its readings, one
- * not seen any letter. So a move off the rack is not refused, only weighed down, and the reading must still carry
- * COMMIT_SHARE against it.
+ * not seen any letter. So a move off the rack is not refused, only weighed down. It is strong enough to decide a
+ * square the model reads as either of two letters alike (0.45 against 0.45 becomes 0.91): a rack tile misread surely
+ * as the other letter would then decide it wrongly. Such a square is reported as decided by the context (`resolved`),
+ * marked on the scorekeeper's board, not silent.
  */
 export const OFF_RACK = 0.1;
 /** The likeliest legal combination is taken when it carries this share of all their weight. */

@@ -165,11 +165,18 @@ export class RackWatch {
     return this.seen?.turn === turn ? this.seen.rack : undefined;
   }
 
-  /** Waits for a look at the rack of the move at `turn` still running: whether there was one. */
-  async lookAt(turn: number): Promise<boolean> {
+  /** Waits for a look at the rack of the move at `turn` still running, `ms` at most: whether one ended. */
+  async lookAt(turn: number, ms: number): Promise<boolean> {
     if (this.looking?.turn !== turn) return false;
-    await this.looking.done;
-    return true;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    try {
+      return await Promise.race([this.looking.done.then(() => true as const), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The rack seen so far for the move at `turn`, without waiting for a look still running. */

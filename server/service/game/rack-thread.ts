@@ -25,6 +25,7 @@ interface Job {
     readonly lang: TileSetId;
     readonly near: number | undefined;
   };
+  readonly timeoutMs: number;
   readonly resolve: (reading: RackReading | undefined) => void;
   readonly reject: (err: Error) => void;
 }
@@ -42,17 +43,27 @@ export class RackReader {
     this.queue = options.queue ?? 8;
   }
 
-  /** The rack in front of the board in the frame `bytes`, on the grid `corners` (frames.ts `readRackIn`). */
+  /**
+   * The rack in front of the board in the frame `bytes`, on the grid `corners` (frames.ts `readRackIn`); stopped after
+   * `timeoutMs` (the reader's own by default).
+   */
   read(
     bytes: Uint8Array,
     corners: Corners,
     lang: TileSetId,
     near?: number,
+    timeoutMs = this.timeoutMs,
   ): Promise<RackReading | undefined> {
     if (this.waiting.length >= this.queue)
       return Promise.reject(new Error(`${this.queue} racks are waiting to be read already`));
     return new Promise((resolve, reject) => {
-      this.waiting.push({ id: this.next++, request: { bytes, corners, lang, near }, resolve, reject });
+      this.waiting.push({
+        id: this.next++,
+        request: { bytes, corners, lang, near },
+        timeoutMs,
+        resolve,
+        reject,
+      });
       this.pump();
     });
   }
@@ -77,8 +88,8 @@ export class RackReader {
     if (!job) return;
     const worker = this.thread();
     const timer = setTimeout(() => {
-      this.fail(job, new Error(`reading the rack took over ${this.timeoutMs / 1000} s: it was stopped`));
-    }, this.timeoutMs);
+      this.fail(job, new Error(`reading the rack took over ${job.timeoutMs / 1000} s: it was stopped`));
+    }, job.timeoutMs);
     this.running = { job, timer };
     worker.postMessage({ id: job.id, ...job.request });
   }
