@@ -26,7 +26,8 @@ const label = (n: number) =>
 /** After move 8, Cesar's rack FGIIIOU stands in front of the board, every tile read surely. */
 const RACK_AFTER_8 = 'FGIIIOU';
 
-async function start(rackCamera?: number, endedBy = 8): Promise<GameSession> {
+/** A new game of Cesar against Frentz, recorded by button, the camera at `rackCamera`'s place if given. */
+async function newGame(rackCamera?: number): Promise<GameSession> {
   const service = new GameService(store);
   const { id } = await service.create({
     players: ['Cesar', 'Frentz'],
@@ -38,6 +39,11 @@ async function start(rackCamera?: number, endedBy = 8): Promise<GameSession> {
   });
   const session = await service.session(id);
   if (!(session instanceof GameSession)) throw new Error('expected a classic game');
+  return session;
+}
+
+async function start(rackCamera?: number, endedBy = 8): Promise<GameSession> {
+  const session = await newGame(rackCamera);
   // The moves before `endedBy` entered by the scorekeeper; that one ended by End turn, its frame read (and
   // confirmed, should it be held).
   for (let n = 1; n < endedBy; n++) await session.act({ type: 'confirm', board: label(n) });
@@ -48,17 +54,7 @@ async function start(rackCamera?: number, endedBy = 8): Promise<GameSession> {
 
 /** A game with the camera at Cesar's place whose first `moves` moves the scorekeeper entered, no frame seen. */
 async function entered(moves: number): Promise<GameSession> {
-  const service = new GameService(store);
-  const { id } = await service.create({
-    players: ['Cesar', 'Frentz'],
-    lang: 'en',
-    variant: 'classic',
-    challengeRule: 'double',
-    capture: 'button',
-    rackCamera: 0,
-  });
-  const session = await service.session(id);
-  if (!(session instanceof GameSession)) throw new Error('expected a classic game');
+  const session = await newGame(0);
   for (let n = 1; n <= moves; n++) await session.act({ type: 'confirm', board: label(n) });
   return session;
 }
@@ -138,17 +134,7 @@ describe('the rack seen by a camera at a player’s place', () => {
   it('keeps a rack seen a tile short with a blank, when the move plays one', async () => {
     // Cesar's first rack ?AACDER, seen over the empty board as AACDER: a blank has no letter to read. His move
     // CRAAlED plays the blank: it came from this rack, and it is the tile not seen.
-    const service = new GameService(store);
-    const { id } = await service.create({
-      players: ['Cesar', 'Frentz'],
-      lang: 'en',
-      variant: 'classic',
-      challengeRule: 'double',
-      capture: 'button',
-      rackCamera: 0,
-    });
-    const session = await service.session(id);
-    if (!(session instanceof GameSession)) throw new Error('expected a classic game');
+    const session = await newGame(0);
     await session.submitFrame(frame(0), false);
     await session.racksLooked();
     await session.act({ type: 'confirm', board: label(1) });
@@ -160,17 +146,7 @@ describe('the rack seen by a camera at a player’s place', () => {
     // lexicon cannot tell. The rack seen over the empty board, AACDER and one tile not seen, holds an E and no L
     // (its one tile not seen is the blank played).
     const first = async (rackCamera?: number) => {
-      const service = new GameService(store);
-      const { id } = await service.create({
-        players: ['Cesar', 'Frentz'],
-        lang: 'en',
-        variant: 'classic',
-        challengeRule: 'double',
-        capture: 'button',
-        ...(rackCamera === undefined ? {} : { rackCamera }),
-      });
-      const session = await service.session(id);
-      if (!(session instanceof GameSession)) throw new Error('expected a classic game');
+      const session = await newGame(rackCamera);
       await session.submitFrame(frame(0), false);
       return { session, ended: await session.submitFrame(frame(1), true) };
     };
