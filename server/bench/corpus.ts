@@ -75,6 +75,39 @@ export function rackPositions(
   return positions;
 }
 
+/**
+ * Racks with two blanks, the generator's hardest case: at every `every`-th English turn, `??` and five tiles drawn with
+ * `random` from the other tiles unseen there; `most` positions at most.
+ */
+export function twoBlankPositions(
+  records: readonly { file: string; document: GcgDocument }[],
+  random: () => number,
+  every: number,
+  most: number,
+): RackPosition[] {
+  const positions: RackPosition[] = [];
+  for (const { file, document } of records) {
+    const found = recordPositions(document);
+    if (!found.ok || found.lang !== 'en') continue;
+    for (let k = 0; k < found.positions.length && positions.length < most; k += every) {
+      const p = found.positions[k]!;
+      const pool = [...unseenTiles(p.rules.tileSet, p.board).tiles].flatMap(([t, c]) =>
+        t === '?' ? [] : (Array(c).fill(t) as string[]),
+      );
+      let rack = '??';
+      for (let i = 0; i < 5 && pool.length > 0; i++)
+        rack += pool.splice(Math.floor(random() * pool.length), 1)[0];
+      positions.push({
+        where: `${file} line ${p.entry.line} (two blanks)`,
+        board: p.board,
+        rack,
+        rules: p.rules,
+      });
+    }
+  }
+  return positions;
+}
+
 /** A deterministic pseudo-random generator (mulberry32): numbers in [0, 1). */
 export function seeded(seed: number): () => number {
   let a = seed;

@@ -2,7 +2,8 @@
  * `npm run bench:movegen`: the move generator's figures on the English games of ../shared/corpus/gcg.
  * - The DAWGs of both default lexicons: words, nodes, size on disk, time to read back.
  * - Time per position by rack (tiles / blanks): every recorded rack, and a rack drawn from the unseen tiles at each
- *   position (seeded), so that racks with one and two blanks are measured on real boards.
+ *   position (seeded), so that racks with one and two blanks are measured on real boards; and 200 racks of two blanks
+ *   and five drawn tiles (two blanks are rare in a draw).
  * - `tilecam analyze` on the corpus: the share of plays whose words are all in the default list, and whether each
  *   of them was generated with its recorded score.
  * - The German games' words in the German list and in the Hunspell checker.
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { analyzeRecord, Dawg, listPlays, tileSets } from '../engine/index.ts';
 import { DEFAULT_LEXICON, germanReadingLexicon, lexiconDawg } from '../lexicon/index.ts';
-import { corpusRecords, rackPositions, seeded } from './corpus.ts';
+import { corpusRecords, rackPositions, seeded, twoBlankPositions } from './corpus.ts';
 import { gameFolders, readGame } from './live-sheet.ts';
 
 const { values } = parseArgs({ options: { lexicon: { type: 'string' } } });
@@ -44,7 +45,6 @@ for (const [spec, set] of [
     `${loaded.name} (${set.id}): ${back.size} words; DAWG ${nodes} nodes, ${edges} edges, ${(bytes.length / 1e6).toFixed(2)} MB on disk and in memory; read back in ${read.toFixed(1)} ms`,
   );
 }
-const heapBefore = process.memoryUsage().heapUsed;
 const en = await lexiconDawg(values.lexicon ?? DEFAULT_LEXICON, tileSets.en);
 if (!en.ok) throw new Error(en.message);
 const dawg = en.dawg;
@@ -70,9 +70,26 @@ for (const [kind, ms] of [...byKind].sort()) {
     `  ${kind.padEnd(24)} ${String(ms.length).padStart(5)} positions: median ${pct(ms, 0.5).toFixed(2)} ms, p99 ${pct(ms, 0.99).toFixed(1)} ms, max ${pct(ms, 1).toFixed(1)} ms`,
   );
 }
+// Two blanks are rare in drawn racks (a handful above): 200 racks of `??` and five drawn tiles, on every third turn.
+const twoBlanks = twoBlankPositions(corpusRecords(), seeded(7), 3, 200);
+const twoMs: number[] = [];
+let twoPlays = 0;
+let mostPlays = 0;
+let mostBytes = 0;
+for (const p of twoBlanks) {
+  const t = performance.now();
+  const list = listPlays(p.board, p.rack, dawg, p.rules);
+  twoMs.push(performance.now() - t);
+  twoPlays += list.size;
+  if (list.size > mostPlays) {
+    mostPlays = list.size;
+    mostBytes = list.bytes;
+  }
+}
 console.log(
-  `  heap after: ${((process.memoryUsage().heapUsed - heapBefore) / 1e6).toFixed(1)} MB more than with the DAWG alone`,
+  `  ${'7 tiles, 2 blanks (??+5)'.padEnd(24)} ${String(twoMs.length).padStart(5)} positions: median ${pct(twoMs, 0.5).toFixed(2)} ms, p99 ${pct(twoMs, 0.99).toFixed(1)} ms, max ${pct(twoMs, 1).toFixed(1)} ms; ${Math.round(twoPlays / twoMs.length)} plays a position on average, ${mostPlays} at most`,
 );
+console.log(`  the longest list of plays takes ${(mostBytes / 1e6).toFixed(1)} MB`);
 
 // The corpus analysed.
 let turns = 0;

@@ -6,10 +6,19 @@
  * through the board's tiles and the rack's, each square's letter limited by the word it forms down (a cross-check
  * worked out once per square). Down plays are the across plays of the board turned over its diagonal.
  *
+ * Three things keep a rack with blanks fast (a two-blank rack has up to about 110,000 plays; `npm run bench:movegen`):
+ * - the left parts the rack can spell are worked out once per rack (`leftParts`), and each anchor scans those short
+ *   enough for it, extending only those whose word can go on through the anchor's square;
+ * - the search takes a rack tile for a letter while there is one and a blank only when there is none, so each word on
+ *   each squares is searched once; every way of putting it down with the blanks (a blank for an A the rack also holds
+ *   is a play of its own) is listed when it is recorded, its score lowered by what each blank does not count;
+ * - the plays are packed in typed arrays (`PlayList`), not objects.
+ *
  * Scores are summed as the tiles go down, by the rules of score.ts (letter premiums and word multipliers only
- * under new tiles, blanks worth 0, every cross word, the bingo); test/movegen.test.ts checks them, and the plays, against
- * a brute-force reference scored by score.ts itself (brute.ts) on over a thousand corpus positions. A play of one tile is listed once, in the direction score.ts reads
- * it (across when it forms a word across).
+ * under new tiles, blanks worth 0, every cross word, the bingo); test/movegen.test.ts checks them, and the plays,
+ * against a brute-force reference scored by score.ts itself (brute.ts) on over a thousand corpus positions and on
+ * racks with two blanks. A play of one tile is listed once, in the direction score.ts reads it (across when it forms
+ * a word across).
  */
 import { type Board, EMPTY, type Placement } from '../board.ts';
 import type { Direction } from '../coords.ts';
@@ -88,7 +97,11 @@ export function listPlays(board: Board, rack: string, dawg: Dawg, rules: GameRul
   const list = new PlayList(board, rack, dawg);
   const start = rules.layout.start;
   const grid: Grid = { n, cells, blank, letterMult, wordMult };
-  const context = { dawg, values, counts, blanks, rules, list };
+  const tiles = blanks + counts.reduce((a, b) => a + b, 0);
+  const parts = leftParts(dawg, counts, blanks, Math.min(tiles - 1, n - 1));
+  let have = 0;
+  for (let l = 0; l < alphabetSize; l++) if (counts[l]! > 0) have |= 1 << l;
+  const context = { dawg, values, counts, have, blanks, parts, rules, list };
   generateAcross(grid, context, 'across', empty ? start[0] * n + start[1] : NONE);
   const turned = transpose(grid);
   generateAcross(turned, context, 'down', empty ? start[1] * n + start[0] : NONE);
@@ -108,7 +121,10 @@ interface Context {
   readonly dawg: Dawg;
   readonly values: Int32Array;
   readonly counts: Int32Array;
+  /** The letters the rack has a tile of (bit L for letter L). */
+  have: number;
   blanks: number;
+  readonly parts: LeftParts;
   readonly rules: GameRules;
   readonly list: PlayList;
 }
@@ -185,26 +201,59 @@ function generateAcross(g: Grid, ctx: Context, direction: Direction, onlyAnchor:
     }
   }
 
-  // The tiles being tried, left part first: square and letter (negative: a blank played as -1 - letter).
+  // The tiles being tried, left part first: square and letter. Which of them are blanks is settled when a play is
+  // recorded: the search takes a rack tile of the letter while the rack has one and a blank only when it has none, so
+  // that each word on each squares is tried once, and `record` then lists every way the rack's tiles and blanks
+  // can put it down (a blank for an A the rack also holds is a play of its own, with its own score and leave).
   const placedSq = new Int32Array(n);
   const placedTile = new Int32Array(n);
   let placedCount = 0;
   const bingo = rules.bingo;
-
   const list = ctx.list;
-  const record = (row: number, from: number, to: number, score: number) => {
-    const turned = direction === 'down';
-    list.start.push(turned ? from * n + row : row * n + from);
-    list.down.push(turned ? 1 : 0);
-    list.score.push(score + (placedCount >= bingo.minTiles ? bingo.bonus : 0));
-    list.first.push(list.tileSq.length);
-    list.count.push(placedCount);
-    list.length.push(to - from + 1);
+  const turned = direction === 'down';
+  const turn = turned ? n : 0;
+  const dealt = Int32Array.from(counts);
+  const blanksDealt = ctx.blanks;
+  // Per tile of the play being recorded: the points it brings as a lettered tile (lost as a blank), the code listed
+  // (-1 - letter for a blank), and per letter the rack tiles used so far.
+  const weight = new Int32Array(n);
+  const codes = new Int32Array(n);
+  const used = new Int32Array(counts.length);
+  let playStart = 0;
+  let playLength = 0;
+  const variants = (k: number, blanksUsed: number, score: number): void => {
+    if (k === placedCount) {
+      list.add(playStart, turned, playLength, score, placedCount, placedSq, codes, turn);
+      return;
+    }
+    const l = placedTile[k]!;
+    if (used[l]! < dealt[l]!) {
+      used[l]!++;
+      codes[k] = l;
+      variants(k + 1, blanksUsed, score);
+      used[l]!--;
+    }
+    if (blanksUsed < blanksDealt) {
+      codes[k] = -1 - l;
+      variants(k + 1, blanksUsed + 1, score - weight[k]!);
+    }
+  };
+  /** Records the word from `from` to `to` in `row`, scored `score` with every tile lettered, under `mult`. */
+  const record = (row: number, from: number, to: number, score: number, mult: number) => {
+    const start = turned ? from * n + row : row * n + from;
+    const total = score + (placedCount >= bingo.minTiles ? bingo.bonus : 0);
+    if (blanksDealt === 0) {
+      list.add(start, turned, to - from + 1, total, placedCount, placedSq, placedTile, turn);
+      return;
+    }
     for (let k = 0; k < placedCount; k++) {
       const sq = placedSq[k]!;
-      list.tileSq.push(turned ? (sq % n) * n + Math.floor(sq / n) : sq);
-      list.tileCode.push(placedTile[k]!);
+      weight[k] =
+        values[placedTile[k]!]! * letterMult[sq]! * (mult + (crossSum[sq]! >= 0 ? wordMult[sq]! : 0));
     }
+    playStart = start;
+    playLength = to - from + 1;
+    variants(0, 0, total);
   };
 
   const extend = (
@@ -227,10 +276,10 @@ function generateAcross(g: Grid, ctx: Context, direction: Direction, onlyAnchor:
       dawg.isFinal(node) &&
       !(placedCount === 1 && direction === 'down' && crossSum[placedSq[0]!]! >= 0)
     )
-      record(row, from, col - 1, mainSum * mult + cross);
+      record(row, from, col - 1, mainSum * mult + cross, mult);
     if (col >= n) return;
     if (here === NONE) {
-      let options = dawg.letters(node) & crossMask[sq]!;
+      let options = dawg.letters(node) & crossMask[sq]! & (ctx.blanks > 0 ? -1 : ctx.have);
       if (options === 0) return;
       const lm = letterMult[sq]!;
       const wm = wordMult[sq]!;
@@ -239,32 +288,27 @@ function generateAcross(g: Grid, ctx: Context, direction: Direction, onlyAnchor:
         const l = 31 - Math.clz32(options & -options);
         options &= options - 1;
         const child = dawg.child(node, l);
-        if (counts[l]! > 0) {
-          counts[l]!--;
-          placedSq[placedCount] = sq;
-          placedTile[placedCount++] = l;
-          const v = values[l]! * lm;
-          extend(
-            row,
-            child,
-            col + 1,
-            anchorCol,
-            from,
-            mainSum + v,
-            mult * wm,
-            cs >= 0 ? cross + (cs + v) * wm : cross,
-          );
-          placedCount--;
-          counts[l]!++;
-        }
-        if (ctx.blanks > 0) {
-          ctx.blanks--;
-          placedSq[placedCount] = sq;
-          placedTile[placedCount++] = -1 - l;
-          extend(row, child, col + 1, anchorCol, from, mainSum, mult * wm, cs >= 0 ? cross + cs * wm : cross);
-          placedCount--;
-          ctx.blanks++;
-        }
+        const real = counts[l]! > 0;
+        if (real) {
+          if (--counts[l]! === 0) ctx.have &= ~(1 << l);
+        } else ctx.blanks--;
+        placedSq[placedCount] = sq;
+        placedTile[placedCount++] = l;
+        const v = values[l]! * lm;
+        extend(
+          row,
+          child,
+          col + 1,
+          anchorCol,
+          from,
+          mainSum + v,
+          mult * wm,
+          cs >= 0 ? cross + (cs + v) * wm : cross,
+        );
+        placedCount--;
+        if (real) {
+          if (counts[l]!++ === 0) ctx.have |= 1 << l;
+        } else ctx.blanks++;
       }
     } else {
       if (here < 0) return;
@@ -274,39 +318,42 @@ function generateAcross(g: Grid, ctx: Context, direction: Direction, onlyAnchor:
     }
   };
 
-  // Left parts from the rack on the `limit` empty squares before the anchor; the prefix's tiles are placed once its
-  // length is known (each such square has no tile above or below: no cross word, any letter).
+  // The left parts of at most `limit` tiles, on the empty squares before the anchor (none of which has a tile above or
+  // below: no cross word, any letter), each extended through the anchor when its word can go on there.
+  const parts = ctx.parts;
   const prefix = new Int32Array(n);
-  const left = (row: number, node: number, anchorCol: number, depth: number, limit: number): void => {
-    placedCount = 0;
-    let sum = 0;
-    let mult = 1;
-    for (let k = 0; k < depth; k++) {
-      const sq = row * n + anchorCol - depth + k;
-      const t = prefix[k]!;
-      placedSq[placedCount] = sq;
-      placedTile[placedCount++] = t;
-      if (t >= 0) sum += values[t]! * letterMult[sq]!;
-      mult *= wordMult[sq]!;
-    }
-    extend(row, node, anchorCol, anchorCol, anchorCol - depth, sum, mult, 0);
-    if (depth >= limit) return;
-    let options = dawg.letters(node);
-    while (options !== 0) {
-      const l = 31 - Math.clz32(options & -options);
-      options &= options - 1;
-      const child = dawg.child(node, l);
-      if (counts[l]! > 0) {
-        counts[l]!--;
-        prefix[depth] = l;
-        left(row, child, anchorCol, depth + 1, limit);
-        counts[l]!++;
+  const took = new Uint8Array(n);
+  const left = (row: number, anchorCol: number, limit: number): void => {
+    const anchorSq = row * n + anchorCol;
+    const allowed = crossMask[anchorSq]!;
+    for (let i = 0; i < parts.size; ) {
+      const depth = parts.depth[i]!;
+      if (depth > limit) {
+        i = parts.after[i]!;
+        continue;
       }
-      if (ctx.blanks > 0) {
-        ctx.blanks--;
-        prefix[depth] = -1 - l;
-        left(row, child, anchorCol, depth + 1, limit);
-        ctx.blanks++;
+      if (depth > 0) prefix[depth - 1] = parts.last[i]!;
+      const node = parts.node[i]!;
+      i++;
+      if ((dawg.letters(node) & allowed) === 0) continue;
+      placedCount = 0;
+      let sum = 0;
+      let mult = 1;
+      for (let k = 0; k < depth; k++) {
+        const sq = anchorSq - depth + k;
+        const l = prefix[k]!;
+        took[k] = counts[l]! > 0 ? 1 : 0;
+        if (!took[k]) ctx.blanks--;
+        else if (--counts[l]! === 0) ctx.have &= ~(1 << l);
+        placedSq[placedCount] = sq;
+        placedTile[placedCount++] = l;
+        sum += values[l]! * letterMult[sq]!;
+        mult *= wordMult[sq]!;
+      }
+      extend(row, node, anchorCol, anchorCol, anchorCol - depth, sum, mult, 0);
+      for (let k = 0; k < depth; k++) {
+        if (!took[k]) ctx.blanks++;
+        else if (counts[prefix[k]!]!++ === 0) ctx.have |= 1 << prefix[k]!;
       }
     }
   };
@@ -332,26 +379,81 @@ function generateAcross(g: Grid, ctx: Context, direction: Direction, onlyAnchor:
       } else {
         let limit = 0;
         for (let c = col - 1; c >= 0 && cells[row * n + c] === NONE && !anchor[row * n + c]; c--) limit++;
-        left(row, dawg.root, col, 0, limit);
+        left(row, col, limit);
       }
     }
   }
 }
 
 /**
- * Plays packed in flat arrays (a position with blanks has tens of thousands): per play its main word's first square
- * (row-major, on the board itself), direction, score, tiles and word length; per tile its square and letter
- * (an index into the lexicon's alphabet; -1 - index for a blank). `play(i)` unpacks one.
+ * Every prefix of a word that the rack can spell (the empty one first), of at most `most` tiles, depth-first: per
+ * prefix its node, its length, its last letter, and the index past the prefixes that extend it. A rack's tile is taken
+ * for a letter while the rack has one, a blank only when it has none. Worked out once per rack: every anchor's left
+ * parts are among them.
+ */
+interface LeftParts {
+  readonly size: number;
+  readonly node: Int32Array;
+  readonly depth: Uint8Array;
+  readonly last: Int8Array;
+  readonly after: Int32Array;
+}
+
+function leftParts(dawg: Dawg, counts: Int32Array, blanks: number, most: number): LeftParts {
+  const node: number[] = [];
+  const depth: number[] = [];
+  const last: number[] = [];
+  const after: number[] = [];
+  let free = blanks;
+  const walk = (at: number, d: number, letter: number): void => {
+    const i = node.length;
+    node.push(at);
+    depth.push(d);
+    last.push(letter);
+    after.push(0);
+    if (d < most) {
+      let options = dawg.letters(at);
+      while (options !== 0) {
+        const l = 31 - Math.clz32(options & -options);
+        options &= options - 1;
+        const real = counts[l]! > 0;
+        if (real) counts[l]!--;
+        else if (free > 0) free--;
+        else continue;
+        walk(dawg.child(at, l), d + 1, l);
+        if (real) counts[l]!++;
+        else free++;
+      }
+    }
+    after[i] = node.length;
+  };
+  walk(dawg.root, 0, -1);
+  return {
+    size: node.length,
+    node: Int32Array.from(node),
+    depth: Uint8Array.from(depth),
+    last: Int8Array.from(last),
+    after: Int32Array.from(after),
+  };
+}
+
+/**
+ * Plays packed in flat typed arrays (a position with two blanks has up to a hundred thousand): per play its main
+ * word's first square (row-major, on the board itself), direction, word length, score and tiles; per tile its square
+ * and letter (an index into the lexicon's alphabet; -1 - index for a blank). `play(i)` unpacks one. The arrays grow
+ * by doubling; only the first `size` entries (and `first[size - 1] + count[size - 1]` tiles) are plays.
  */
 export class PlayList {
-  readonly start: number[] = [];
-  readonly down: number[] = [];
-  readonly score: number[] = [];
-  readonly first: number[] = [];
-  readonly count: number[] = [];
-  readonly length: number[] = [];
-  readonly tileSq: number[] = [];
-  readonly tileCode: number[] = [];
+  size = 0;
+  start = new Int32Array(256);
+  down = new Uint8Array(256);
+  length = new Uint8Array(256);
+  score = new Int32Array(256);
+  first = new Int32Array(256);
+  count = new Uint8Array(256);
+  tileSq = new Int32Array(1024);
+  tileCode = new Int8Array(1024);
+  private tiles = 0;
 
   constructor(
     readonly board: Board,
@@ -359,8 +461,74 @@ export class PlayList {
     readonly dawg: Dawg,
   ) {}
 
-  get size(): number {
-    return this.score.length;
+  /**
+   * Adds a play of `count` tiles, `squares[k]` and `codes[k]`. `turn` is the board's side when the squares are of the
+   * board turned over its diagonal (a down play found as an across one), 0 when they are the board's own.
+   */
+  add(
+    start: number,
+    down: boolean,
+    length: number,
+    score: number,
+    count: number,
+    squares: Int32Array,
+    codes: Int32Array,
+    turn: number,
+  ): void {
+    const i = this.size;
+    if (i === this.score.length) this.growPlays();
+    if (this.tiles + count > this.tileCode.length) this.growTiles(this.tiles + count);
+    this.start[i] = start;
+    this.down[i] = down ? 1 : 0;
+    this.length[i] = length;
+    this.score[i] = score;
+    this.first[i] = this.tiles;
+    this.count[i] = count;
+    for (let k = 0; k < count; k++) {
+      const sq = squares[k]!;
+      this.tileSq[this.tiles] = turn ? (sq % turn) * turn + ((sq / turn) | 0) : sq;
+      this.tileCode[this.tiles++] = codes[k]!;
+    }
+    this.size = i + 1;
+  }
+
+  /** The bytes its arrays take. */
+  get bytes(): number {
+    return [
+      this.start,
+      this.down,
+      this.length,
+      this.score,
+      this.first,
+      this.count,
+      this.tileSq,
+      this.tileCode,
+    ].reduce((sum, a) => sum + a.byteLength, 0);
+  }
+
+  private growPlays(): void {
+    const grow = <T extends Int32Array | Uint8Array>(a: T): T => {
+      const b = new (a.constructor as { new (n: number): T })(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.start = grow(this.start);
+    this.down = grow(this.down);
+    this.length = grow(this.length);
+    this.score = grow(this.score);
+    this.first = grow(this.first);
+    this.count = grow(this.count);
+  }
+
+  private growTiles(need: number): void {
+    let size = this.tileCode.length * 2;
+    while (size < need) size *= 2;
+    const sq = new Int32Array(size);
+    sq.set(this.tileSq);
+    const code = new Int8Array(size);
+    code.set(this.tileCode);
+    this.tileSq = sq;
+    this.tileCode = code;
   }
 
   /** Play `i` as an object. */
