@@ -293,6 +293,45 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
     await closeWatched(page);
   }, 60_000);
 
+  it('as a rack camera, sends its frames as that player’s rack frames, with no End turn and no board read', async () => {
+    const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
+    const racks: number[] = [];
+    const boards: number[] = [];
+    const submitRack = server.service.submitRackFrame.bind(server.service);
+    const submit = server.service.submitFrame.bind(server.service);
+    server.service.submitRackFrame = (game, bytes, player, now) => {
+      if (game === id) racks.push(player);
+      return submitRack(game, bytes, player, now);
+    };
+    server.service.submitFrame = (game, bytes, endTurn, options) => {
+      if (game === id) boards.push(0);
+      return submit(game, bytes, endTurn, options);
+    };
+    try {
+      const page = await watchedPage(browser, 390, 844);
+      await page.goto(`${base}/camera.html?game=${id}&rack=2#token=${token}`);
+      await page.waitForSelector('#status.live');
+      await page.waitForFunction(
+        () => document.getElementById('seat-name')?.textContent === "Ben's rack camera",
+      );
+      await expect.poll(() => racks.length, { timeout: 10_000 }).toBeGreaterThan(0);
+      // Space, which ends the turn on a board camera, does nothing here.
+      await page.keyboard.press('Space');
+      await page.waitForTimeout(1500);
+      const m = await look(page);
+      expect(m.endTurnInView).toBe(false);
+      expect(m.items['cam-board']).toBe('sending to the server');
+      expect(await page.locator('#result').textContent()).toMatch(/^Keep Ben's rack and the board in view/);
+      expect(new Set(racks)).toEqual(new Set([1]));
+      expect(boards).toEqual([]);
+      expect((await snapshot(id)).version).toBe(0);
+      await closeWatched(page);
+    } finally {
+      server.service.submitRackFrame = submitRack;
+      server.service.submitFrame = submit;
+    }
+  }, 60_000);
+
   it('says the camera was refused when the permission is denied', async () => {
     const { id, token } = await server.service.create(parseGameConfig({ players: ['Ann', 'Ben'] }));
     const page = await watchedPage(browser, 390, 844);

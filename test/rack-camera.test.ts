@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { gameConfigSchema, parseWith } from '../server/protocol/index.ts';
+import { gameConfigSchema, parseClientMessage, parseWith } from '../server/protocol/index.ts';
 import { GameSession } from '../server/service/game/classic.ts';
 import { GameService } from '../server/service/service.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
@@ -165,6 +165,67 @@ describe('the rack seen by a camera at a player’s place', () => {
     await session.act({ type: 'pass' });
     expect(session.keptRack(9)).toBeUndefined();
   }, 60_000);
+
+  it('keeps the racks a rack camera at a player’s place sees, never reading its frames as the board', async () => {
+    // No camera at anyone's place: a second camera (the camera page's rack mode) stands at Cesar's, and its frames
+    // come as rack frames. Moves 1 and 2 entered by the scorekeeper; Cesar to move.
+    const service = new GameService(store);
+    const { id } = await service.create({
+      players: ['Cesar', 'Frentz'],
+      lang: 'en',
+      variant: 'classic',
+      challengeRule: 'double',
+      capture: 'button',
+    });
+    const session = await service.session(id);
+    if (!(session instanceof GameSession)) throw new Error('expected a classic game');
+    for (let n = 1; n <= 2; n++) await session.act({ type: 'confirm', board: label(n) });
+    const board = session.snapshot().board;
+    // A frame of move 16, as Frentz's rack camera's (once he has drawn after move 2), shows tiles the game does not
+    // have: not read as the board.
+    expect((await service.submitRackFrame(id, frame(16), 1, Date.now() + 10_000)).status).toBe('looking');
+    await session.racksLooked();
+    expect(session.snapshot().board).toEqual(board);
+    expect(session.snapshot().pending).toBeNull();
+    // The frame after move 2, as Cesar's, shows his rack as it is (the board's grid found in the frame itself, every
+    // tile read surely): kept with his move, for the scorekeeper only.
+    expect((await service.submitRackFrame(id, frame(2), 0)).status).toBe('looking');
+    await session.racksLooked();
+    await session.act({ type: 'pass' });
+    expect(session.keptRack(3)).toBe('AABEIIW');
+    expect(JSON.stringify(session.snapshot())).not.toContain('AABEIIW');
+    // Just after his move he draws: his camera's frames are not looked at for a while.
+    expect((await service.submitRackFrame(id, frame(2), 0)).status).toBe('skipped');
+  }, 60_000);
+
+  it('refuses a rack frame that is no picture, of a player the game does not have, or of a Scrabble Me game', async () => {
+    const service = new GameService(store);
+    const config = { lang: 'en', challengeRule: 'double', capture: 'button' } as const;
+    const { id } = await service.create({ ...config, players: ['Ann', 'Ben'], variant: 'classic' });
+    await expect(
+      service.submitRackFrame(id, new TextEncoder().encode('not a picture'), 0),
+    ).rejects.toMatchObject({
+      code: 'bad-image',
+    });
+    await expect(service.submitRackFrame(id, frame(8), 2)).rejects.toMatchObject({
+      code: 'bad-request',
+      message: 'rack must be one of the 2 players (0 to 1)',
+    });
+    const me = await service.create({
+      ...config,
+      players: ['Ann', 'Ben'],
+      variant: 'scrabble-me',
+      podium: 'ABCDEF',
+    });
+    await expect(service.submitRackFrame(me.id, frame(8), 0)).rejects.toMatchObject({ code: 'bad-request' });
+    const message = (rack: number) =>
+      parseClientMessage(JSON.stringify({ type: 'frame', data: { token: 't', jpeg: '', rack } }));
+    expect(message(3).ok).toBe(true);
+    expect(message(4)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/data.rack must be a player/),
+    });
+  });
 
   it('refuses a camera at the place of a player the game does not have', () => {
     const config = { players: ['Ann', 'Ben'], rackCamera: 2 };

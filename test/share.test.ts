@@ -15,6 +15,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../server/http/app.ts';
+import { gameShareLinks } from '../web/ui/share.ts';
 import { chromiumPresent, launch } from './browser.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -213,7 +214,7 @@ describe.skipIf(!chromiumPresent)('sharing a game’s links', () => {
     expect(problems).toEqual([]);
   }, 60_000);
 
-  it('shares a classic game: one camera over the board', async () => {
+  it('shares a classic game: one camera over the board, a rack camera per player', async () => {
     const page = await context.newPage();
     page.on('pageerror', (err) => problems.push(`script error: ${err.message}`));
     await page.goto(base);
@@ -223,10 +224,42 @@ describe.skipIf(!chromiumPresent)('sharing a game’s links', () => {
     const names = await panel
       .locator('.share-link')
       .evaluateAll((ls) => ls.map((l) => l.getAttribute('data-link')));
-    expect(names).toEqual(['scoreboard', 'overlay', 'camera', 'scorekeeper']);
+    expect(names).toEqual(['scoreboard', 'overlay', 'camera', 'rack-1', 'rack-2', 'scorekeeper']);
     expect(await urlOf(page, 'camera')).toMatch(/\/camera\.html\?game=[^&#]+#token=.+$/);
+    expect(await urlOf(page, 'rack-2')).toMatch(/\/camera\.html\?game=[^&#]+&rack=2#token=.+$/);
     await expectNoOverflow(page);
     await page.close();
     expect(problems).toEqual([]);
   }, 60_000);
+});
+
+describe("a game's links", () => {
+  it('give a classic game a camera over the board and a rack camera per player, Scrabble Me a camera per seat', () => {
+    const names = (variant?: string) =>
+      gameShareLinks({ id: 'g1', players: ['Ann', 'Ben', 'Cy'], variant }, 'k').map((l) => l.name);
+    expect(names('classic')).toEqual([
+      'scoreboard',
+      'overlay',
+      'camera',
+      'rack-1',
+      'rack-2',
+      'rack-3',
+      'scorekeeper',
+    ]);
+    expect(names('scrabble-me')).toEqual([
+      'scoreboard',
+      'overlay',
+      'camera-1',
+      'camera-2',
+      'camera-3',
+      'scorekeeper',
+    ]);
+    // Best plays are worked out for seven-tile racks only.
+    expect(names('nine-tile')).toEqual(['scoreboard', 'overlay', 'camera', 'scorekeeper']);
+    const rack = gameShareLinks({ id: 'g 1', players: ['Ann', 'Ben'] }, 't/1').find(
+      (l) => l.name === 'rack-2',
+    );
+    expect(rack).toMatchObject({ path: '/camera.html?game=g%201&rack=2#token=t%2F1', keyed: true });
+    expect(rack?.label).toBe("Ben's rack camera (a phone at their place)");
+  });
 });

@@ -205,6 +205,22 @@ async function whyNot(input: Uint8Array, err: Error): Promise<VisionError> {
   return new VisionError('corrupt-image', `the image could not be decoded: ${err.message}`);
 }
 
+/**
+ * Throws the VisionError `decodeImage` would for `input` as far as its header tells (empty, too many bytes, not an
+ * image, too many pixels), without decoding it: for a picture handed on to be decoded elsewhere (a thread).
+ */
+export async function checkImage(input: Uint8Array): Promise<void> {
+  if (input.byteLength === 0) throw new VisionError('not-an-image', 'the image is empty');
+  if (input.byteLength > MAX_BYTES)
+    throw new VisionError('image-too-large', `the image is over ${MAX_BYTES / 1024 / 1024} MB`);
+  const meta = await header(input);
+  if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_PIXELS)
+    throw new VisionError(
+      'image-too-large',
+      `the image is ${meta.width}×${meta.height}: over ${MAX_PIXELS / 1e6} megapixels`,
+    );
+}
+
 /** What the photo's header says of it (sizes, orientation); a VisionError (`not-an-image`) when sharp cannot say:
  *  a photo it decodes but will not describe is refused so too, as when the header was read first. */
 async function header(input: Uint8Array): Promise<Metadata> {

@@ -6,6 +6,7 @@ export { Camera, type CameraOptions, type CameraReading, type ReadPath } from '.
 export { DEFAULT_MODEL, loadModel } from './classify.ts';
 export { type SheetSquare, writeDebugImages, writeSquareSheet } from './debug.ts';
 export {
+  checkImage,
   type DecodedImage,
   decodeImage,
   type KeptImage,

@@ -161,6 +161,12 @@ export function createApp(
       if (!Buffer.isBuffer(body) || body.length === 0)
         throw new ServiceError('bad-image', 'the frame is empty');
       const endTurn = req.query.endTurn === '1' || req.query.endTurn === 'true';
+      const rack = rackParam(req.query.rack);
+      if (rack !== undefined) {
+        if (endTurn) throw new ServiceError('bad-request', "a rack camera's frame cannot end a turn");
+        res.json(await service.submitRackFrame(req.params.id!, body, rack));
+        return;
+      }
       const result = await service.submitFrame(req.params.id!, body, endTurn, {
         camera: cameraParam(req.query.camera),
         version: parseVersion(req.query.version),
@@ -289,6 +295,14 @@ function cameraParam(value: unknown): number {
   if (value === undefined) return 0;
   if (typeof value !== 'string' || !/^\d{1,2}$/.test(value))
     throw new ServiceError('bad-request', 'camera must be a seat number');
+  return Number(value);
+}
+
+/** `?rack=N`: the frame is a rack camera's, at player N's place (0-based). */
+function rackParam(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^[0-3]$/.test(value))
+    throw new ServiceError('bad-request', 'rack must be a player: 0 for the first, 1 for the second, …');
   return Number(value);
 }
 

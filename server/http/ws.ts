@@ -155,6 +155,13 @@ export function attachWebSocket(
         await service.authorize(session.id, message.data.token);
         if (message.type === 'camera-view') return watchCameras(message.data.pictures !== false);
         await service.admitFrame(session.id);
+        const { rack } = message.data;
+        if (rack !== undefined) {
+          if (message.data.endTurn === true)
+            return send(badRequest("a rack camera's frame cannot end a turn"));
+          await service.submitRackFrame(session.id, Buffer.from(message.data.jpeg, 'base64'), rack);
+          return;
+        }
         await service.submitFrame(
           session.id,
           Buffer.from(message.data.jpeg, 'base64'),

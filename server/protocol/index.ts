@@ -256,9 +256,18 @@ export interface FrameResult {
    * `committed`: recorded; `unchanged`: nothing new (or the very frame that just ended a turn, sent again);
    * `waiting`: auto capture waits for the board to settle, or a frame only fed the views; `needs-confirmation`:
    * held for the scorekeeper; `ended-turn`: a Scrabble Me board's turn ended, the round waits for the others;
-   * `skipped`: a newer frame of the same camera arrived before this one was read, and was read instead.
+   * `skipped`: a newer frame of the same camera arrived before this one was read, and was read instead, or a rack
+   * camera's frame came when no look at the rack was due; `looking`: a rack camera's frame is being looked at for its
+   * player's rack (in the background).
    */
-  readonly status: 'committed' | 'unchanged' | 'waiting' | 'needs-confirmation' | 'ended-turn' | 'skipped';
+  readonly status:
+    | 'committed'
+    | 'unchanged'
+    | 'waiting'
+    | 'needs-confirmation'
+    | 'ended-turn'
+    | 'skipped'
+    | 'looking';
   /** What was recorded last. */
   readonly event?: GameEvent | MeEvent;
   /** Scrabble Me: the board the frame showed. */

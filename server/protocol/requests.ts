@@ -372,6 +372,15 @@ export const clientMessageSchema = z.discriminatedUnion(
             .optional(),
           /** The game version the End turn was pressed at: refused as stale if the game has moved on. */
           version: versionSchema.optional(),
+          /**
+           * A rack camera's frame: the player (0-based) at whose place it stands. It is looked at for their rack
+           * only, never read as the board.
+           */
+          rack: z
+            .int({ error: 'data.rack must be a player: 0 for the first, 1 for the second, …' })
+            .min(0, { error: 'data.rack must be a player: 0 for the first, 1 for the second, …' })
+            .max(3, { error: 'data.rack must be a player: 0 for the first, 1 for the second, …' })
+            .optional(),
         },
         { error: 'a frame needs data.token and data.jpeg (base64)' },
       ),

@@ -18,6 +18,7 @@ import { CameraStreams } from './cameras/streams.ts';
 import { ServiceError, storeOutage } from './errors.ts';
 import { type CaptureTiming, GameSession } from './game/classic.ts';
 import type { GameView, Session } from './game/contract.ts';
+import { checkFrame } from './game/frames.ts';
 import { MeSession } from './game/me.ts';
 import type { BusNote, GameBus } from './hall/bus.ts';
 import { CatchUp, type GameCopy, refresh } from './hall/catch-up.ts';
@@ -319,6 +320,25 @@ export class GameService {
     const read = (frame: Uint8Array) => this.decider.frame(live, frame, endTurn, camera, version);
     if (endTurn || version !== undefined) return queue.run(() => read(bytes));
     return queue.feed<FrameResult>(camera, bytes, read, { status: 'skipped' });
+  }
+
+  /**
+   * A frame of the rack camera at `player`'s place (0-based) in game `id`: looked at for that player's rack in the
+   * background, never read as the board (GameSession.rackFrame). Its picture is checked here by its header; a game on
+   * several boards (Scrabble Me) keeps no racks. The look runs in this process: in a hall whose frames are decided by
+   * workers, the racks seen so are not kept with the moves.
+   */
+  async submitRackFrame(
+    id: string,
+    bytes: Uint8Array,
+    player: number,
+    now = Date.now(),
+  ): Promise<FrameResult> {
+    const live = await this.live(id);
+    if (!(live.session instanceof GameSession))
+      throw new ServiceError('bad-request', 'racks are kept for games on one board, not Scrabble Me');
+    await checkFrame(bytes);
+    return live.session.rackFrame(bytes, player, now);
   }
 
   /**

@@ -5,7 +5,9 @@
  * the end of the turn when the player presses the button or the space bar. A status bar says what the camera and
  * the game say (board found, squares in doubt, whose turn, the last move); End turn stays in view. Without a camera
  * the page says why, for as long as it is so, and takes photos instead (each one ends the turn). In a Scrabble Me
- * game each seat has its camera: `&seat=N` (1-based) says which seat this one is at.
+ * game each seat has its camera: `&seat=N` (1-based) says which seat this one is at. `&rack=N` (a classic game) makes
+ * it player N's rack camera: a phone at their place, looking across the board with their rack in front of it, whose
+ * frames are looked at for that rack only (never read as the board, no End turn).
  *
  * Size: one page's camera, photo fallback and status bar; the frame gate is ui/frame-gate.ts.
  */
@@ -19,6 +21,8 @@ const query = new URLSearchParams(location.search);
 const game = query.get('game') ?? '';
 /** The seat this camera is at, 0-based (Scrabble Me); a classic game has one camera at seat 0. */
 const seat = Math.max(0, Math.floor(Number(query.get('seat') ?? '1')) - 1) || 0;
+/** The player whose rack camera this is, 0-based (`&rack=N`, 1-based); undefined for a board camera. */
+const rackOf = /^[1-4]$/.test(query.get('rack') ?? '') ? Number(query.get('rack')) - 1 : undefined;
 const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const video = byId<HTMLVideoElement>('video');
@@ -98,6 +102,7 @@ function showDoubt(held: { readonly squares: readonly unknown[] } | null | undef
 type News = { text: string; held: string | null };
 
 function showClassic(s: GameSnapshot): News {
+  if (rackOf !== undefined) return showRack(s, rackOf);
   const held = s.pending;
   showDoubt(held);
   setItem('cam-turn', s.ended ? 'game over' : (s.players[s.toMove]?.name ?? '?'));
@@ -106,6 +111,20 @@ function showClassic(s: GameSnapshot): News {
   return {
     text: held ? `Held for the scorekeeper: ${held.reasons.join('; ')}` : totals,
     held: held?.photo ?? null,
+  };
+}
+
+/** A rack camera's page: whose rack it watches, and when it is looked at (the racks are the scorekeeper's). */
+function showRack(s: GameSnapshot, player: number): News {
+  const name = s.players[player]?.name;
+  byId('seat-name').textContent = name ? `${name}'s rack camera` : 'rack camera: no such player';
+  setItem('cam-turn', s.ended ? 'game over' : (s.players[s.toMove]?.name ?? '?'));
+  setItem('cam-last', lastMoveText(s));
+  return {
+    text: name
+      ? `Keep ${name}'s rack and the board in view: the rack is read before each of ${name}'s turns, for the scorekeeper only.`
+      : `This game has ${s.players.length} players: open a rack camera link from the scorekeeper's Share panel.`,
+    held: null,
   };
 }
 
@@ -276,7 +295,8 @@ async function start(deviceId?: string): Promise<void> {
   byId('cam-pick').hidden = false;
   endTurn.disabled = false;
   endTurn.firstChild!.textContent = 'End turn ';
-  setItem('cam-board', 'looking…', 'waiting');
+  endTurn.hidden = rackOf !== undefined;
+  setItem('cam-board', rackOf === undefined ? 'looking…' : 'sending to the server', 'waiting');
   const devices = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'videoinput');
   select.replaceChildren(
     ...devices.map(
@@ -288,6 +308,7 @@ async function start(deviceId?: string): Promise<void> {
 /** Sends a JPEG; false when the connection to the server is down (nothing sent). */
 function sendJpeg(jpeg: string, end: boolean): boolean {
   // An End turn says which version of the game it ends, so a doubled press records one turn.
+  if (rackOf !== undefined) return link.send({ type: 'frame', data: { token, jpeg, rack: rackOf } });
   const turn = end ? { endTurn: true, ...(version === undefined ? {} : { version }) } : {};
   return link.send({ type: 'frame', data: { token, jpeg, camera: seat, ...turn } });
 }
@@ -329,6 +350,8 @@ function sendFrame(end: boolean): void {
 }
 
 function pressEndTurn(): void {
+  // A rack camera ends no turn.
+  if (rackOf !== undefined) return;
   if (cameraOn) sendFrame(true);
   else if (!endTurn.disabled) photo.click();
 }
@@ -339,9 +362,10 @@ photo.onchange = async () => {
   if (!file) return;
   try {
     const bitmap = await createImageBitmap(file);
-    const sent = sendPicture(bitmap, bitmap.width, bitmap.height, true);
+    const sent = sendPicture(bitmap, bitmap.width, bitmap.height, rackOf === undefined);
     bitmap.close();
-    if (sent) say('Photo sent: it ends the turn; the server reads the board…', 'sent');
+    if (sent && rackOf !== undefined) say('Photo sent: the server looks at the rack in it', 'sent');
+    else if (sent) say('Photo sent: it ends the turn; the server reads the board…', 'sent');
     else say(NOT_SENT, 'error');
   } catch {
     say('That file is not a picture this browser can read: take the photo again.', 'error');
@@ -379,6 +403,12 @@ const link = !game
       // The page shows its own live view: only where the grid was found is asked for, not the picture.
       false,
     );
+
+// A rack camera's photo is looked at for the rack; it ends no turn.
+if (rackOf !== undefined) {
+  photo.parentElement!.firstChild!.textContent = 'Take a photo of the rack and the board instead ';
+  endTurn.hidden = true;
+}
 
 select.onchange = () => void start(select.value).catch((err) => showProblem(cameraProblem(err)));
 endTurn.onclick = pressEndTurn;

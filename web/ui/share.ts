@@ -1,6 +1,6 @@
 /**
  * The "Share" panel of the start page and the scorekeeper's page: each link of a game (scoreboard, overlay, a camera
- * per seat, the scorekeeper's own) with a Copy button and a QR code, at an address a phone on the same network
+ * per seat or over the board, a rack camera per player, the scorekeeper's own) with a Copy button and a QR code, at an address a phone on the same network
  * reaches (the server's LAN addresses from `/api/health`), so a phone at the table opens its camera page in one scan.
  */
 import QRCode from 'qrcode';
@@ -182,13 +182,24 @@ export function gameShareLinks(
         name: `camera-${i + 1}`,
         keyed: true,
       });
-  else
+  else {
     links.push({
       label: 'Camera',
       path: `/camera.html?game=${id}#token=${key}`,
       name: 'camera',
       keyed: true,
     });
+    // A phone at a player's place, looking across the board with their rack in front: the racks for the best plays
+    // and the stream (seven-tile racks only).
+    if (game.variant !== 'nine-tile')
+      for (const [i, p] of game.players.entries())
+        links.push({
+          label: `${p}'s rack camera (a phone at their place)`,
+          path: `/camera.html?game=${id}&rack=${i + 1}#token=${key}`,
+          name: `rack-${i + 1}`,
+          keyed: true,
+        });
+  }
   links.push({
     label: 'Scorekeeper',
     path: `/board.html?game=${id}#token=${key}`,

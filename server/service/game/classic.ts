@@ -9,7 +9,7 @@
  * in decide.ts, the live side in live.ts.
  */
 
-import type { BoardReading, RackReading } from '../../../vision/index.ts';
+import type { BoardReading, Corners, RackReading } from '../../../vision/index.ts';
 import {
   applyEvent,
   type Board,
@@ -116,10 +116,13 @@ export class GameSession implements Session {
   /** The frame the reading held for the scorekeeper was read from (while this instance holds it): confirmed, the
    *  camera is told the board it showed (FrameIntake.learn). */
   private heldFrame: Uint8Array | undefined;
-  /** The rack of the player at whose place the camera stands (`rackCamera`), looked for before their turns. */
-  private readonly rackWatch: RackWatch | undefined;
-  /** When that player's last move was recorded (ms since the epoch). */
-  private movedAt = Number.NEGATIVE_INFINITY;
+  /**
+   * The racks looked for before their players' turns, by player: the rack of the player at whose place the camera
+   * stands (`rackCamera`), and of each player whose place has a rack camera (`rackFrame`).
+   */
+  private readonly rackWatches = new Map<number, RackWatch>();
+  /** When each player's last move was recorded (ms since the epoch). */
+  private readonly movedAt = new Map<number, number>();
 
   private constructor(
     private readonly store: GameStore,
@@ -145,12 +148,22 @@ export class GameSession implements Session {
     this.seq = 0;
     this.pictures = this.intake = new FrameIntake(config.lang, 1);
     this.held = new HeldReadings(store, stored.id, () => 'pending-', stored.held);
-    if (config.rackCamera !== undefined)
-      this.rackWatch = new RackWatch(async (bytes, corners, near) => {
+    if (config.rackCamera !== undefined) this.watchRack(config.rackCamera);
+  }
+
+  /** The watch on `player`'s rack, begun now if there was none. */
+  private watchRack(player: number): RackWatch {
+    let watch = this.rackWatches.get(player);
+    if (!watch) {
+      const { lang } = this.stored.config;
+      watch = new RackWatch(async (bytes, corners, near) => {
         // Off the event loop: a look costs seconds of the processor (rack-thread.ts).
-        const seen = await rackReader.read(bytes, corners, config.lang, near);
+        const seen = await rackReader.read(bytes, corners, lang, near);
         return { rack: seen && this.mayBeRack(seen), distance: seen?.distance };
-      }, rules.rackSize);
+      }, this.state.rules.rackSize);
+      this.rackWatches.set(player, watch);
+    }
+    return watch;
   }
 
   /** The tiles seen, when they may be the player's rack: no more than a rack holds. */
@@ -453,30 +466,54 @@ export class GameSession implements Session {
   private lookForRack(bytes: Uint8Array, now: number, asRead = true): void {
     const corners = this.intake.gridOf(bytes);
     const place = this.stored.config.rackCamera;
-    if (!this.rackWatch || !corners || this.state.ended || place === undefined) return;
-    const n = this.state.players.length;
-    // How many moves until theirs.
-    const ahead = (place - this.state.toMove + n) % n;
+    if (!corners || place === undefined) return;
     // Only while the frame (`asRead`: as the game took it) shows no new tile, not even one in doubt: once they have
     // laid tiles, the rack in front of them may already hold the tiles drawn after the move (and tiles laid that the
     // game has not taken yet may be theirs, or a frame of another time).
     const seen = this.lastSeen;
     if (asRead && (!seen || newTiles(this.state.board, seen.board, seen.doubts))) return;
+    this.offerRack(place, bytes, corners, now);
+  }
+
+  /**
+   * A frame of the rack camera at `player`'s place (a phone at their seat, looking across the board with their rack in
+   * front of it): looked at for their rack only, in the background, as the board camera's frames are for the player
+   * at its place (lookForRack); never read as the board. The board is found in the frame itself.
+   */
+  rackFrame(bytes: Uint8Array, player: number, now = Date.now()): { status: 'looking' | 'skipped' } {
+    if (!Number.isInteger(player) || player < 0 || player >= this.state.players.length)
+      throw new ServiceError(
+        'bad-request',
+        `rack must be one of the ${this.state.players.length} players (0 to ${this.state.players.length - 1})`,
+      );
+    if (this.state.rules.rackSize !== 7)
+      throw new ServiceError('bad-request', 'racks are kept for seven-tile racks only');
+    // As the board camera's frames last showed it: a player to move who has laid tiles may hold the new ones already.
+    const seen = this.lastSeen;
+    if (seen && newTiles(this.state.board, seen.board, seen.doubts)) return { status: 'skipped' };
+    return { status: this.offerRack(player, bytes, undefined, now) ? 'looking' : 'skipped' };
+  }
+
+  /** Offers a frame to the watch on `player`'s rack when a look is due now: whether one began. */
+  private offerRack(player: number, bytes: Uint8Array, corners: Corners | undefined, now: number): boolean {
+    if (this.state.ended) return false;
+    const n = this.state.players.length;
+    // How many moves until theirs.
+    const ahead = (player - this.state.toMove + n) % n;
     // Just after their own move they have not drawn yet (a short rack, which would take up the looks of the move).
-    if (ahead === n - 1 && now - this.movedAt < DRAWING_MS) return;
-    this.rackWatch.offer(bytes, corners, this.state.turns.length + ahead, now);
+    if (ahead === n - 1 && now - (this.movedAt.get(player) ?? Number.NEGATIVE_INFINITY) < DRAWING_MS)
+      return false;
+    return this.watchRack(player).offer(bytes, corners, this.state.turns.length + ahead, now);
   }
 
   /** Waits for a look at the rack of the move at `turn` still running, RACK_WAIT_MS at most: whether one ended. */
   private async rackLookedAt(turn: number): Promise<boolean> {
-    if (this.state.toMove !== this.stored.config.rackCamera) return false;
-    return (await this.rackWatch?.lookAt(turn, RACK_WAIT_MS)) ?? false;
+    return (await this.rackWatches.get(this.state.toMove)?.lookAt(turn, RACK_WAIT_MS)) ?? false;
   }
 
   /** The rack of the player to move, when the camera at their place has seen it this turn (for interpret). */
   private rackInView(): RackSeen | undefined {
-    if (this.state.toMove !== this.stored.config.rackCamera) return undefined;
-    const tiles = this.rackWatch?.seenFor(this.state.turns.length);
+    const tiles = this.rackWatches.get(this.state.toMove)?.seenFor(this.state.turns.length);
     if (!tiles) return undefined;
     return {
       tiles: tiles.map((t) => (t.sure ? [t.options[0]!.letter] : t.options.map((o) => o.letter))),
@@ -485,8 +522,8 @@ export class GameSession implements Session {
   }
 
   /** Resolves when no look for a rack is running (tests). */
-  racksLooked(): Promise<void> {
-    return this.rackWatch?.settled() ?? Promise.resolve();
+  async racksLooked(): Promise<void> {
+    for (const watch of this.rackWatches.values()) await watch.settled();
   }
 
   /**
@@ -494,17 +531,17 @@ export class GameSession implements Session {
    * kept stays theirs): a play, a pass or an exchange, as the game stood when it was seen.
    */
   private async withRackSeen(events: readonly GameEvent[]): Promise<GameEvent[]> {
-    const watch = this.rackWatch;
-    if (!watch) return [...events];
+    if (this.rackWatches.size === 0) return [...events];
     let state = this.state;
     const out: GameEvent[] = [];
     for (const event of events) {
       const before = state;
       const step = applyEvent(state, event);
       if (step.ok) state = step.state;
+      const watch = 'player' in event ? this.rackWatches.get(event.player) : undefined;
       if (
+        watch &&
         (event.type === 'play' || event.type === 'pass' || event.type === 'exchange') &&
-        event.player === this.stored.config.rackCamera &&
         event.rack === undefined
       ) {
         const tiles = await watch.rackFor(before.turns.length);
@@ -780,11 +817,10 @@ export class GameSession implements Session {
     }
     this.state = state;
     this.stable = undefined;
-    // The player at the camera's place draws after their move: their rack is not looked at again for a while.
-    const place = this.stored.config.rackCamera;
-    const theirs = (e: GameEvent) =>
-      (e.type === 'play' || e.type === 'pass' || e.type === 'exchange') && e.player === place;
-    if (place !== undefined && events.some(theirs)) this.movedAt = Date.now();
+    // A player draws after their move: their rack is not looked at again for a while.
+    for (const e of events)
+      if (e.type === 'play' || e.type === 'pass' || e.type === 'exchange')
+        this.movedAt.set(e.player, Date.now());
     // The camera learns this set's tiles from a move read from it (or read and confirmed).
     if (photo && events.some((e) => e.type === 'play'))
       this.intake.learn(0, state.board, photo === 'held' ? this.heldFrame : photo);

@@ -6,10 +6,12 @@ import {
   type BoardReading,
   type Camera,
   type Corners,
+  checkImage,
   decodeImage,
   type KeptImage,
   keptImage,
   loadModel,
+  locateBoard,
   openImage,
   orderCorners,
   prepareVision,
@@ -128,24 +130,41 @@ export function asServiceError(err: unknown): unknown {
   return new ServiceError(code, err.message);
 }
 
+/** Refuses a picture the vision would not read, by its header (a rack camera's frame, decoded in a thread). */
+export async function checkFrame(bytes: Uint8Array): Promise<void> {
+  try {
+    await checkImage(bytes);
+  } catch (err) {
+    throw asServiceError(err);
+  }
+}
+
 /**
- * The rack standing in front of the board in a frame already read (`corners`: its grid, upright, in the frame's own
- * pixels, as the reading gave them), for a game in `lang`; undefined when none is seen. About 1–2 s here, cut into
+ * The rack standing in front of the board in a frame, for a game in `lang`; undefined when none is seen. `corners`:
+ * the grid as the frame's reading gave it (upright, in the frame's own pixels); without them (a rack camera's frame,
+ * which is not read as the board) the board is looked for first, and none found is no rack. About 1–2 s here, cut into
  * pieces (vision/rack.ts) and not one of the frames read `oneAtATime`: frames and End turns go on being read
  * between its pieces, sharing the processor with it.
  */
 export async function readRackIn(
   bytes: Uint8Array,
-  corners: Corners,
+  corners: Corners | undefined,
   lang: TileSetId,
   /** Where the rack stood in the last look on this grid (vision's readRack). */
   near?: number,
 ): Promise<RackReading | undefined> {
   const photo = await decodeImage(bytes);
-  // The rack stands in front of the picture's lower edge of the grid: the corners as the picture shows them.
-  const inView = orderCorners(
-    corners.map(([x, y]) => [x * photo.scaleX, y * photo.scaleY]),
-  ) as unknown as Corners;
+  let inView: Corners;
+  if (corners)
+    // The rack stands in front of the picture's lower edge of the grid: the corners as the picture shows them.
+    inView = orderCorners(
+      corners.map(([x, y]) => [x * photo.scaleX, y * photo.scaleY]),
+    ) as unknown as Corners;
+  else {
+    const found = locateBoard(photo);
+    if (!found) return undefined;
+    inView = orderCorners([...found.corners]) as unknown as Corners;
+  }
   return readRack(photo, inView, await loadModel(), [...readingOptions(lang).letters], near);
 }
 

@@ -121,7 +121,7 @@ export class RackWatch {
      */
     private readonly read: (
       bytes: Uint8Array,
-      corners: Corners,
+      corners: Corners | undefined,
       near: number | undefined,
     ) => Promise<RackLook>,
     /** A whole rack: no more looks this turn once it is seen. */
@@ -129,19 +129,21 @@ export class RackWatch {
   ) {}
 
   /**
-   * A frame that showed the board on `corners`, while the camera's player is to move and the game has `turn` turns:
-   * the rack is looked for in it when a look is due.
+   * A frame that showed the board on `corners` (undefined: a rack camera's frame, whose board the look finds itself),
+   * for the move the player makes when the game has `turn` turns: the rack is looked for in it when a look is due.
+   * Whether one began.
    */
-  offer(bytes: Uint8Array, corners: Corners, turn: number, now = Date.now()): void {
-    if (this.looking) return;
-    if (this.seen?.turn === turn && whole(this.seen.rack, this.rackSize)) return;
+  offer(bytes: Uint8Array, corners: Corners | undefined, turn: number, now = Date.now()): boolean {
+    if (this.looking) return false;
+    if (this.seen?.turn === turn && whole(this.seen.rack, this.rackSize)) return false;
     if (this.tries.turn !== turn) this.tries = { turn, count: 0, at: Number.NEGATIVE_INFINITY };
-    if (this.tries.count >= LOOKS || now - this.tries.at < LOOK_EVERY_MS) return;
+    if (this.tries.count >= LOOKS || now - this.tries.at < LOOK_EVERY_MS) return false;
     this.tries = { turn, count: this.tries.count + 1, at: now };
-    const near = this.place && sameGrid(this.place.corners, corners) ? this.place.distance : undefined;
+    const near =
+      corners && this.place && sameGrid(this.place.corners, corners) ? this.place.distance : undefined;
     const done = this.read(bytes, corners, near)
       .then(({ rack, distance }) => {
-        this.place = distance === undefined ? undefined : { corners, distance };
+        this.place = distance === undefined || !corners ? undefined : { corners, distance };
         if (!rack) return;
         if (this.seen?.turn === turn && !better(rack, this.seen.rack)) return;
         this.seen = { turn, rack };
@@ -154,6 +156,7 @@ export class RackWatch {
         this.looking = undefined;
       });
     this.looking = { turn, done };
+    return true;
   }
 
   /**

@@ -19,7 +19,7 @@ export interface RackReaderOptions {
 
 interface RackRequest {
   readonly bytes: Uint8Array;
-  readonly corners: Corners;
+  readonly corners: Corners | undefined;
   readonly lang: TileSetId;
   readonly near: number | undefined;
 }
@@ -44,12 +44,12 @@ export class RackReader {
   }
 
   /**
-   * The rack in front of the board in the frame `bytes`, on the grid `corners` (frames.ts `readRackIn`); stopped after
-   * `timeoutMs` (the reader's own by default).
+   * The rack in front of the board in the frame `bytes`, on the grid `corners`, or on the grid found in it without them
+   * (frames.ts `readRackIn`); stopped after `timeoutMs` (the reader's own by default).
    */
   read(
     bytes: Uint8Array,
-    corners: Corners,
+    corners: Corners | undefined,
     lang: TileSetId,
     near?: number,
     timeoutMs?: number,
