@@ -10,15 +10,24 @@ import { describe, expect, it } from 'vitest';
 import { corpusRecords, rackPositions, twoBlankPositions } from '../server/bench/corpus.ts';
 import {
   analyzeRecord,
+  type Board,
   checkPlacement,
   Dawg,
+  EMPTY,
+  emptyBoard,
+  leaveValue,
   listPlays,
+  makeRules,
   place,
   placementsOf,
   recordPositions,
   scorePlay,
+  tileSets,
+  tileValue,
+  wordsFormed,
 } from '../server/engine/index.ts';
 import { playKey, referencePlays, referenceWords } from '../server/engine/movegen/brute.ts';
+import { selfPlay } from '../server/engine/movegen/selfplay.ts';
 import { random } from './helpers.ts';
 
 const A = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -121,4 +130,57 @@ describe('the move generator against the brute-force reference', () => {
     }
     expect(compared).toBeGreaterThanOrEqual(ranked);
   }, 300_000);
+});
+
+describe('self-play (the leave values’ fitting, npm run bench:leaves)', () => {
+  it('plays whole games of legal plays, each scored as the engine scores it, every word in the lexicon', () => {
+    const rules = makeRules({ lang: 'en' });
+    const hand = (leave: string) => leaveValue(leave, tileSets.en);
+    const letters = (board: Board) => board.cells.filter((c) => c !== EMPTY).length;
+    for (const seed of [1, 2, 3]) {
+      const game = selfPlay(dawg, rules, [hand, hand], random(seed));
+      let board = emptyBoard(rules.layout);
+      const totals = [0, 0];
+      for (const turn of game.turns) {
+        totals[turn.player]! += turn.score;
+        if (turn.kind !== 'play') {
+          expect(turn.score).toBe(0);
+          continue;
+        }
+        const placements = turn.placements!;
+        const checked = checkPlacement(board, placements, rules.layout);
+        expect(checked.ok, `seed ${seed}: ${JSON.stringify(placements)}`).toBe(true);
+        if (!checked.ok) return;
+        board = place(board, placements);
+        expect(scorePlay(board, placements, checked.direction, rules).score).toBe(turn.score);
+        for (const span of wordsFormed(board, placements, checked.direction)) {
+          const word = span.squares
+            .map((s) => board.cells[s.row * board.size + s.col]!.toUpperCase())
+            .join('');
+          expect(dawg.has(word), word).toBe(true);
+        }
+        // The tiles played came from the rack: the leave is the rack less them (a lowercase tile is a blank).
+        const rack = [...turn.rack];
+        for (const p of placements)
+          rack.splice(rack.indexOf(p.tile === p.tile.toUpperCase() ? p.tile : '?'), 1);
+        expect(rack.sort().join('')).toBe(turn.leave);
+      }
+      expect(board).toEqual(game.board);
+      // Every tile is on the board or on a rack, or still in the bag (at most a rackful when the game ends otherwise
+      // than by a player going out).
+      const left = game.racks[0].length + game.racks[1].length;
+      expect(letters(board) + left).toBeLessThanOrEqual(100);
+      if (game.racks.some((r) => r.length === 0)) expect(letters(board) + left).toBe(100);
+      // The final scores: the turns' points and the racks left settled.
+      const points = (rack: string) => [...rack].reduce((s, t) => s + (tileValue(tileSets.en, t) ?? 0), 0);
+      const settled =
+        game.racks[0].length === 0
+          ? [totals[0]! + points(game.racks[1]), totals[1]! - points(game.racks[1])]
+          : game.racks[1].length === 0
+            ? [totals[0]! - points(game.racks[0]), totals[1]! + points(game.racks[0])]
+            : [totals[0]! - points(game.racks[0]), totals[1]! - points(game.racks[1])];
+      expect(game.scores).toEqual(settled);
+      expect(game.turns.length).toBeGreaterThan(10);
+    }
+  }, 120_000);
 });
