@@ -101,6 +101,8 @@ export class GameService {
   /** Redis's bus in a hall, else a LocalBus that tells no one. */
   private readonly bus: GameBus;
   private readonly decider: Decider;
+  /** Whether the games' moves are decided by the workers of a work queue. */
+  private readonly work: boolean;
   private readonly pictures: boolean;
   private readonly streams: CameraStreams;
   private readonly catchUp: CatchUp;
@@ -114,6 +116,7 @@ export class GameService {
     this.timing = o.timing ?? { frames: 3, ms: 1500 };
     this.limits = o.limits ?? defaultLimits;
     this.bus = o.bus ?? new LocalBus();
+    this.work = o.work !== undefined;
     this.decider = o.work ? this.byWorkers(o.work) : this.here();
     this.pictures = o.pictures ?? true;
     this.frameLimiter = this.limiter('frames', this.limits.framesPerSecond, 1);
@@ -325,8 +328,8 @@ export class GameService {
   /**
    * A frame of the rack camera at `player`'s place (0-based) in game `id`: looked at for that player's rack in the
    * background, never read as the board (GameSession.rackFrame). Its picture is checked here by its header; a game on
-   * several boards (Scrabble Me) keeps no racks. The look runs in this process: in a hall whose frames are decided by
-   * workers, the racks seen so are not kept with the moves.
+   * several boards (Scrabble Me) keeps no racks. The look runs in this process, which keeps the rack for the move it
+   * records: in a hall whose moves are decided by workers it is refused (`not-allowed`), not looked at in vain.
    */
   async submitRackFrame(
     id: string,
@@ -334,6 +337,11 @@ export class GameService {
     player: number,
     now = Date.now(),
   ): Promise<FrameResult> {
+    if (this.work)
+      throw new ServiceError(
+        'not-allowed',
+        "rack cameras are not supported where the hall's workers decide the moves: type the racks on the scorekeeper page",
+      );
     const live = await this.live(id);
     if (!(live.session instanceof GameSession))
       throw new ServiceError('bad-request', 'racks are kept for games on one board, not Scrabble Me');
