@@ -211,14 +211,6 @@ describe('the rack seen by a camera at a player’s place', () => {
       code: 'bad-request',
       message: 'rack must be one of the 2 players (0 to 1)',
     });
-    // Where the hall's workers decide the moves, a rack looked at here would never reach them: refused.
-    const hall = new GameService(store, {
-      work: { run: () => Promise.reject(new Error('no worker in this test')) },
-    });
-    await expect(hall.submitRackFrame(id, frame(8), 0)).rejects.toMatchObject({
-      code: 'not-allowed',
-      message: expect.stringMatching(/workers decide the moves/),
-    });
     const me = await service.create({
       ...config,
       players: ['Ann', 'Ben'],

@@ -202,6 +202,45 @@ describe('an instance with --queue and two tilecam worker processes', () => {
     }
   }, 60_000);
 
+  it('has the game’s worker look at a rack camera’s frames and keep the rack with the move it records', async () => {
+    // fixtures/seat-game, seen from Cesar's place: after move 2 his rack AABEIIW stands in front of the board.
+    const seat = (n: number, ext: 'jpg' | 'txt') =>
+      readFileSync(
+        new URL(`../fixtures/seat-game/move-${String(n).padStart(2, '0')}.${ext}`, import.meta.url),
+      );
+    const created = await fetch(`${base()}/api/games`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ players: ['Cesar', 'Frentz'] }),
+    });
+    const { id, token } = (await created.json()) as { id: string; token: string };
+    const auth = { authorization: `Bearer ${token}` };
+    const act = async (action: object) =>
+      (await (
+        await fetch(`${base()}/api/games/${id}/actions`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify(action),
+        })
+      ).json()) as { status?: string };
+    for (const n of [1, 2])
+      expect(
+        (await act({ type: 'confirm', board: String(seat(n, 'txt')).trimEnd().split('\n') })).status,
+      ).toBe('committed');
+    const rackFrame = await fetch(`${base()}/api/games/${id}/frames?rack=0`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'image/jpeg' },
+      body: seat(2, 'jpg'),
+    });
+    expect(rackFrame.status).toBe(200);
+    expect(((await rackFrame.json()) as { status: string }).status).toBe('looking');
+    // The pass waits for the look still running at the worker, which keeps the rack with it.
+    expect((await act({ type: 'pass' })).status).toBe('committed');
+    const gcg = await (await fetch(`${base()}/api/games/${id}/gcg`, { headers: auth })).text();
+    expect(gcg).toMatch(/^>Cesar: AABEIIW -/m);
+    expect(await (await fetch(`${base()}/api/games/${id}/gcg`)).text()).not.toContain('AABEIIW');
+  }, 60_000);
+
   it('loses nothing and records nothing twice when the worker reading a frame is killed mid-frame', async () => {
     const { id, token } = await newGame();
     expect((await endTurn(id, token, photo(1))).body.status).toBe('committed');
@@ -302,6 +341,7 @@ describe('the work queue itself (a Redis of its own, a worker in this process)',
           decided++;
           return { status: 'committed' };
         },
+        rack: async () => ({ status: 'skipped' }),
         version: async () => version,
         gridOf: () => undefined,
         disturbanceOf: () => undefined,
@@ -333,6 +373,7 @@ describe('the work queue itself (a Redis of its own, a worker in this process)',
     const consumer = await WorkConsumer.start(own.url, {
       frame: refuse,
       act: refuse,
+      rack: refuse,
       version: async () => 0,
       gridOf: () => undefined,
       disturbanceOf: () => undefined,

@@ -79,12 +79,17 @@ interface Decider {
     version: number | undefined,
   ): Promise<FrameResult>;
   act(live: Live, action: unknown, version: number | undefined): Promise<FrameResult>;
+  /** A rack camera's frame at `player`'s place, looked at for their rack where the game's moves are decided. */
+  rack(live: Live, frame: Uint8Array, player: number, now: number): Promise<FrameResult>;
 }
 
 /** A game in memory, with when it was last asked for, its queue and what catching up keeps. */
 interface Live extends GameCopy {
   lastUsed: number;
 }
+
+/** The rack frames' places in a game's queue (GameQueue.feed), one per player: apart from its cameras' (seats). */
+const RACK_FEED = 1000;
 
 /** How long the frame that ended a turn, sent again, is known as a doubled End turn: a client's retry after the
  *  longest wait for an answer (work.ts, 60 s) and a reload. */
@@ -101,8 +106,6 @@ export class GameService {
   /** Redis's bus in a hall, else a LocalBus that tells no one. */
   private readonly bus: GameBus;
   private readonly decider: Decider;
-  /** Whether the games' moves are decided by the workers of a work queue. */
-  private readonly work: boolean;
   private readonly pictures: boolean;
   private readonly streams: CameraStreams;
   private readonly catchUp: CatchUp;
@@ -116,7 +119,6 @@ export class GameService {
     this.timing = o.timing ?? { frames: 3, ms: 1500 };
     this.limits = o.limits ?? defaultLimits;
     this.bus = o.bus ?? new LocalBus();
-    this.work = o.work !== undefined;
     this.decider = o.work ? this.byWorkers(o.work) : this.here();
     this.pictures = o.pictures ?? true;
     this.frameLimiter = this.limiter('frames', this.limits.framesPerSecond, 1);
@@ -328,8 +330,8 @@ export class GameService {
   /**
    * A frame of the rack camera at `player`'s place (0-based) in game `id`: looked at for that player's rack in the
    * background, never read as the board (GameSession.rackFrame). Its picture is checked here by its header; a game on
-   * several boards (Scrabble Me) keeps no racks. The look runs in this process, which keeps the rack for the move it
-   * records: in a hall whose moves are decided by workers it is refused (`not-allowed`), not looked at in vain.
+   * several boards (Scrabble Me) keeps no racks. The look runs where the game's moves are decided (here, or in a
+   * hall by the game's worker), which keeps the rack for the move it records.
    */
   async submitRackFrame(
     id: string,
@@ -337,16 +339,20 @@ export class GameService {
     player: number,
     now = Date.now(),
   ): Promise<FrameResult> {
-    if (this.work)
-      throw new ServiceError(
-        'not-allowed',
-        "rack cameras are not supported where the hall's workers decide the moves: type the racks on the scorekeeper page",
-      );
     const live = await this.live(id);
     if (!(live.session instanceof GameSession))
       throw new ServiceError('bad-request', 'racks are kept for games on one board, not Scrabble Me');
     await checkFrame(bytes);
-    return live.session.rackFrame(bytes, player, now);
+    // In the game's queue, after what came before it; a newer rack frame of the same player takes a waiting one's
+    // place.
+    return live.queue.feed<FrameResult>(
+      RACK_FEED + player,
+      bytes,
+      (frame) => this.decider.rack(live, frame, player, now),
+      {
+        status: 'skipped',
+      },
+    );
   }
 
   /**
@@ -368,6 +374,12 @@ export class GameService {
           checkVersion(session, version);
           return session.submitFrame(frame, endTurn, { camera });
         })();
+      },
+      rack: async (live, frame, player, now) => {
+        const { session } = live;
+        if (!(session instanceof GameSession))
+          throw new ServiceError('bad-request', 'racks are kept for games on one board, not Scrabble Me');
+        return session.rackFrame(frame, player, now);
       },
       act: (live, action, version) => {
         const { session } = live;
@@ -409,6 +421,13 @@ export class GameService {
         ),
       act: (live, action, version) =>
         this.remote(work, live, { kind: 'act', game: live.session.id, action, ...since(version) }),
+      rack: (live, frame, player) =>
+        this.remote(work, live, {
+          kind: 'rack',
+          game: live.session.id,
+          frame: Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength).toString('base64'),
+          player,
+        }),
     };
   }
 
@@ -537,6 +556,7 @@ export class GameService {
         ? this.endTurnOnce(game, bytes, camera, version)
         : this.submitFrame(game, bytes, false, { camera, version }),
     act: (game, action, version) => this.act(game, action, version),
+    rack: (game, bytes, player) => this.submitRackFrame(game, bytes, player),
     gridOf: (game, frame) => this.sessions.get(game)?.session.pictures.gridOf(frame),
     disturbanceOf: (game) => this.sessions.get(game)?.session.disturbance(),
     waitsOf: (game) => this.sessions.get(game)?.session.endTurnsWaiting,

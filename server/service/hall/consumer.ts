@@ -43,6 +43,8 @@ export interface WorkHandler {
     version?: number,
   ): Promise<FrameResult>;
   act(game: string, action: unknown, version?: number): Promise<FrameResult>;
+  /** A rack camera's frame at `player`'s place, looked at for their rack (GameSession.rackFrame). */
+  rack(game: string, bytes: Uint8Array, player: number): Promise<FrameResult>;
   /** The game's version: as this worker has it, or (`fresh`) as stored, caught up from the store first. */
   version(game: string, fresh: boolean): Promise<number>;
   /** Where the grid was found in `frame` of `game`, if it was read here. */
@@ -311,7 +313,12 @@ export class WorkConsumer {
         const grid = this.handler.gridOf(work.game, bytes);
         const disturbed = this.handler.disturbanceOf(work.game);
         answer = { id, result, ...(grid ? { grid } : {}), ...(disturbed ? { disturbed } : {}) };
-      } else answer = { id, result: await this.handler.act(work.game, work.action, work.version) };
+      } else if (work.kind === 'rack')
+        answer = {
+          id,
+          result: await this.handler.rack(work.game, Buffer.from(work.frame, 'base64'), work.player),
+        };
+      else answer = { id, result: await this.handler.act(work.game, work.action, work.version) };
     } catch (err) {
       // An expected failure is the client's answer; so is anything else (the database away), not a retry that would
       // run behind the game's later work.

@@ -17,7 +17,16 @@ export type WorkJob =
       readonly camera: number;
       readonly version?: number;
     }
-  | { readonly kind: 'act'; readonly game: string; readonly action: unknown; readonly version?: number };
+  | { readonly kind: 'act'; readonly game: string; readonly action: unknown; readonly version?: number }
+  | {
+      readonly kind: 'rack';
+      readonly game: string;
+      /** A rack camera's frame, base64. */
+      readonly frame: string;
+      /** The player at whose place the rack camera stands. */
+      readonly player: number;
+      readonly version?: number;
+    };
 
 export interface WorkData {
   readonly id: string;
@@ -41,6 +50,8 @@ export function workData(data: unknown): WorkData | undefined {
   )
     return undefined;
   if (job.kind === 'act') return d as WorkData;
+  if (job.kind === 'rack' && typeof job.frame === 'string' && Number.isInteger(job.player))
+    return d as WorkData;
   if (
     job.kind === 'frame' &&
     typeof job.frame === 'string' &&
