@@ -118,6 +118,36 @@ describe('games over HTTP', () => {
     expect(listed).toEqual([expect.objectContaining({ id: timed.body.id, event: 'Club' })]);
   });
 
+  it('gives the scorekeeper a key per rack camera, which sends that player’s rack frames and nothing else', async () => {
+    const { id, token } = await newGame();
+    expect((await api(`/api/games/${id}/rack-keys`)).status).toBe(401);
+    const keys = await api(`/api/games/${id}/rack-keys`, { token });
+    expect(keys.status).toBe(200);
+    const [ann, ben] = keys.body.keys as string[];
+    const rackFrame = (player: number, key: string | undefined, query = '') =>
+      api(`/api/games/${id}/frames?rack=${player}${query}`, {
+        method: 'POST',
+        ...(key ? { token: key } : {}),
+        headers: { 'content-type': 'image/jpeg' },
+        body: readFileSync(
+          new URL('../fixtures/seat-game/move-02.jpg', import.meta.url),
+        ) as unknown as BodyInit,
+      });
+    const sent = await rackFrame(1, ben!);
+    expect(sent.status).toBe(200);
+    expect(['looking', 'skipped']).toContain(sent.body.status);
+    expect((await rackFrame(1, ann!)).body.error?.code).toBe('unauthorized');
+    expect((await rackFrame(0, undefined)).status).toBe(401);
+    expect((await rackFrame(0, ann!, '&endTurn=1')).body.error?.code).toBe('bad-request');
+    expect((await rackFrame(4, ann!)).body.error?.message).toMatch(/rack must be a player/);
+    // The key opens nothing of the scorekeeper's: no board frame, no action, no racks.
+    expect((await postFrame(id, ann!, new Uint8Array([1]))).status).toBe(401);
+    expect(
+      (await api(`/api/games/${id}/actions`, { method: 'POST', token: ann!, json: { type: 'pass' } })).status,
+    ).toBe(401);
+    expect((await api(`/api/games/${id}/racks`, { token: ann! })).status).toBe(401);
+  });
+
   it('refuses bad game settings with a clear error', async () => {
     for (const body of [
       { players: ['Solo'] },

@@ -309,7 +309,9 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
     };
     try {
       const page = await watchedPage(browser, 390, 844);
-      await page.goto(`${base}/camera.html?game=${id}&rack=2#token=${token}`);
+      // The link the Share panel gives: Ben's rack key, not the scorekeeper's token.
+      const [, key] = await server.service.rackKeys(id, token);
+      await page.goto(`${base}/camera.html?game=${id}&rack=2#token=${encodeURIComponent(key!)}`);
       await page.waitForSelector('#status.live');
       await page.waitForFunction(
         () => document.getElementById('seat-name')?.textContent === "Ben's rack camera",
@@ -323,6 +325,8 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
       expect(m.items['cam-board']).toBe('sending to the server');
       expect(await page.locator('#result').textContent()).toMatch(/^Keep Ben's rack and the board in view/);
       expect(new Set(racks)).toEqual(new Set([1]));
+      // Refused nothing: no error line (a request the key does not open, as the camera pictures, would be one).
+      expect(await page.locator('#result').textContent()).not.toMatch(/needed|unauthorized/);
       expect(boards).toEqual([]);
       expect((await snapshot(id)).version).toBe(0);
       await closeWatched(page);

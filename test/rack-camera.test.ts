@@ -227,6 +227,38 @@ describe('the rack seen by a camera at a player’s place', () => {
     });
   });
 
+  it('opens a rack camera with its player’s key, which opens nothing else', async () => {
+    const service = new GameService(store);
+    const { id, token } = await service.create({
+      players: ['Ann', 'Ben'],
+      lang: 'en',
+      variant: 'classic',
+      challengeRule: 'double',
+      capture: 'button',
+    });
+    await expect(service.rackKeys(id, 'not the token')).rejects.toMatchObject({ code: 'unauthorized' });
+    const [ann, ben] = await service.rackKeys(id, token);
+    expect(ann).toMatch(/^[\w-]{43}$/);
+    expect(ben).not.toBe(ann);
+    // The same keys every time (worked out, not kept), another game's differ.
+    expect(await service.rackKeys(id, token)).toEqual([ann, ben]);
+    const other = await service.create({
+      players: ['Ann', 'Ben'],
+      lang: 'en',
+      variant: 'classic',
+      challengeRule: 'double',
+      capture: 'button',
+    });
+    expect(await service.rackKeys(other.id, other.token)).not.toContain(ann);
+    await expect(service.authorizeRack(id, ann, 0)).resolves.toBeUndefined();
+    await expect(service.authorizeRack(id, token, 1)).resolves.toBeUndefined();
+    await expect(service.authorizeRack(id, ann, 1)).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(service.authorizeRack(other.id, ann, 0)).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(service.authorizeRack(id, undefined, 0)).rejects.toMatchObject({ code: 'unauthorized' });
+    // Not the scorekeeper's: no racks, no actions, no board frames.
+    await expect(service.authorize(id, ann)).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
   it('refuses a camera at the place of a player the game does not have', () => {
     const config = { players: ['Ann', 'Ben'], rackCamera: 2 };
     const refused = parseWith(gameConfigSchema, config);

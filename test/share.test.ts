@@ -226,7 +226,11 @@ describe.skipIf(!chromiumPresent)('sharing a game’s links', () => {
       .evaluateAll((ls) => ls.map((l) => l.getAttribute('data-link')));
     expect(names).toEqual(['scoreboard', 'overlay', 'camera', 'rack-1', 'rack-2', 'scorekeeper']);
     expect(await urlOf(page, 'camera')).toMatch(/\/camera\.html\?game=[^&#]+#token=.+$/);
-    expect(await urlOf(page, 'rack-2')).toMatch(/\/camera\.html\?game=[^&#]+&rack=2#token=.+$/);
+    // The rack camera's link carries its own key, not the scorekeeper's token.
+    const rack2 = await urlOf(page, 'rack-2');
+    expect(rack2).toMatch(/\/camera\.html\?game=[^&#]+&rack=2#token=.+$/);
+    const scorekeeperToken = /#token=(.+)$/.exec(await urlOf(page, 'scorekeeper'))![1];
+    expect(/#token=(.+)$/.exec(rack2)![1]).not.toBe(scorekeeperToken);
     await expectNoOverflow(page);
     await page.close();
     expect(problems).toEqual([]);
@@ -235,9 +239,10 @@ describe.skipIf(!chromiumPresent)('sharing a game’s links', () => {
 
 describe("a game's links", () => {
   it('give a classic game a camera over the board and a rack camera per player, Scrabble Me a camera per seat', () => {
-    const names = (variant?: string) =>
-      gameShareLinks({ id: 'g1', players: ['Ann', 'Ben', 'Cy'], variant }, 'k').map((l) => l.name);
-    expect(names('classic')).toEqual([
+    const keys = ['r0', 'r1', 'r2'];
+    const names = (variant?: string, rackKeys?: string[]) =>
+      gameShareLinks({ id: 'g1', players: ['Ann', 'Ben', 'Cy'], variant }, 'k', rackKeys).map((l) => l.name);
+    expect(names('classic', keys)).toEqual([
       'scoreboard',
       'overlay',
       'camera',
@@ -246,7 +251,9 @@ describe("a game's links", () => {
       'rack-3',
       'scorekeeper',
     ]);
-    expect(names('scrabble-me')).toEqual([
+    // Without the rack keys (not had from the server), no rack camera link: never one with the scorekeeper's token.
+    expect(names('classic')).toEqual(['scoreboard', 'overlay', 'camera', 'scorekeeper']);
+    expect(names('scrabble-me', keys)).toEqual([
       'scoreboard',
       'overlay',
       'camera-1',
@@ -255,11 +262,11 @@ describe("a game's links", () => {
       'scorekeeper',
     ]);
     // Best plays are worked out for seven-tile racks only.
-    expect(names('nine-tile')).toEqual(['scoreboard', 'overlay', 'camera', 'scorekeeper']);
-    const rack = gameShareLinks({ id: 'g 1', players: ['Ann', 'Ben'] }, 't/1').find(
+    expect(names('nine-tile', keys)).toEqual(['scoreboard', 'overlay', 'camera', 'scorekeeper']);
+    const rack = gameShareLinks({ id: 'g 1', players: ['Ann', 'Ben'] }, 't/1', ['a', 'b/2']).find(
       (l) => l.name === 'rack-2',
     );
-    expect(rack).toMatchObject({ path: '/camera.html?game=g%201&rack=2#token=t%2F1', keyed: true });
+    expect(rack).toMatchObject({ path: '/camera.html?game=g%201&rack=2#token=b%2F2', keyed: true });
     expect(rack?.label).toBe("Ben's rack camera (a phone at their place)");
   });
 });

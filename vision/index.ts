@@ -18,6 +18,12 @@ export {
 export { gridHomography, project } from './homography.ts';
 export { locateBoard, orderCorners } from './locate.ts';
 export { type RackReading, type RackTile, readRack } from './rack.ts';
-export { DEFAULT_THRESHOLD, prepareVision, type RecognizeOptions, recognize } from './recognize.ts';
+export {
+  DEFAULT_THRESHOLD,
+  locateGrid,
+  prepareVision,
+  type RecognizeOptions,
+  recognize,
+} from './recognize.ts';
 export type { BoardReading, Corners, Point, RgbImage, Rotation, VisionErrorCode } from './types.ts';
 export { VisionError } from './types.ts';

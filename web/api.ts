@@ -121,6 +121,10 @@ export async function getGcgFile(id: string, token: string): Promise<Blob | unde
   }
 }
 
+/** `GET /api/games/ID/rack-keys` with the scorekeeper's token: the key of each player's rack camera, in seat order. */
+export const getRackKeys = (id: string, token: string) =>
+  request<{ keys: string[] }>(`${game(id)}/rack-keys`, { headers: bearer(token) });
+
 /** `GET /api/games/ID/racks`: each player's rack left, from the racks kept with the last moves (null: not known). */
 export const getRacksLeft = (id: string, token: string) =>
   request<{ left: (string | null)[] }>(`${game(id)}/racks`, { headers: bearer(token) });

@@ -148,11 +148,14 @@ export function createApp(
   app.post(
     '/api/games/:id/frames',
     async (req, _res, next) => {
-      const session = await service.authorize(req.params.id!, bearer(req));
+      // A rack camera's frame takes that player's rack key (or the scorekeeper's token); any other, the token.
+      const rack = rackParam(req.query.rack);
+      if (rack === undefined) await service.authorize(req.params.id!, bearer(req));
+      else await service.authorizeRack(req.params.id!, bearer(req), rack);
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
       if (!IMAGE_TYPES.includes(type))
         throw new ServiceError('unsupported-media', 'send the frame as image/jpeg, image/png or image/webp');
-      await service.admitFrame(session.id);
+      await service.admitFrame(req.params.id!);
       next();
     },
     express.raw({ type: IMAGE_TYPES, limit: FRAME_LIMIT }),
@@ -174,6 +177,10 @@ export function createApp(
       res.json(result);
     },
   );
+  // The rack cameras' keys, one per player: the scorekeeper's to hand out (each opens one rack camera only).
+  app.get('/api/games/:id/rack-keys', async (req, res) => {
+    res.json({ keys: await service.rackKeys(req.params.id!, bearer(req)) });
+  });
   app.post('/api/games/:id/actions', express.json({ limit: '64kb' }), async (req, res) => {
     const session = await service.authorize(req.params.id!, bearer(req));
     // The game validates the action against its kind's declaration in server/protocol.

@@ -152,10 +152,12 @@ export function attachWebSocket(
       const message = parsed.message;
       if (message.type === 'resync') return sendSnapshot(session.snapshot());
       try {
-        await service.authorize(session.id, message.data.token);
+        // A rack camera's frame takes that player's rack key (or the scorekeeper's token); the rest, the token.
+        const rack = message.type === 'frame' ? message.data.rack : undefined;
+        if (rack === undefined) await service.authorize(session.id, message.data.token);
+        else await service.authorizeRack(session.id, message.data.token, rack);
         if (message.type === 'camera-view') return watchCameras(message.data.pictures !== false);
         await service.admitFrame(session.id);
-        const { rack } = message.data;
         if (rack !== undefined) {
           if (message.data.endTurn === true)
             return send(badRequest("a rack camera's frame cannot end a turn"));

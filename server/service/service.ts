@@ -8,7 +8,7 @@
  * catching up with other instances (hall/catch-up.ts), the streams (cameras/streams.ts), the queue (queue.ts) and the
  * listing (listing.ts) stand apart.
  */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Lexicon } from '../engine/index.ts';
 import { defaultEnglishLexicon, readingLexicon } from '../lexicon/index.ts';
@@ -293,6 +293,28 @@ export class GameService {
   /** The game's views, or a throw unless `token` is the game's scorekeeper token. */
   async authorize(id: string, token: string | undefined): Promise<GameView> {
     return this.authorized(id, token);
+  }
+
+  /**
+   * The keys of the rack cameras of game `id`, one per player (0-based), for the scorekeeper (`token` checked) to hand
+   * to each player's phone. A rack key lets its phone send that player's rack frames and nothing else: no other
+   * player's, no board frame, no action, no rack read back. Worked out from the game's token hash (an HMAC), so none
+   * is kept.
+   */
+  async rackKeys(id: string, token: string | undefined): Promise<string[]> {
+    const session = await this.authorized(id, token);
+    return session.stored.config.players.map((_, player) => rackKey(session.stored.tokenHash, id, player));
+  }
+
+  /** Throws unless `token` is game `id`'s scorekeeper token or the key of the rack camera at `player`'s place. */
+  async authorizeRack(id: string, token: string | undefined, player: number): Promise<void> {
+    const session = await this.session(id);
+    const { tokenHash } = session.stored;
+    const given = Buffer.from(token ?? '');
+    const expected = Buffer.from(rackKey(tokenHash, id, player));
+    if (token && given.length === expected.length && timingSafeEqual(given, expected)) return;
+    if (token && timingSafeEqual(Buffer.from(tokenHash, 'hex'), Buffer.from(hash(token), 'hex'))) return;
+    throw new ServiceError('unauthorized', "a valid key for this player's rack camera is needed");
   }
 
   private async authorized(id: string, token: string | undefined): Promise<Session> {
@@ -625,6 +647,13 @@ export async function limit(limiter: RateLimiterAbstract, key: string, message: 
 
 function hash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
+}
+
+/** The key of the rack camera at `player`'s place in game `id`: an HMAC of them under the game's token hash. */
+function rackKey(tokenHash: string, id: string, player: number): string {
+  return createHmac('sha256', Buffer.from(tokenHash, 'hex'))
+    .update(`${id}:rack:${player}`)
+    .digest('base64url');
 }
 
 function lexiconFor(config: GameConfig): Lexicon | undefined {

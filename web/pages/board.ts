@@ -15,7 +15,7 @@ import type {
   MeSnapshot,
   Snapshot,
 } from '../../server/protocol/index.ts';
-import { getGame, getGcgFile, getRacksLeft, sendAction } from '../api.ts';
+import { getGame, getGcgFile, getRackKeys, getRacksLeft, sendAction } from '../api.ts';
 import { type ConnectionState, connect } from '../connection.ts';
 import { bestPlaysPanel } from '../ui/best-plays.ts';
 import { askFields, askText, choose, confirmDialog } from '../ui/dialog.ts';
@@ -85,14 +85,21 @@ message.hidden = true;
 let share: HTMLDetailsElement | undefined;
 function shareView(s: Snapshot): HTMLDetailsElement {
   if (!share) {
-    share = el('details', { class: 'share-details' }) as HTMLDetailsElement;
-    share.append(
+    const details = el('details', { class: 'share-details' }) as HTMLDetailsElement;
+    share = details;
+    const shared = { id: game, players: s.players.map((p) => p.name), variant: s.variant };
+    details.append(
       el('summary', {}, 'Share: links and QR codes for the table, the TV and the stream'),
-      sharePanel(
-        gameShareLinks({ id: game, players: s.players.map((p) => p.name), variant: s.variant }, token ?? ''),
-        '',
-      ),
+      sharePanel(gameShareLinks(shared, token ?? ''), ''),
     );
+    // The rack cameras' links once their keys have come (each key opens one player's rack camera only).
+    if (token && s.variant !== 'scrabble-me')
+      void getRackKeys(game, token).then((keys) => {
+        if (keys.ok)
+          details.lastElementChild?.replaceWith(
+            sharePanel(gameShareLinks(shared, token, keys.body.keys), ''),
+          );
+      });
   }
   return share;
 }

@@ -252,13 +252,21 @@ function showProblem(problem: { title: string; text: string }, photos = true): v
   if (missing) return;
   cameraOn = false;
   byId('no-camera-title').textContent = problem.title;
-  byId('no-camera-text').textContent = problem.text;
+  // A rack camera's photo shows the rack, and ends no turn.
+  byId('no-camera-text').textContent =
+    rackOf === undefined
+      ? problem.text
+      : problem.text.replace(
+          /([Oo]r) take a photo of the board below after each move(: each photo ends the turn)?\./,
+          '$1 take a photo of the rack and the board below before each of your turns.',
+        );
   byId('no-camera').hidden = false;
   byId('view').hidden = true;
   byId('cam-pick').hidden = true;
   byId('no-camera').querySelector('.cam-photo')!.toggleAttribute('hidden', !photos);
   endTurn.disabled = !photos;
   endTurn.firstChild!.textContent = photos ? 'Take a photo · End turn ' : 'End turn ';
+  endTurn.hidden = rackOf !== undefined;
   setItem('cam-board', 'no camera', 'warn');
 }
 
@@ -393,14 +401,15 @@ const link = !game
           if (m.data.code === 'unknown') link.send({ type: 'resync' });
         }
         // In a game with a camera per seat, only this seat's frames show where this camera's grid is.
-        if (m.type === 'thumbnail' && (m.data.camera ?? 0) === seat) {
+        if (m.type === 'thumbnail' && rackOf === undefined && (m.data.camera ?? 0) === seat) {
           drawGrid(m.data.corners, m.data.width, m.data.height);
           if (m.data.corners) setItem('cam-board', 'found', 'ok');
           else setItem('cam-board', 'not found: show the whole board', 'warn');
         }
       },
-      token,
-      // The page shows its own live view: only where the grid was found is asked for, not the picture.
+      // The page shows its own live view: only where the grid was found is asked for, not the picture. A rack
+      // camera's key opens its rack frames only: it asks for nothing.
+      rackOf === undefined ? token : undefined,
       false,
     );
 

@@ -7,7 +7,7 @@
  * Size: the start form (players, rules, camera, overlay) and the two lists, each a few lines of DOM wiring.
  */
 import type { GameConfigInput } from '../../server/protocol/index.ts';
-import { setArchived as archiveRequest, createGame, failure } from '../api.ts';
+import { setArchived as archiveRequest, createGame, failure, getRackKeys } from '../api.ts';
 import { hallHref, type ListedGame, listGames, playersWithScores } from '../ui/listing.ts';
 import { browserTileSet, el, nameTileSetOptions } from '../ui/render.ts';
 import { copyText, gameShareLinks, sharePanel } from '../ui/share.ts';
@@ -144,12 +144,14 @@ form.onsubmit = async (e) => {
     created: new Date().toISOString(),
     link: `${location.origin}/board.html?game=${encodeURIComponent(body.id)}#token=${encodeURIComponent(body.token)}`,
   });
-  showShare(game, body.token, true);
+  void showShare(game, body.token, true);
   void refresh();
 };
 
-/** The share panel of a game under the form: its links with Copy and QR codes. */
-function showShare(game: Listed, token: string, created: boolean): void {
+/** The share panel of a game under the form: its links with Copy and QR codes (the rack cameras' once their keys
+ *  have come: none when they cannot be had). */
+async function showShare(game: Listed, token: string, created: boolean): Promise<void> {
+  const keys = game.variant === 'scrabble-me' ? undefined : await getRackKeys(game.id, token);
   links.replaceChildren(
     el(
       'p',
@@ -158,7 +160,10 @@ function showShare(game: Listed, token: string, created: boolean): void {
         ? 'Keep the scorekeeper link: it is the only way to change this game. This computer keeps it too, under "Your games on this computer".'
         : `${game.players.join(' v ')}: the links of this game.`,
     ),
-    sharePanel(gameShareLinks(game, token), created ? 'Share the game' : `Share ${game.players.join(' v ')}`),
+    sharePanel(
+      gameShareLinks(game, token, keys?.ok ? keys.body.keys : undefined),
+      created ? 'Share the game' : `Share ${game.players.join(' v ')}`,
+    ),
   );
 }
 
@@ -232,7 +237,7 @@ function showKept(): void {
       share.onclick = () => {
         const token = new URLSearchParams(new URL(g.link).hash.slice(1)).get('token');
         if (!token) return;
-        showShare(g, token, false);
+        void showShare(g, token, false);
         links.scrollIntoView({ behavior: 'smooth', block: 'start' });
       };
       const forget = el(

@@ -157,10 +157,15 @@ export function sharePanel(links: readonly ShareLink[], heading = 'Share'): HTML
   return panel;
 }
 
-/** A game's links, as the pages have them (the scorekeeper's and the cameras' only with the token). */
+/**
+ * A game's links, as the pages have them (the scorekeeper's and the board cameras' only with the token). With
+ * `rackKeys` (each player's, from the server), a rack camera link per player: its key lets that phone send that
+ * player's rack frames and nothing else, so a player holding it sees no one's rack.
+ */
 export function gameShareLinks(
   game: { id: string; players: readonly string[]; variant?: string },
   token: string,
+  rackKeys?: readonly string[],
 ): ShareLink[] {
   const id = encodeURIComponent(game.id);
   const key = encodeURIComponent(token);
@@ -191,11 +196,11 @@ export function gameShareLinks(
     });
     // A phone at a player's place, looking across the board with their rack in front: the racks for the best plays
     // and the stream (seven-tile racks only).
-    if (game.variant !== 'nine-tile')
+    if (game.variant !== 'nine-tile' && rackKeys?.length === game.players.length)
       for (const [i, p] of game.players.entries())
         links.push({
           label: `${p}'s rack camera (a phone at their place)`,
-          path: `/camera.html?game=${id}&rack=${i + 1}#token=${key}`,
+          path: `/camera.html?game=${id}&rack=${i + 1}#token=${encodeURIComponent(rackKeys[i]!)}`,
           name: `rack-${i + 1}`,
           keyed: true,
         });

@@ -61,8 +61,8 @@ export interface LeaveTable {
 
 /**
  * The hand-set values above, the ones in use. Fitted by the generator's self-play instead (`npm run bench:leaves`,
- * 2,000 games, 33,609 leaves), they come out within about 1.5 points of these for every tile (the blank 25.8, S 8.0,
- * Q −7.5; a letter's second tile −6) and play no better: −0.9 ± 2.2 points a game against these over 2,000 games
+ * 2,000 games, 33,609 leaves), they come out within about 1.5 points of these for most tiles (the blank 25.8, S 8.0,
+ * Q −7.5; Z 2.7 more; a letter's second tile −6 against −4 and −3) and play no better: −0.9 ± 2.2 points a game against these over 2,000 games
  * (docs/measurements.md).
  */
 export const HAND_SET: LeaveTable = { tiles: TILE_LEAVE, duplicate: DUPLICATE, imbalance: IMBALANCE };

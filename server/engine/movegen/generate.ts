@@ -6,7 +6,7 @@
  * through the board's tiles and the rack's, each square's letter limited by the word it forms down (a cross-check
  * worked out once per square). Down plays are the across plays of the board turned over its diagonal.
  *
- * Three things keep a rack with blanks fast (a two-blank rack has up to about 110,000 plays; `npm run bench:movegen`):
+ * Three things keep a rack with blanks fast (a two-blank rack on the 200 boards `npm run bench:movegen` tries has 21,000 plays on average, 78,000 at most):
  * - the left parts the rack can spell are worked out once per rack (`leftParts`), and each anchor scans those short
  *   enough for it, extending only those whose word can go on through the anchor's square;
  * - the search takes a rack tile for a letter while there is one and a blank only when there is none, so each word on
@@ -438,7 +438,7 @@ function leftParts(dawg: Dawg, counts: Int32Array, blanks: number, most: number)
 }
 
 /**
- * Plays packed in flat typed arrays (a position with two blanks has up to a hundred thousand): per play its main
+ * Plays packed in flat typed arrays (a position with two blanks, tens of thousands): per play its main
  * word's first square (row-major, on the board itself), direction, word length, score and tiles; per tile its square
  * and letter (an index into the lexicon's alphabet; -1 - index for a blank). `play(i)` unpacks one. The arrays grow
  * by doubling; only the first `size` entries (and `first[size - 1] + count[size - 1]` tiles) are plays.

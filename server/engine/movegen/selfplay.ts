@@ -1,7 +1,7 @@
 /**
  * Games the move generator plays against itself, two players: at each turn the player takes the option of best
- * equity under their own leave values (a play, an exchange while the bag holds a rackful, or a pass), the way
- * `analyzeTurn` ranks them. For fitting leave values and for comparing two sets of them head to head
+ * equity under their own leave values, a play or an exchange while the bag holds a rackful, as `analyzeTurn` ranks
+ * them; a pass only when neither is possible (weighed as an option, a pass would let two players pass a game away). For fitting leave values and for comparing two sets of them head to head
  * (`npm run bench:leaves`). Pure: the bag is shuffled by the caller's `random`.
  *
  * The game ends when a player goes out with the bag empty (they gain the tiles left on the other rack, which the

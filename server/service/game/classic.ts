@@ -69,6 +69,11 @@ export type { Action, FrameResult } from '../../protocol/index.ts';
  * tiles (seen short, the rack would take up the looks of their next move).
  */
 const DRAWING_MS = 10_000;
+/**
+ * A move being recorded while the look at its player's rack still runs waits for it this long at most (the looks of
+ * every game share one thread, rack-thread.ts): then it is recorded without the rack.
+ */
+const RACK_KEEP_MS = 10_000;
 /** A frame showing the move being made waits this long at most for the turn's look at the rack to end. */
 const RACK_WAIT_MS = 3_000;
 
@@ -544,7 +549,7 @@ export class GameSession implements Session {
         (event.type === 'play' || event.type === 'pass' || event.type === 'exchange') &&
         event.rack === undefined
       ) {
-        const tiles = await watch.rackFor(before.turns.length);
+        const tiles = await watch.rackFor(before.turns.length, RACK_KEEP_MS);
         const rack = tiles && this.rackSeen(tiles, before, event);
         out.push(rack ? { ...event, rack } : event);
       } else out.push(event);

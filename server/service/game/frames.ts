@@ -11,7 +11,7 @@ import {
   type KeptImage,
   keptImage,
   loadModel,
-  locateBoard,
+  locateGrid,
   openImage,
   orderCorners,
   prepareVision,
@@ -161,9 +161,13 @@ export async function readRackIn(
       corners.map(([x, y]) => [x * photo.scaleX, y * photo.scaleY]),
     ) as unknown as Corners;
   else {
-    const found = locateBoard(photo);
-    if (!found) return undefined;
-    inView = orderCorners([...found.corners]) as unknown as Corners;
+    // With the board reader's own checks (enough evidence, lines fitted, not off the picture): no board, no rack.
+    try {
+      inView = await locateGrid(photo);
+    } catch (err) {
+      if (err instanceof VisionError && err.code === 'no-board') return undefined;
+      throw err;
+    }
   }
   return readRack(photo, inView, await loadModel(), [...readingOptions(lang).letters], near);
 }

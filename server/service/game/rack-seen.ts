@@ -161,10 +161,14 @@ export class RackWatch {
 
   /**
    * The rack seen for the move made when the game had `turn` turns, if one was. A look at that turn's rack still
-   * running is waited for (a move made within a second or two of the turn's start: the rack was being read).
+   * running is waited for (a move made within a second or two of the turn's start: the rack was being read), `ms` at
+   * most when given.
    */
-  async rackFor(turn: number): Promise<readonly SeenTile[] | undefined> {
-    if (this.looking?.turn === turn) await this.looking.done;
+  async rackFor(turn: number, ms?: number): Promise<readonly SeenTile[] | undefined> {
+    if (this.looking?.turn === turn) {
+      if (ms === undefined) await this.looking.done;
+      else await this.lookAt(turn, ms);
+    }
     return this.seen?.turn === turn ? this.seen.rack : undefined;
   }
 
