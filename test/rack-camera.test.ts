@@ -257,6 +257,15 @@ describe('the rack seen by a camera at a player’s place', () => {
     await expect(service.authorizeRack(id, undefined, 0)).rejects.toMatchObject({ code: 'unauthorized' });
     // Not the scorekeeper's: no racks, no actions, no board frames.
     await expect(service.authorize(id, ann)).rejects.toMatchObject({ code: 'unauthorized' });
+    // A game that keeps no racks has no rack keys (and its Share panel no rack camera links).
+    const nine = await service.create({
+      players: ['Ann', 'Ben'],
+      lang: 'en',
+      variant: 'nine-tile',
+      challengeRule: 'double',
+      capture: 'button',
+    });
+    expect(await service.rackKeys(nine.id, nine.token)).toEqual([]);
   });
 
   it('refuses a camera at the place of a player the game does not have', () => {

@@ -299,11 +299,14 @@ export class GameService {
    * The keys of the rack cameras of game `id`, one per player (0-based), for the scorekeeper (`token` checked) to hand
    * to each player's phone. A rack key lets its phone send that player's rack frames and nothing else: no other
    * player's, no board frame, no action, no rack read back. Worked out from the game's token hash (an HMAC), so none
-   * is kept.
+   * is kept. None for a game that keeps no racks.
    */
   async rackKeys(id: string, token: string | undefined): Promise<string[]> {
     const session = await this.authorized(id, token);
-    return session.stored.config.players.map((_, player) => rackKey(session.stored.tokenHash, id, player));
+    const { config, tokenHash } = session.stored;
+    // None for a game that keeps no racks (Scrabble Me, nine-tile racks): no rack camera link is offered.
+    if (config.variant === 'scrabble-me' || config.variant === 'nine-tile') return [];
+    return config.players.map((_, player) => rackKey(tokenHash, id, player));
   }
 
   /** Throws unless `token` is game `id`'s scorekeeper token or the key of the rack camera at `player`'s place. */
