@@ -108,7 +108,7 @@ describe('RackWatch', () => {
 
   it('reads only around where the rack stood while the grid stays, and every row again once it is not there', async () => {
     const asked: (number | undefined)[] = [];
-    const seen = [{ distance: 2 }, { rack: tiles('AB'), distance: 2.25 }, {}, {}, { distance: 3 }];
+    const seen = [{ distance: 2 }, { rack: tiles('AB'), distance: 2.25 }, {}, {}, { distance: 3 }, {}];
     const w = new RackWatch(async (_bytes, _corners, near) => {
       asked.push(near);
       return seen[asked.length - 1]!;
@@ -131,6 +131,24 @@ describe('RackWatch', () => {
     expect(await letters(w, 1)).toBe('AB');
     await look(moved, 5);
     expect(asked.at(-1)).toBe(3);
+  });
+
+  it('keeps where the rack stood on the board camera’s grid through a rack camera’s look, which finds its own', async () => {
+    const asked: (number | undefined)[] = [];
+    const w = new RackWatch(async (_bytes, _corners, near) => {
+      asked.push(near);
+      return { distance: 2 };
+    }, 7);
+    for (const [at, turn] of [
+      [corners, 0],
+      [undefined, 1],
+      [corners, 2],
+    ] as const) {
+      w.offer(frame, at, turn, 0);
+      await w.settled();
+    }
+    // The rack camera's look (no corners) is a whole one, and leaves the board camera's next look near the rack.
+    expect(asked).toEqual([undefined, undefined, 2]);
   });
 
   it('looks again while a whole rack has unsure tiles, and keeps a look with fewer of them', async () => {

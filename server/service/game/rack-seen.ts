@@ -143,7 +143,8 @@ export class RackWatch {
       corners && this.place && sameGrid(this.place.corners, corners) ? this.place.distance : undefined;
     const done = this.read(bytes, corners, near)
       .then(({ rack, distance }) => {
-        this.place = distance === undefined || !corners ? undefined : { corners, distance };
+        // A look that found the board itself (a rack camera's) says nothing of the grid the corners' looks are on.
+        if (corners) this.place = distance === undefined ? undefined : { corners, distance };
         if (!rack) return;
         if (this.seen?.turn === turn && !better(rack, this.seen.rack)) return;
         this.seen = { turn, rack };
