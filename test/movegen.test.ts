@@ -7,7 +7,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { corpusRecords, rackPositions, twoBlankPositions } from '../server/bench/corpus.ts';
+import {
+  corpusRecords,
+  type RackPosition,
+  rackPositions,
+  twoBlankPositions,
+} from '../server/bench/corpus.ts';
 import {
   analyzeRecord,
   type Board,
@@ -39,10 +44,11 @@ const words = (
 const dawg = Dawg.build(A, words);
 
 describe('the move generator against the brute-force reference', () => {
-  it('finds exactly the same plays with the same scores on over 1,000 corpus positions', () => {
-    const ref = referenceWords(A, words);
-    const positions = rackPositions(corpusRecords(), random(2026), 3);
-    expect(positions.length).toBeGreaterThanOrEqual(1000);
+  let ref: ReturnType<typeof referenceWords> | undefined;
+  /** Each position's plays generated and by brute force (the reference's words made once): where they differ, and
+   *  how many plays were generated in all. */
+  const compare = (positions: readonly RackPosition[]) => {
+    ref ??= referenceWords(A, words);
     const wrong: string[] = [];
     let plays = 0;
     for (const p of positions) {
@@ -58,6 +64,13 @@ describe('the move generator against the brute-force reference', () => {
       if (differ)
         wrong.push(`${p.where} ${p.rack}: ${list.size} generated, ${reference.size} by brute force`);
     }
+    return { wrong, plays };
+  };
+
+  it('finds exactly the same plays with the same scores on over 1,000 corpus positions', () => {
+    const positions = rackPositions(corpusRecords(), random(2026), 3);
+    expect(positions.length).toBeGreaterThanOrEqual(1000);
+    const { wrong, plays } = compare(positions);
     expect(wrong).toEqual([]);
     expect(plays).toBeGreaterThan(100_000);
   }, 900_000);
@@ -65,24 +78,9 @@ describe('the move generator against the brute-force reference', () => {
   it('finds exactly the same plays with the same scores for racks with two blanks', () => {
     // The search settles which tiles are blanks only when it records a play (generate.ts): each word must come out
     // once for every way the rack can put it down, and none twice.
-    const ref = referenceWords(A, words);
     const positions = twoBlankPositions(corpusRecords(), random(46), 17, 25);
     expect(positions.length).toBe(25);
-    const wrong: string[] = [];
-    let plays = 0;
-    for (const p of positions) {
-      const list = listPlays(p.board, p.rack, dawg, p.rules);
-      const generated = new Map<string, number>();
-      for (let i = 0; i < list.size; i++) generated.set(playKey(list.play(i).placements), list.score[i]!);
-      plays += list.size;
-      const reference = referencePlays(p.board, p.rack, ref, p.rules);
-      const differ =
-        generated.size !== list.size ||
-        generated.size !== reference.size ||
-        [...reference].some(([key, r]) => generated.get(key) !== r.score);
-      if (differ)
-        wrong.push(`${p.where} ${p.rack}: ${list.size} generated, ${reference.size} by brute force`);
-    }
+    const { wrong, plays } = compare(positions);
     expect(wrong).toEqual([]);
     expect(plays).toBeGreaterThan(200_000);
   }, 900_000);

@@ -26,20 +26,28 @@ const label = (n: number) =>
 /** After move 8, Cesar's rack FGIIIOU stands in front of the board, every tile read surely. */
 const RACK_AFTER_8 = 'FGIIIOU';
 
-/** A new game of Cesar against Frentz, recorded by button, the camera at `rackCamera`'s place if given. */
-async function newGame(rackCamera?: number): Promise<GameSession> {
-  const service = new GameService(store);
-  const { id } = await service.create({
+const service = new GameService(store);
+
+/** A new game of Cesar against Frentz, recorded by button, with `settings` besides. */
+const create = (settings: Partial<Parameters<GameService['create']>[0]> = {}) =>
+  service.create({
     players: ['Cesar', 'Frentz'],
     lang: 'en',
     variant: 'classic',
     challengeRule: 'double',
     capture: 'button',
-    ...(rackCamera === undefined ? {} : { rackCamera }),
+    ...settings,
   });
+
+async function sessionOf(id: string): Promise<GameSession> {
   const session = await service.session(id);
   if (!(session instanceof GameSession)) throw new Error('expected a classic game');
   return session;
+}
+
+/** A new game of Cesar against Frentz, recorded by button, the camera at `rackCamera`'s place if given. */
+async function newGame(rackCamera?: number): Promise<GameSession> {
+  return sessionOf((await create(rackCamera === undefined ? {} : { rackCamera })).id);
 }
 
 async function start(rackCamera?: number, endedBy = 8): Promise<GameSession> {
@@ -169,16 +177,8 @@ describe('the rack seen by a camera at a player’s place', () => {
   it('keeps the racks a rack camera at a player’s place sees, never reading its frames as the board', async () => {
     // No camera at anyone's place: a second camera (the camera page's rack mode) stands at Cesar's, and its frames
     // come as rack frames. Moves 1 and 2 entered by the scorekeeper; Cesar to move.
-    const service = new GameService(store);
-    const { id } = await service.create({
-      players: ['Cesar', 'Frentz'],
-      lang: 'en',
-      variant: 'classic',
-      challengeRule: 'double',
-      capture: 'button',
-    });
-    const session = await service.session(id);
-    if (!(session instanceof GameSession)) throw new Error('expected a classic game');
+    const { id } = await create();
+    const session = await sessionOf(id);
     for (let n = 1; n <= 2; n++) await session.act({ type: 'confirm', board: label(n) });
     const board = session.snapshot().board;
     // A frame of move 16, as Frentz's rack camera's (once he has drawn after move 2), shows tiles the game does not
@@ -199,9 +199,7 @@ describe('the rack seen by a camera at a player’s place', () => {
   }, 60_000);
 
   it('refuses a rack frame that is no picture, of a player the game does not have, or of a Scrabble Me game', async () => {
-    const service = new GameService(store);
-    const config = { lang: 'en', challengeRule: 'double', capture: 'button' } as const;
-    const { id } = await service.create({ ...config, players: ['Ann', 'Ben'], variant: 'classic' });
+    const { id } = await create({ players: ['Ann', 'Ben'] });
     await expect(
       service.submitRackFrame(id, new TextEncoder().encode('not a picture'), 0),
     ).rejects.toMatchObject({
@@ -211,12 +209,7 @@ describe('the rack seen by a camera at a player’s place', () => {
       code: 'bad-request',
       message: 'rack must be one of the 2 players (0 to 1)',
     });
-    const me = await service.create({
-      ...config,
-      players: ['Ann', 'Ben'],
-      variant: 'scrabble-me',
-      podium: 'ABCDEF',
-    });
+    const me = await create({ players: ['Ann', 'Ben'], variant: 'scrabble-me', podium: 'ABCDEF' });
     await expect(service.submitRackFrame(me.id, frame(8), 0)).rejects.toMatchObject({ code: 'bad-request' });
     const message = (rack: number) =>
       parseClientMessage(JSON.stringify({ type: 'frame', data: { token: 't', jpeg: '', rack } }));
@@ -228,27 +221,14 @@ describe('the rack seen by a camera at a player’s place', () => {
   });
 
   it('opens a rack camera with its player’s key, which opens nothing else', async () => {
-    const service = new GameService(store);
-    const { id, token } = await service.create({
-      players: ['Ann', 'Ben'],
-      lang: 'en',
-      variant: 'classic',
-      challengeRule: 'double',
-      capture: 'button',
-    });
+    const { id, token } = await create({ players: ['Ann', 'Ben'] });
     await expect(service.rackKeys(id, 'not the token')).rejects.toMatchObject({ code: 'unauthorized' });
     const [ann, ben] = await service.rackKeys(id, token);
     expect(ann).toMatch(/^[\w-]{43}$/);
     expect(ben).not.toBe(ann);
     // The same keys every time (worked out, not kept), another game's differ.
     expect(await service.rackKeys(id, token)).toEqual([ann, ben]);
-    const other = await service.create({
-      players: ['Ann', 'Ben'],
-      lang: 'en',
-      variant: 'classic',
-      challengeRule: 'double',
-      capture: 'button',
-    });
+    const other = await create({ players: ['Ann', 'Ben'] });
     expect(await service.rackKeys(other.id, other.token)).not.toContain(ann);
     await expect(service.authorizeRack(id, ann, 0)).resolves.toBeUndefined();
     await expect(service.authorizeRack(id, token, 1)).resolves.toBeUndefined();
@@ -258,13 +238,7 @@ describe('the rack seen by a camera at a player’s place', () => {
     // Not the scorekeeper's: no racks, no actions, no board frames.
     await expect(service.authorize(id, ann)).rejects.toMatchObject({ code: 'unauthorized' });
     // A game that keeps no racks has no rack keys (and its Share panel no rack camera links).
-    const nine = await service.create({
-      players: ['Ann', 'Ben'],
-      lang: 'en',
-      variant: 'nine-tile',
-      challengeRule: 'double',
-      capture: 'button',
-    });
+    const nine = await create({ players: ['Ann', 'Ben'], variant: 'nine-tile' });
     expect(await service.rackKeys(nine.id, nine.token)).toEqual([]);
   });
 

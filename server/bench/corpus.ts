@@ -57,12 +57,7 @@ export function rackPositions(
       if (rack)
         positions.push({ where: `${file} line ${p.entry.line}`, board: p.board, rack, rules: p.rules });
       if (k % drawEvery !== 0) return;
-      const pool = [...unseenTiles(p.rules.tileSet, p.board).tiles].flatMap(
-        ([t, c]) => Array(c).fill(t) as string[],
-      );
-      let drawn = '';
-      for (let i = 0; i < 7 && pool.length > 0; i++)
-        drawn += pool.splice(Math.floor(random() * pool.length), 1)[0];
+      const drawn = drawUnseen(p, 7, random, true);
       if (drawn)
         positions.push({
           where: `${file} line ${p.entry.line} (drawn)`,
@@ -91,12 +86,7 @@ export function twoBlankPositions(
     if (!found.ok || found.lang !== 'en') continue;
     for (let k = 0; k < found.positions.length && positions.length < most; k += every) {
       const p = found.positions[k]!;
-      const pool = [...unseenTiles(p.rules.tileSet, p.board).tiles].flatMap(([t, c]) =>
-        t === '?' ? [] : (Array(c).fill(t) as string[]),
-      );
-      let rack = '??';
-      for (let i = 0; i < 5 && pool.length > 0; i++)
-        rack += pool.splice(Math.floor(random() * pool.length), 1)[0];
+      const rack = `??${drawUnseen(p, 5, random, false)}`;
       positions.push({
         where: `${file} line ${p.entry.line} (two blanks)`,
         board: p.board,
@@ -106,6 +96,22 @@ export function twoBlankPositions(
     }
   }
   return positions;
+}
+
+/** Up to `count` tiles drawn with `random` from those unseen on `p`'s board (`blanks`: the blanks among them). */
+function drawUnseen(
+  p: { readonly board: Board; readonly rules: GameRules },
+  count: number,
+  random: () => number,
+  blanks: boolean,
+): string {
+  const pool = [...unseenTiles(p.rules.tileSet, p.board).tiles].flatMap(([t, c]) =>
+    !blanks && t === '?' ? [] : (Array(c).fill(t) as string[]),
+  );
+  let drawn = '';
+  for (let i = 0; i < count && pool.length > 0; i++)
+    drawn += pool.splice(Math.floor(random() * pool.length), 1)[0];
+  return drawn;
 }
 
 /** A deterministic pseudo-random generator (mulberry32): numbers in [0, 1). */

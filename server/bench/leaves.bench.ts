@@ -18,6 +18,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { Matrix, solve } from 'ml-matrix';
 import { isVowel, makeRules, tileSets } from '../engine/index.ts';
 import { HAND_SET, type LeaveTable, leaveValue, leaveValueBy } from '../engine/movegen/equity.ts';
 import { type LeaveValues, selfPlay } from '../engine/movegen/selfplay.ts';
@@ -86,28 +87,12 @@ console.log(
   `${games} self-play games (${(turns / games).toFixed(1)} turns a game, ${(selfMs / games).toFixed(0)} ms a game); ${xs.length} leaves kept with a rackful left in the bag`,
 );
 
-// Ridge least squares with an intercept (not penalised): solve (XᵀX + λI) w = Xᵀy by Gaussian elimination.
-const d = xs[0]!.length + 1;
-const a = Array.from({ length: d }, () => new Array<number>(d + 1).fill(0));
-for (let i = 0; i < xs.length; i++) {
-  const row = [1, ...xs[i]!];
-  for (let r = 0; r < d; r++) {
-    for (let c = 0; c < d; c++) a[r]![c]! += row[r]! * row[c]!;
-    a[r]![d]! += row[r]! * ys[i]!;
-  }
-}
-for (let r = 1; r < d; r++) a[r]![r]! += 1;
-for (let c = 0; c < d; c++) {
-  let pivot = c;
-  for (let r = c + 1; r < d; r++) if (Math.abs(a[r]![c]!) > Math.abs(a[pivot]![c]!)) pivot = r;
-  [a[c], a[pivot]] = [a[pivot]!, a[c]!];
-  for (let r = 0; r < d; r++) {
-    if (r === c || a[c]![c] === 0) continue;
-    const k = a[r]![c]! / a[c]![c]!;
-    for (let k2 = c; k2 <= d; k2++) a[r]![k2]! -= k * a[c]![k2]!;
-  }
-}
-const w = a.map((row, r) => (row[r] === 0 ? 0 : row[d]! / row[r]!));
+// Ridge least squares with an intercept (not penalised): (XᵀX + λI) w = Xᵀy, solved by ml-matrix.
+const x = new Matrix(xs.map((row) => [1, ...row]));
+const xt = x.transpose();
+const normal = xt.mmul(x);
+for (let r = 1; r < normal.rows; r++) normal.set(r, r, normal.get(r, r) + 1);
+const w = solve(normal, xt.mmul(Matrix.columnVector(ys))).getColumn(0);
 const round = (x: number) => Math.round(x * 10) / 10;
 const fitted: LeaveTable = {
   tiles: Object.fromEntries(tiles.map((t, k) => [t, round(w[1 + k]!)])),
