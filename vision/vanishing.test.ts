@@ -70,8 +70,8 @@ describe('the grid through its vanishing points', () => {
   it('finds a steeply seen board on a table of planks, to within two squares: a start the line fit makes exact', () => {
     const data = scene(true);
     const found = locate(data);
-    expect(found).toBeDefined();
-    expect(off(found!.grid)).toBeLessThan(2);
+    expect(found.length).toBeGreaterThan(0);
+    expect(Math.min(...found.map((f) => off(f.grid)))).toBeLessThan(2);
     // The locator, which searches this way when outlines fail, ends on the grid (without this search: 14 squares off).
     const rgb = new Uint8Array(W * H * 3).map((_, i) => data[Math.floor(i / 3)]!);
     const located = locateBoard({ width: W, height: H, data: rgb });
@@ -80,6 +80,6 @@ describe('the grid through its vanishing points', () => {
   });
 
   it('finds nothing in planks alone: one family of lines crosses no other', () => {
-    expect(locate(scene(false))).toBeUndefined();
+    expect(locate(scene(false))).toEqual([]);
   });
 });

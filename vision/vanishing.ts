@@ -107,14 +107,15 @@ function quantile(values: number[], q: number): number {
 }
 
 /**
- * The grid found through the board's vanishing points in `gray` (the work picture), with its line score as
- * `gridInQuad` gives it; undefined when there are not two families of lines crossing each other.
+ * The grids found through the board's vanishing points in `gray` (the work picture), one for each window searched,
+ * with their line scores as `gridInQuad` gives them within their windows; none when there are not two families of
+ * lines crossing each other.
  */
 export function gridByVanishingPoints(
   cv: CV,
   gray: Mat,
   track: (m: Mat) => Mat,
-): { grid: Point[]; score: number } | undefined {
+): { grid: Point[]; score: number }[] {
   const blurred = track(new cv.Mat());
   cv.GaussianBlur(gray, blurred, new cv.Size(3, 3), 0);
   const edges = track(new cv.Mat());
@@ -134,19 +135,19 @@ export function gridByVanishingPoints(
       mid: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2],
     });
   }
-  if (segments.length < 20) return undefined;
+  if (segments.length < 20) return [];
   const rows = vanishingPoint(segments);
-  if (!rows) return undefined;
+  if (!rows) return [];
   const inRows = new Set(rows.members);
   const columns = vanishingPoint(segments.filter((s) => !inRows.has(s)));
-  if (!columns) return undefined;
+  if (!columns) return [];
   // The horizon to infinity, then the two directions onto the axes.
   const horizon = cross(rows.point, columns.point);
   const H1 = [1, 0, 0, 0, 1, 0, ...horizon];
   const d1 = applyTo(H1, rows.point);
   const d2 = applyTo(H1, columns.point);
   const det = d1[0] * d2[1] - d2[0] * d1[1];
-  if (!Number.isFinite(det) || Math.abs(det) < 1e-12) return undefined;
+  if (!Number.isFinite(det) || Math.abs(det) < 1e-12) return [];
   const H = multiply([d2[1] / det, -d2[0] / det, 0, -d1[1] / det, d1[0] / det, 0, 0, 0, 1], H1);
   const straighten = (p: Point): Point => {
     const q = applyTo(H, [p[0], p[1], 1]);
@@ -169,7 +170,7 @@ export function gridByVanishingPoints(
       if (Number.isFinite(q2[0]) && Number.isFinite(q2[1])) crossings.push(q2);
     }
   }
-  if (crossings.length < 12) return undefined;
+  if (crossings.length < 12) return [];
   const window = (values: number[]) => {
     const middle = quantile(values, 0.5);
     const spread = quantile(values, 0.75) - quantile(values, 0.25);
@@ -177,30 +178,42 @@ export function gridByVanishingPoints(
   };
   const [x0, x1] = window(crossings.map((p) => p[0]));
   const [y0, y1] = window(crossings.map((p) => p[1]));
-  if (!(x1 > x0 && y1 > y0)) return undefined;
-  // The window, back in the picture, drawn upright at SIDE × SIDE.
+  if (!(x1 > x0 && y1 > y0)) return [];
+  // The window, back in the picture, drawn upright at SIDE × SIDE; and the window grown by its own depth towards
+  // either side, as the board's far rows may have few crossings (their lines a few pixels apart, seldom found as
+  // segments): a rendered view at 72° had its crossings in the board's near half and the rack, its window missing the
+  // far rows.
   const Hi = track(cv.matFromArray(3, 3, cv.CV_64F, H));
   const back = track(new cv.Mat());
   cv.invert(Hi, back);
-  const corners: Point[] = [
-    apply(back, [x0, y0]),
-    apply(back, [x1, y0]),
-    apply(back, [x1, y1]),
-    apply(back, [x0, y1]),
-  ];
-  // A window reaching past the horizon comes back folded: only a convex outline is the board's plane.
-  if (!convex(corners)) return undefined;
-  const T = track(
-    cv.getPerspectiveTransform(pointsMat(cv, corners, track), pointsMat(cv, square(SIDE), track)),
-  );
-  const straightened = warpMat(cv, gray, T, SIDE, SIDE, track);
-  let best: { grid: Point[]; score: number } | undefined;
-  for (const quad of candidateQuads(cv, straightened, track, 0, true)) {
-    const grid = gridInQuad(cv, straightened, quad, track);
-    if (grid && (!best || grid.score > best.score)) best = grid;
+  const h = y1 - y0;
+  const out: { grid: Point[]; score: number }[] = [];
+  for (const [a, b] of [
+    [y0, y1],
+    [y0 - h, y1],
+    [y0, y1 + h],
+  ] as const) {
+    const corners: Point[] = [
+      apply(back, [x0, a]),
+      apply(back, [x1, a]),
+      apply(back, [x1, b]),
+      apply(back, [x0, b]),
+    ];
+    // A window reaching past the horizon comes back folded: only a convex outline is the board's plane.
+    if (!convex(corners)) continue;
+    const T = track(
+      cv.getPerspectiveTransform(pointsMat(cv, corners, track), pointsMat(cv, square(SIDE), track)),
+    );
+    const straightened = warpMat(cv, gray, T, SIDE, SIDE, track);
+    let best: { grid: Point[]; score: number } | undefined;
+    for (const quad of candidateQuads(cv, straightened, track, 0, true)) {
+      const grid = gridInQuad(cv, straightened, quad, track);
+      if (grid && (!best || grid.score > best.score)) best = grid;
+    }
+    if (!best) continue;
+    const Ti = track(new cv.Mat());
+    cv.invert(T, Ti);
+    out.push({ grid: best.grid.map((p) => apply(Ti, p)), score: best.score });
   }
-  if (!best) return undefined;
-  const Ti = track(new cv.Mat());
-  cv.invert(T, Ti);
-  return { grid: best.grid.map((p) => apply(Ti, p)), score: best.score };
+  return out;
 }
