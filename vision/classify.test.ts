@@ -102,9 +102,12 @@ describe('the quick copy reads first, the model the cells it is unsure of', () =
       const float = structuredClone(floatMeta);
       const copy = structuredClone(quickMeta);
       float.quick = { ...floatMeta.quick, file: 'q.onnx' };
+      float.seat = { ...floatMeta.seat, file: 's.onnx' };
       edit(float, copy);
       copyFileSync(join(root, 'models/cells.onnx'), join(at, 'm.onnx'));
       copyFileSync(join(root, 'models/cells.int8.onnx'), join(at, 'q.onnx'));
+      copyFileSync(join(root, 'models/cells.seat.onnx'), join(at, 's.onnx'));
+      copyFileSync(join(root, 'models/cells.seat.json'), join(at, 's.json'));
       writeFileSync(join(at, 'm.json'), JSON.stringify(float));
       writeFileSync(join(at, 'q.json'), JSON.stringify(copy));
       return join(at, 'm.onnx');
@@ -122,6 +125,33 @@ describe('the quick copy reads first, the model the cells it is unsure of', () =
     it('loads a copy made from the very model', async () => {
       const model = await loadModel(setUp('good', () => {}));
       expect(model.quick?.trustAbove).toBe(floatMeta.quick.trustAbove);
+      // And the seat reader fine-tuned from it, with its weight and squeeze.
+      expect(model.seat?.weight).toBe(floatMeta.seat.weight);
+      expect(model.seat?.belowAspect).toBe(floatMeta.seat.belowAspect);
+      expect(model.seat?.model.classes).toEqual(model.classes);
+    });
+    it('refuses a seat reader fine-tuned from another model, another file, or named badly', async () => {
+      const other = setUp('seat-other', () => {});
+      const seatMeta = JSON.parse(readFileSync(join(root, 'models/cells.seat.json'), 'utf8'));
+      seatMeta.fineTuning.fromSha256 = '0'.repeat(64);
+      writeFileSync(join(dir, 'seat-other', 's.json'), JSON.stringify(seatMeta));
+      expect(await refusal(other)).toMatch(/s\.onnx was not fine-tuned from .*m\.onnx/);
+      const swapped = setUp('seat-swapped', (m) => {
+        m.seat.sha256 = '0'.repeat(64);
+      });
+      expect(await refusal(swapped)).toMatch(/is not the seat reader .* names/);
+      for (const [name, seat] of [
+        ['seat-heavy', { ...floatMeta.seat, file: 's.onnx', weight: 1.5 }],
+        ['seat-none', { ...floatMeta.seat, file: 's.onnx', weight: 0 }],
+        ['seat-aspect', { ...floatMeta.seat, file: 's.onnx', belowAspect: '0.65' }],
+        ['seat-away', { ...floatMeta.seat, file: '../good/s.onnx' }],
+        ['seat-null', null],
+      ] as const) {
+        const path = setUp(name, (m) => {
+          m.seat = seat;
+        });
+        expect(await refusal(path), name).toMatch(/names its seat reader badly/);
+      }
     });
     it('refuses a copy made from another model', async () => {
       const path = setUp('other', (_, q) => {
@@ -202,7 +232,7 @@ describe('which readings the quick copy makes', () => {
     made.push(dir);
     const meta = JSON.parse(readFileSync(join(root, 'models/cells.json'), 'utf8'));
     meta.quick.trustAbove = trust;
-    for (const file of ['cells.onnx', 'cells.int8.onnx', 'cells.int8.json'])
+    for (const file of ['cells.onnx', 'cells.int8.onnx', 'cells.int8.json', 'cells.seat.onnx', 'cells.seat.json'])
       copyFileSync(join(root, 'models', file), join(dir, file));
     writeFileSync(join(dir, 'cells.json'), JSON.stringify(meta));
     return join(dir, 'cells.onnx');

@@ -28,13 +28,31 @@ export interface CellModel {
   readonly features: number;
   /** The quick copy that reads every cell first, and the share of its likeliest class it is trusted at. */
   readonly quick?: { readonly session: ort.InferenceSession; readonly trustAbove: number };
+  /** The seat reader: the model fine-tuned on seat views, for the squares a steep view squeezes (`SeatReader`). */
+  readonly seat?: SeatReader;
+}
+
+/**
+ * The model fine-tuned on rendered seat views (models/training/finetune.py), named by the model's metadata (`seat`).
+ * Seen from a player's seat, the far rows' squares are squeezed to a third or a half of their width; the model, which
+ * learnt squares seen from above, reads their letters unsure (E or L, H or R). Where a view is steep, the squares
+ * whose height in the photo is under `belowAspect` of their width are read by this model too, and the two readings'
+ * shares averaged, this one weighed `weight` (recognize.ts). Its own shares are not trusted alone: on real photos
+ * squeezed so, it was sure of tiles it misread three times as often as the model (docs/measurements.md).
+ */
+export interface SeatReader {
+  readonly model: CellModel;
+  readonly weight: number;
+  readonly belowAspect: number;
 }
 
 interface Metadata {
   classes: string[];
   input: { shape: [string, number, number, number]; cropMargin: number };
   quick?: { file?: unknown; sha256?: unknown; trustAbove?: unknown } | null;
+  seat?: { file?: unknown; sha256?: unknown; weight?: unknown; belowAspect?: unknown } | null;
   quantisation?: { fromSha256?: unknown };
+  fineTuning?: { fromSha256?: unknown };
 }
 
 const SESSION_OPTIONS: ort.InferenceSession.SessionOptions = {
@@ -74,8 +92,68 @@ async function open(path: string): Promise<CellModel> {
     margin: meta.input.cropMargin,
     features,
     ...(meta.quick === undefined ? {} : { quick: await openQuick(path, bytes, meta, features) }),
+    ...(meta.seat === undefined ? {} : { seat: await openSeat(path, bytes, meta) }),
   };
 }
+
+/**
+ * The seat reader named by the model's metadata (`seat`: its file beside the model, its SHA-256, its weight and the
+ * squeeze it reads under). Fine-tuned from this very model (its metadata's `fineTuning.fromSha256`), reading the same
+ * classes from the same crops. Any fault is the model's own failure to load, with what to do about it.
+ */
+async function openSeat(path: string, bytes: Uint8Array, meta: Metadata): Promise<SeatReader> {
+  const remedy = `fine-tune it again (models/README.md), or take "seat" out of the metadata beside ${path}`;
+  const { file, sha256, weight, belowAspect } =
+    typeof meta.seat === 'object' && meta.seat !== null ? meta.seat : {};
+  if (
+    typeof file !== 'string' ||
+    !/^[^/\\]+\.onnx$/.test(file) ||
+    typeof sha256 !== 'string' ||
+    typeof weight !== 'number' ||
+    !(weight > 0 && weight <= 1) ||
+    typeof belowAspect !== 'number' ||
+    !(belowAspect > 0 && belowAspect <= 1)
+  )
+    throw new VisionError(
+      'no-model',
+      `the metadata beside ${path} names its seat reader badly: want "seat": { "file": an .onnx file beside it, "sha256": its SHA-256, "weight": a share in (0, 1], "belowAspect": a ratio in (0, 1] }`,
+    );
+  const seatPath = join(dirname(path), file);
+  let seatMeta: Metadata;
+  let seatBytes: Uint8Array;
+  try {
+    seatMeta = await metadata(seatPath);
+    seatBytes = await modelBytes(seatPath);
+  } catch (err) {
+    throw new VisionError('no-model', `${(err as Error).message}: the seat reader of ${path}; ${remedy}`);
+  }
+  if (hash(seatBytes) !== sha256)
+    throw new VisionError(
+      'no-model',
+      `${seatPath} is not the seat reader ${path}'s metadata names (another SHA-256): ${remedy}`,
+    );
+  if (seatMeta.fineTuning?.fromSha256 !== hash(bytes))
+    throw new VisionError(
+      'no-model',
+      `${seatPath} was not fine-tuned from ${path} (another SHA-256): ${remedy}`,
+    );
+  if (JSON.stringify(seatMeta.classes) !== JSON.stringify(meta.classes))
+    throw new VisionError('no-model', `${seatPath} reads other classes than ${path}: ${remedy}`);
+  const session = await createSession(seatPath, seatBytes);
+  return {
+    model: {
+      session,
+      classes: meta.classes,
+      size: meta.input.shape[2],
+      margin: meta.input.cropMargin,
+      features: 0,
+    },
+    weight,
+    belowAspect,
+  };
+}
+
+const hash = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /**
  * The quick copy named by the model's metadata (`quick`: its file beside the model, its SHA-256, and the share it is
@@ -112,7 +190,6 @@ async function openQuick(
   } catch (err) {
     throw new VisionError('no-model', `${(err as Error).message}: the quick copy of ${path}; ${remedy}`);
   }
-  const hash = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
   if (hash(quickBytes) !== sha256)
     throw new VisionError(
       'no-model',

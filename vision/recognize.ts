@@ -11,6 +11,7 @@ import {
   loadModel,
   readCells,
   rotationOf,
+  type SeatReader,
   uprightGrid,
 } from './classify.ts';
 import { opencv } from './cv.ts';
@@ -170,6 +171,9 @@ export async function readFrame(
   const pose = faces !== corners ? cameraPose(corners, photo) : undefined;
   const steep = pose?.solved === true && pose.tilt >= EMPTY_ON_BOARD_TILT;
   const onFaces = steep && !reuse && !options.corners ? probs.slice() : undefined;
+  // The squares a steep view squeezes are read by the seat reader too (after the grid's check's copy above: whether
+  // a grid lies on the board is judged by the model alone, as before).
+  if (steep && cells.seat) await readSqueezed(cells.seat, warped, faces, probs, allowed, reuse?.cells);
   if (steep) {
     plane = reuse?.state.plane
       ? patchBoard(reuse.state.plane, photo, corners, reuse.cells, 0.35)
@@ -440,6 +444,54 @@ function resolvedForeign(foreign: readonly string[], corners: Corners): readonly
     const wide = length(at(c, r + 0.5), at(c + 1, r + 0.5));
     return Math.min(tall, wide) >= MIN_FOREIGN_PX ? letter : '';
   });
+}
+
+/**
+ * The squares of a steep view whose height in the photo is under the seat reader's `belowAspect` of their width (or
+ * the other way round), read by the seat reader as well (its crops, then its second look at those it doubts), and
+ * each square's shares made the two readings' weighted mean. A square where the two disagree ends unsure, whoever is
+ * right: the seat reader alone was sure of real tiles it misread (SeatReader). `only`: just these cells.
+ */
+async function readSqueezed(
+  seat: SeatReader,
+  warped: RgbImage,
+  faces: Corners,
+  probs: Float32Array,
+  allowed: ReadonlySet<string> | undefined,
+  only: readonly number[] | undefined,
+): Promise<void> {
+  const asked = only && new Set(only);
+  const squeezed = squeezedCells(faces, seat.belowAspect).filter((cell) => !asked || asked.has(cell));
+  if (squeezed.length === 0) return;
+  const { model, weight } = seat;
+  const k = model.classes.length;
+  const own = probs.slice();
+  const crops = squeezed.map((cell) => ({ cell, dx: 0, dy: 0 }));
+  const read = await classifyCells(model, cellCrops(warped, model.size, model.margin, crops), true);
+  squeezed.forEach((cell, j) => {
+    probs.set(read.probs.subarray(j * k, (j + 1) * k), cell * k);
+  });
+  await secondLook(model, warped, probs, allowed, new Set(squeezed), false);
+  for (const cell of squeezed)
+    for (let c = cell * k; c < (cell + 1) * k; c++) probs[c] = weight * probs[c]! + (1 - weight) * own[c]!;
+}
+
+/** The cells (as seen on `corners`) whose square's height and width in the photo differ by more than `below` times. */
+function squeezedCells(corners: Corners, below: number): number[] {
+  const h = gridHomography(corners);
+  const at = (u: number, v: number): [number, number] => {
+    const w = h[6]! * u + h[7]! * v + h[8]!;
+    return [(h[0]! * u + h[1]! * v + h[2]!) / w, (h[3]! * u + h[4]! * v + h[5]!) / w];
+  };
+  const length = (a: [number, number], b: [number, number]) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+  const out: number[] = [];
+  for (let i = 0; i < 225; i++) {
+    const [r, c] = [Math.floor(i / 15), i % 15];
+    const tall = length(at(c + 0.5, r), at(c + 0.5, r + 1));
+    const wide = length(at(c, r + 0.5), at(c + 1, r + 0.5));
+    if (Math.min(tall, wide) < below * Math.max(tall, wide)) out.push(i);
+  }
+  return out;
 }
 
 /** A square whose face-plane reading gives tiles this share is a tile, whatever its board-plane reading. */

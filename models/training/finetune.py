@@ -12,7 +12,10 @@ the committed weights as the starting point and the anchor.
 
 Writes OUT (the same graph, with its features output, new weights) and OUT's metadata (.json: the float model's, with
 what was done, less the quick copy, which is made from the float model by `npm run quantize`). For measuring first
-(`tilecam eval --model OUT`); it becomes the service's model only when copied over models/cells.onnx.
+(`tilecam eval --model OUT`). Written to models/cells.seat.onnx, it becomes the float model's seat reader: the
+float model's metadata names it (`seat`: its file, its SHA-256, WEIGHT and BELOW_ASPECT), and the vision reads the
+squares a steep view squeezes by both models, their shares averaged (vision/classify.ts, SeatReader). Alone, it is
+surer than the model of real tiles it misreads, so it never replaces the model (docs/measurements.md).
 """
 import argparse
 import hashlib
@@ -29,6 +32,12 @@ import train  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 POOL_AFTER = {0, 1, 3}
+SEAT_OUT = os.path.join(ROOT, "models", "cells.seat.onnx")
+# The seat reader's weight in the average with the model, and the squeeze (a square's height in the photo against its
+# width, or the other way) under which it reads: measured on the rendered seat views and game and on real photos
+# squeezed so (docs/measurements.md, "A seat reader").
+WEIGHT = 0.65
+BELOW_ASPECT = 0.65
 
 
 def main():
@@ -141,6 +150,7 @@ def main():
     meta = json.load(open(os.path.splitext(args.model)[0] + ".json", encoding="utf-8"))
     meta["file"] = os.path.basename(args.out)
     meta.pop("quick", None)
+    meta.pop("seat", None)
     meta.pop("measuredOnRealPhotos", None)
     with open(args.model, "rb") as f:
         source_sha = hashlib.sha256(f.read()).hexdigest()
@@ -157,6 +167,17 @@ def main():
     with open(os.path.splitext(args.out)[0] + ".json", "w", encoding="utf-8") as f:
         json.dump(meta, f, indent=2, ensure_ascii=False)
         f.write("\n")
+    if args.out == SEAT_OUT:
+        source = os.path.splitext(os.path.abspath(args.model))[0] + ".json"
+        float_meta = json.load(open(source, encoding="utf-8"))
+        with open(args.out, "rb") as f:
+            seat_sha = hashlib.sha256(f.read()).hexdigest()
+        float_meta["seat"] = {"file": os.path.basename(args.out), "sha256": seat_sha, "weight": WEIGHT,
+                              "belowAspect": BELOW_ASPECT}
+        with open(source, "w", encoding="utf-8") as f:
+            json.dump(float_meta, f, indent=2, ensure_ascii=False)
+            f.write("\n")
+        sys.stderr.write(f"{source} names it as its seat reader\n")
     sys.stderr.write(f"wrote {args.out} in {time.time() - t0:,.0f}s (render {render_s:,.0f}s, fine-tune {train_s:,.0f}s)\n")
 
 

@@ -1051,7 +1051,7 @@ function rackOnly(
  */
 const MAYBE_TILE = 0.3;
 
-function maybeTiles(board: Board, alternatives: BoardReading['alternatives']): Board {
+export function maybeTiles(board: Board, alternatives: BoardReading['alternatives']): Board {
   const cells = board.cells.slice();
   for (const { row, col, options } of alternatives) {
     const letters = options.reduce((sum, o) => (o.tile === EMPTY || o.tile === '#' ? sum : sum + o.p), 0);
