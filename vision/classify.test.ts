@@ -232,7 +232,13 @@ describe('which readings the quick copy makes', () => {
     made.push(dir);
     const meta = JSON.parse(readFileSync(join(root, 'models/cells.json'), 'utf8'));
     meta.quick.trustAbove = trust;
-    for (const file of ['cells.onnx', 'cells.int8.onnx', 'cells.int8.json', 'cells.seat.onnx', 'cells.seat.json'])
+    for (const file of [
+      'cells.onnx',
+      'cells.int8.onnx',
+      'cells.int8.json',
+      'cells.seat.onnx',
+      'cells.seat.json',
+    ])
       copyFileSync(join(root, 'models', file), join(dir, file));
     writeFileSync(join(dir, 'cells.json'), JSON.stringify(meta));
     return join(dir, 'cells.onnx');
