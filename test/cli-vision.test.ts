@@ -224,6 +224,12 @@ describe('tilecam eval', () => {
     expect(alone.stderr).toMatch(/metadata beside .*cells\.int8\.onnx/);
     for (const ext of ['onnx', 'json'])
       copyFileSync(join(root, `models/cells.int8.${ext}`), join(models, `cells.int8.${ext}`));
+    // And the seat reader (models/cells.seat.onnx): without it beside, no reading either.
+    const noSeat = await tilecam('eval', dir, '--model', join(models, 'copy.onnx'));
+    expect(noSeat.code).toBe(1);
+    expect(noSeat.stderr).toMatch(/metadata beside .*cells\.seat\.onnx.*the seat reader of/);
+    for (const ext of ['onnx', 'json'])
+      copyFileSync(join(root, `models/cells.seat.${ext}`), join(models, `cells.seat.${ext}`));
     const r = await tilecam('eval', dir, '--json', '--model', join(models, 'copy.onnx'));
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ images: 1, detected: 1, cellErrors: 0 });

@@ -149,21 +149,17 @@ describe('the rack seen by a camera at a player’s place', () => {
     expect([...(session.keptRack(1) ?? '')].sort().join('')).toBe('?AACDER');
   }, 60_000);
 
-  it('reads the move in the light of the rack seen: a letter in doubt that the rack does not hold is not it', async () => {
-    // Move 1, CRAAlED, ended by End turn: its I8 reads E or L alike (0.37 each), and the word has a blank, so the
-    // lexicon cannot tell. The rack seen over the empty board, AACDER and one tile not seen, holds an E and no L
-    // (its one tile not seen is the blank played).
-    const first = async (rackCamera?: number) => {
-      const session = await newGame(rackCamera);
-      await session.submitFrame(frame(0), false);
-      return { session, ended: await session.submitFrame(frame(1), true) };
-    };
-    const alone = await first();
-    expect(alone.ended.status).toBe('needs-confirmation');
-    expect(alone.ended.reasons).toEqual(['some squares could not be read with confidence']);
-    const withRack = await first(0);
-    expect(withRack.ended.status).toBe('committed');
-    expect(withRack.session.snapshot().board[7]).toBe('...CRAAlED.....');
+  it('reads the first move with the rack seen over the empty board, and keeps that rack with it, its blank played', async () => {
+    // Move 1, CRAAlED, ended by End turn. The rack seen over the empty board, AACDER and one tile not seen, is what the
+    // move's tiles come from (interpret weighs a reading the rack could not have held down: interpret.test.ts). Its
+    // I8 read E or L alike (0.37 each) by the model alone, and the rack settled it; read by the seat reader too, it is
+    // an E surely.
+    const session = await newGame(0);
+    await session.submitFrame(frame(0), false);
+    const ended = await session.submitFrame(frame(1), true);
+    expect(ended.status).toBe('committed');
+    expect(session.snapshot().board[7]).toBe('...CRAAlED.....');
+    expect(session.keptRack(1)).toBe('AACDER?');
   }, 60_000);
 
   it('reads no rack where the game has no camera at a player’s place', async () => {

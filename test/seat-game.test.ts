@@ -139,9 +139,10 @@ describe('a game seen from a player’s seat', () => {
       // The game sees the empty board: O8 is kept empty while its pixels stay.
       await game.submitFrame(frame(0), false);
       expect((await unsure()).has('8O')).toBe(false);
-      // Not a square read as a letter in part (its letters' shares 0.3 or more: the model alone read 7A's premium
-      // square as a U at 0.51): it may hold a tile the context took as empty (one of a first word not yet on the
-      // centre star), and is committed as `?`, which the camera does not keep empty.
+      // Not a square read as a letter in part (its letters' shares 0.3 or more): it may hold a tile the context took
+      // as empty (one of a first word not yet on the centre star), and is committed as `?`, which the camera does not
+      // keep empty. The model alone read 7A's premium square in this frame as a U at 0.51; the seat reader reads it
+      // empty, so no square of the frame is such a square now, and the rule is checked on those shares.
       const seen = maybeTiles(emptyBoard(standardLayout), [
         {
           row: 6,

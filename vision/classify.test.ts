@@ -136,6 +136,24 @@ describe('the quick copy reads first, the model the cells it is unsure of', () =
       seatMeta.fineTuning.fromSha256 = '0'.repeat(64);
       writeFileSync(join(dir, 'seat-other', 's.json'), JSON.stringify(seatMeta));
       expect(await refusal(other)).toMatch(/s\.onnx was not fine-tuned from .*m\.onnx/);
+      for (const [name, edit, why] of [
+        ['seat-classes', (q: typeof quickMeta) => q.classes.reverse(), /reads other classes/],
+        ['seat-crops', (q: typeof quickMeta) => (q.input.cropMargin += 0.1), /reads other crops/],
+      ] as const) {
+        const path = setUp(name, () => {});
+        const edited = JSON.parse(readFileSync(join(root, 'models/cells.seat.json'), 'utf8'));
+        edit(edited);
+        writeFileSync(join(dir, name, 's.json'), JSON.stringify(edited));
+        expect(await refusal(path), name).toMatch(why);
+      }
+      // A seat reader, named with its SHA-256, whose output is not the model's classes' logits
+      // (fixtures/models/features-8.onnx: 110 classes, made by models/training/make_test_model.py).
+      const narrow = readFileSync(join(root, 'fixtures/models/features-8.onnx'));
+      const few = setUp('seat-narrow', (m) => {
+        m.seat.sha256 = createHash('sha256').update(narrow).digest('hex');
+      });
+      writeFileSync(join(dir, 'seat-narrow', 's.onnx'), narrow);
+      expect(await refusal(few)).toMatch(/s\.onnx gives no logits for/);
       const swapped = setUp('seat-swapped', (m) => {
         m.seat.sha256 = '0'.repeat(64);
       });

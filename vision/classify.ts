@@ -139,13 +139,19 @@ async function openSeat(path: string, bytes: Uint8Array, meta: Metadata): Promis
     );
   if (JSON.stringify(seatMeta.classes) !== JSON.stringify(meta.classes))
     throw new VisionError('no-model', `${seatPath} reads other classes than ${path}: ${remedy}`);
+  // Its squares are cut as the model's are (recognize.ts cuts them once, for both).
+  if (JSON.stringify(seatMeta.input) !== JSON.stringify(meta.input))
+    throw new VisionError('no-model', `${seatPath} reads other crops than ${path}: ${remedy}`);
   const session = await createSession(seatPath, seatBytes);
+  const logits = session.outputMetadata.find((o) => o.name === 'logits');
+  if (!(logits?.isTensor && Number(logits.shape[1]) === meta.classes.length))
+    throw new VisionError('no-model', `${seatPath} gives no logits for ${path}'s classes: ${remedy}`);
   return {
     model: {
       session,
-      classes: meta.classes,
-      size: meta.input.shape[2],
-      margin: meta.input.cropMargin,
+      classes: seatMeta.classes,
+      size: seatMeta.input.shape[2],
+      margin: seatMeta.input.cropMargin,
       features: 0,
     },
     weight,

@@ -86,7 +86,8 @@ export async function recognize(bytes: Uint8Array, options: RecognizeOptions = {
 
 /**
  * What a reading leaves for the next frame of a steady camera (camera.ts): the photo's size and the grid's corners in
- * its decoded pixels, the model's probabilities per cell (after the second look), and the reading itself.
+ * its decoded pixels, the probabilities per cell (the model's after the second look; on a steep view, the squeezed
+ * squares' averaged with the seat reader's and the empty squares' read on the board's plane), and the reading itself.
  */
 export interface FrameState {
   /** The decoded photo's size (its pixels are not kept). */
@@ -216,6 +217,9 @@ export async function readFrame(
         probs.set(again.probs.subarray(j * k, (j + 1) * k), cell * k);
       });
       await secondLook(cells, warped, probs, allowed, new Set(overruled), false);
+      // As every square of the frame was: the squeezed ones by the seat reader too. (Their board-plane reading,
+      // emptiesOnTheBoard, is not made again: a square the colours overrule shows a tile's colours.)
+      if (steep && cells.seat) await readSqueezed(cells.seat, warped, faces, probs, allowed, overruled);
       seen = readAll();
       colourSettled = settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen);
     }

@@ -179,25 +179,29 @@ export function gridByVanishingPoints(
   const [x0, x1] = window(crossings.map((p) => p[0]));
   const [y0, y1] = window(crossings.map((p) => p[1]));
   if (!(x1 > x0 && y1 > y0)) return [];
-  // The window, back in the picture, drawn upright at SIDE × SIDE; and the window grown by its own depth towards
-  // either side, as the board's far rows may have few crossings (their lines a few pixels apart, seldom found as
-  // segments): a rendered view at 72° had its crossings in the board's near half and the rack, its window missing the
-  // far rows.
+  // The window, back in the picture, drawn upright at SIDE × SIDE; and the window grown by its own size towards each
+  // of its four sides, as the board's far rows may have few crossings (their lines a few pixels apart, seldom found
+  // as segments): a rendered view at 72° had its crossings in the board's near half and the rack, its window missing
+  // the far rows. Both ways: which family of lines lies along the straightened x axis (the one with more segments)
+  // depends on the picture, so the far rows may lie beyond either pair of sides.
   const Hi = track(cv.matFromArray(3, 3, cv.CV_64F, H));
   const back = track(new cv.Mat());
   cv.invert(Hi, back);
   const h = y1 - y0;
   const out: { grid: Point[]; score: number }[] = [];
-  for (const [a, b] of [
-    [y0, y1],
-    [y0 - h, y1],
-    [y0, y1 + h],
+  const w = x1 - x0;
+  for (const [l, r, a, b] of [
+    [x0, x1, y0, y1],
+    [x0, x1, y0 - h, y1],
+    [x0, x1, y0, y1 + h],
+    [x0 - w, x1, y0, y1],
+    [x0, x1 + w, y0, y1],
   ] as const) {
     const corners: Point[] = [
-      apply(back, [x0, a]),
-      apply(back, [x1, a]),
-      apply(back, [x1, b]),
-      apply(back, [x0, b]),
+      apply(back, [l, a]),
+      apply(back, [r, a]),
+      apply(back, [r, b]),
+      apply(back, [l, b]),
     ];
     // A window reaching past the horizon comes back folded: only a convex outline is the board's plane.
     if (!convex(corners)) continue;

@@ -21,6 +21,7 @@ import argparse
 import hashlib
 import json
 import os
+import subprocess
 import sys
 import time
 
@@ -177,6 +178,9 @@ def main():
         with open(source, "w", encoding="utf-8") as f:
             json.dump(float_meta, f, indent=2, ensure_ascii=False)
             f.write("\n")
+        # In the repository's own JSON layout (short arrays on one line), as quantize.sh leaves what it writes.
+        subprocess.run(["npx", "--no-install", "biome", "format", "--write", source, os.path.splitext(args.out)[0] + ".json"],
+                       cwd=ROOT, check=False)
         sys.stderr.write(f"{source} names it as its seat reader\n")
     sys.stderr.write(f"wrote {args.out} in {time.time() - t0:,.0f}s (render {render_s:,.0f}s, fine-tune {train_s:,.0f}s)\n")
 

@@ -161,6 +161,8 @@ def main():
     meta = json.load(open(os.path.splitext(args.model)[0] + ".json", encoding="utf-8"))
     meta["file"] = os.path.basename(args.out)
     meta.pop("quick", None)
+    # The seat reader was fine-tuned from the float model, not from the copy: the copy names none.
+    meta.pop("seat", None)
     # The float model's figures on the real photos are not the copy's (it reads only where no features are kept, the
     # model itself where it is unsure): docs/measurements.md, session 22, measures the two together.
     meta.pop("measuredOnRealPhotos", None)
