@@ -13,6 +13,7 @@ import { emptyBoard, squareName, standardLayout } from '../server/engine/index.t
 import { GameSession, maybeTiles } from '../server/service/game/classic.ts';
 import { readingOptions } from '../server/service/game/frames.ts';
 import type { FrameIntake } from '../server/service/game/intake.ts';
+import { MeSession } from '../server/service/game/me.ts';
 import { GameService } from '../server/service/service.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
 import { type BoardReading, Camera, recognize, TileMemory } from '../vision/index.ts';
@@ -166,6 +167,29 @@ describe('a game seen from a player’s seat', () => {
       expect(seen.cells[6 * 15]).toBe('?');
       expect(seen.cells[7 * 15 + 14]).toBe('.');
       expect(seen.cells.filter((c) => c !== '.')).toHaveLength(1);
+    }, 60_000);
+
+    it('keeps the squares a Scrabble Me board’s turn committed empty empty, at the seat whose camera read it', async () => {
+      // Ann's camera at her seat shows her board from the side, empty (she builds nothing this round): her End turn
+      // records it from that frame, and her camera then keeps its empty squares empty while their pixels stay, as a
+      // classic game's camera does.
+      const service = new GameService(store);
+      const { id } = await service.create({
+        players: ['Ann', 'Ben'],
+        lang: 'en',
+        variant: 'scrabble-me',
+        podium: 'EATRSN',
+        challengeRule: 'double',
+        capture: 'button',
+      });
+      const game = await service.session(id);
+      if (!(game instanceof MeSession)) throw new Error('expected a Scrabble Me game');
+      const intake = (game as unknown as { intake: FrameIntake }).intake;
+      const unsure = async () =>
+        new Set((await intake.read(new Uint8Array(frame(0)), 0)).reading.unsure.map((s) => squareName(s)));
+      expect((await unsure()).has('8O')).toBe(true);
+      expect((await game.submitFrame(frame(0), true, { camera: 0 })).status).toBe('ended-turn');
+      expect((await unsure()).has('8O')).toBe(false);
     }, 60_000);
   });
 });

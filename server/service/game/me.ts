@@ -62,6 +62,9 @@ export class MeSession implements Session {
   private readonly turns = new Map<number, Board>();
   /** Readings waiting for the scorekeeper, per board. */
   private readonly held: HeldReadings;
+  /** The frame each held reading was read from (while the process runs): a camera keeps the squares committed empty
+   *  empty while its last frame is that one (`FrameIntake.learn`). */
+  private readonly heldFrames = new Map<number, Uint8Array>();
   private readonly intake: FrameIntake;
   /** The camera pictures: the intake's. */
   readonly pictures: CameraPictures;
@@ -428,8 +431,11 @@ export class MeSession implements Session {
     this.turns.set(board, read);
     // The photo is named, and the held reading let go, once the turn is stored.
     await this.held.settle(board, photo, name, prepared);
-    // The camera in front of this board learns this set's tiles from the reading accepted.
-    if (photo) this.intake.learn(holder, read);
+    // The camera in front of this board learns this set's tiles from the reading accepted, and, when the reading is
+    // its last frame's, keeps the squares committed empty empty while their pixels stay.
+    const frame = photo === 'held' ? this.heldFrames.get(board) : photo;
+    this.heldFrames.delete(board);
+    if (photo) this.intake.learn(holder, read, frame);
     // A camera still waiting out a hand over this board has nothing left to end.
     for (const [camera, wait] of this.handWaits.entries())
       if (wait.board === board) this.handWaits.stop(camera);
@@ -464,6 +470,7 @@ export class MeSession implements Session {
     photo?: Uint8Array | 'held',
   ): Promise<MeFrameResult> {
     // The same reading held again keeps its first photo.
+    if (photo instanceof Uint8Array) this.heldFrames.set(board, photo);
     if (
       await this.held.hold(
         board,
