@@ -435,19 +435,29 @@ const MIN_FOREIGN_PX = 24;
  *  on squares too small in the photo to show an umlaut's dots (MIN_FOREIGN_PX). */
 function resolvedForeign(foreign: readonly string[], corners: Corners): readonly string[] {
   if (foreign.every((letter) => !letter)) return foreign;
+  const sides = squareSides(corners);
+  return foreign.map((letter, i) => {
+    if (!letter) return letter;
+    return Math.min(sides.tall[i]!, sides.wide[i]!) >= MIN_FOREIGN_PX ? letter : '';
+  });
+}
+
+/** Each square's height and width in the photo (cells as seen on `corners`), measured through its middle. */
+function squareSides(corners: Corners): { tall: Float64Array; wide: Float64Array } {
   const h = gridHomography(corners);
   const at = (u: number, v: number): [number, number] => {
     const w = h[6]! * u + h[7]! * v + h[8]!;
     return [(h[0]! * u + h[1]! * v + h[2]!) / w, (h[3]! * u + h[4]! * v + h[5]!) / w];
   };
   const length = (a: [number, number], b: [number, number]) => Math.hypot(a[0] - b[0], a[1] - b[1]);
-  return foreign.map((letter, i) => {
-    if (!letter) return letter;
+  const tall = new Float64Array(225);
+  const wide = new Float64Array(225);
+  for (let i = 0; i < 225; i++) {
     const [r, c] = [Math.floor(i / 15), i % 15];
-    const tall = length(at(c + 0.5, r), at(c + 0.5, r + 1));
-    const wide = length(at(c, r + 0.5), at(c + 1, r + 0.5));
-    return Math.min(tall, wide) >= MIN_FOREIGN_PX ? letter : '';
-  });
+    tall[i] = length(at(c + 0.5, r), at(c + 0.5, r + 1));
+    wide[i] = length(at(c, r + 0.5), at(c + 1, r + 0.5));
+  }
+  return { tall, wide };
 }
 
 /**
@@ -480,21 +490,12 @@ async function readSqueezed(
     for (let c = cell * k; c < (cell + 1) * k; c++) probs[c] = weight * probs[c]! + (1 - weight) * own[c]!;
 }
 
-/** The cells (as seen on `corners`) whose square's height and width in the photo differ by more than `below` times. */
+/** The cells (as seen on `corners`) whose square's shorter side in the photo is under `below` of its longer. */
 function squeezedCells(corners: Corners, below: number): number[] {
-  const h = gridHomography(corners);
-  const at = (u: number, v: number): [number, number] => {
-    const w = h[6]! * u + h[7]! * v + h[8]!;
-    return [(h[0]! * u + h[1]! * v + h[2]!) / w, (h[3]! * u + h[4]! * v + h[5]!) / w];
-  };
-  const length = (a: [number, number], b: [number, number]) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+  const { tall, wide } = squareSides(corners);
   const out: number[] = [];
-  for (let i = 0; i < 225; i++) {
-    const [r, c] = [Math.floor(i / 15), i % 15];
-    const tall = length(at(c + 0.5, r), at(c + 0.5, r + 1));
-    const wide = length(at(c, r + 0.5), at(c + 1, r + 0.5));
-    if (Math.min(tall, wide) < below * Math.max(tall, wide)) out.push(i);
-  }
+  for (let i = 0; i < 225; i++)
+    if (Math.min(tall[i]!, wide[i]!) < below * Math.max(tall[i]!, wide[i]!)) out.push(i);
   return out;
 }
 
