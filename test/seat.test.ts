@@ -240,7 +240,7 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
     const model = await loadModel();
     // Racks of the rendered views read whole (of the thirty views with a rack, some of them cut off by the picture's
     // edge, fourteen racks are found and nine of them read whole: docs/benchmarks.md). View 10's rack read whole
-    // too until its grid moved by a tenth of a pixel (three of its seven tiles are now not seen).
+    // too until its grid's corners moved by 0.4–1.2 px (three of its seven tiles are now not seen).
     for (const name of [
       '20_55-65deg_plain',
       '25_65-75deg_modern',
