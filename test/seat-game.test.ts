@@ -93,20 +93,33 @@ describe('a game seen from a player’s seat', () => {
     const store = new SqliteStore(join(mkdtempSync(join(tmpdir(), 'tilecam-seat-game-')), 'games.db'));
     afterAll(() => store.close());
 
-    /** A classic English game, its moves ended by End turn. */
-    async function newGame(): Promise<GameSession> {
+    /** An English game of `variant`, its moves ended by End turn. */
+    async function newSession(variant: 'classic' | 'scrabble-me') {
       const service = new GameService(store);
       const { id } = await service.create({
         players: ['Cesar', 'Frentz'],
         lang: 'en',
-        variant: 'classic',
+        variant,
         challengeRule: 'double',
         capture: 'button',
+        ...(variant === 'scrabble-me' ? { podium: 'EATRSN' } : {}),
       });
-      const game = await service.session(id);
+      return service.session(id);
+    }
+
+    async function newGame(): Promise<GameSession> {
+      const game = await newSession('classic');
       if (!(game instanceof GameSession)) throw new Error('expected a classic game');
       return game;
     }
+
+    /** The squares the first seat's camera reads unsure in the empty board's frame, read again now. */
+    const unsureOnEmpty = async (game: GameSession | MeSession) => {
+      const intake = (game as unknown as { intake: FrameIntake }).intake;
+      return new Set(
+        (await intake.read(new Uint8Array(frame(0)), 0)).reading.unsure.map((s) => squareName(s)),
+      );
+    };
 
     it('records each move as the board shows it, holding only where a letter is in doubt', async () => {
       const game = await newGame();
@@ -132,9 +145,7 @@ describe('a game seen from a player’s seat', () => {
 
     it('keeps the empty board’s squares empty before the first move, but not a square read as a letter in part', async () => {
       const game = await newGame();
-      const intake = (game as unknown as { intake: FrameIntake }).intake;
-      const unsure = async () =>
-        new Set((await intake.read(new Uint8Array(frame(0)), 0)).reading.unsure.map((s) => squareName(s)));
+      const unsure = () => unsureOnEmpty(game);
       // The camera's first look at the empty board: O8's printed TRIPLE WORD SCORE reads unsure.
       expect((await unsure()).has('8O')).toBe(true);
       // The game sees the empty board: O8 is kept empty while its pixels stay.
@@ -170,23 +181,12 @@ describe('a game seen from a player’s seat', () => {
     }, 60_000);
 
     it('keeps the squares a Scrabble Me board’s turn committed empty empty, at the seat whose camera read it', async () => {
-      // Ann's camera at her seat shows her board from the side, empty (she builds nothing this round): her End turn
-      // records it from that frame, and her camera then keeps its empty squares empty while their pixels stay, as a
-      // classic game's camera does.
-      const service = new GameService(store);
-      const { id } = await service.create({
-        players: ['Ann', 'Ben'],
-        lang: 'en',
-        variant: 'scrabble-me',
-        podium: 'EATRSN',
-        challengeRule: 'double',
-        capture: 'button',
-      });
-      const game = await service.session(id);
+      // The first player's camera at their seat shows their board from the side, empty (they build nothing this
+      // round): their End turn records it from that frame, and the camera then keeps its empty squares empty while
+      // their pixels stay, as a classic game's camera does.
+      const game = await newSession('scrabble-me');
       if (!(game instanceof MeSession)) throw new Error('expected a Scrabble Me game');
-      const intake = (game as unknown as { intake: FrameIntake }).intake;
-      const unsure = async () =>
-        new Set((await intake.read(new Uint8Array(frame(0)), 0)).reading.unsure.map((s) => squareName(s)));
+      const unsure = () => unsureOnEmpty(game);
       expect((await unsure()).has('8O')).toBe(true);
       expect((await game.submitFrame(frame(0), true, { camera: 0 })).status).toBe('ended-turn');
       expect((await unsure()).has('8O')).toBe(false);

@@ -118,27 +118,16 @@ async function openSeat(path: string, bytes: Uint8Array, meta: Metadata): Promis
       'no-model',
       `the metadata beside ${path} names its seat reader badly: want "seat": { "file": an .onnx file beside it, "sha256": its SHA-256, "weight": a share in (0, 1], "belowAspect": a ratio in (0, 1] }`,
     );
-  const seatPath = join(dirname(path), file);
-  let seatMeta: Metadata;
-  let seatBytes: Uint8Array;
-  try {
-    seatMeta = await metadata(seatPath);
-    seatBytes = await modelBytes(seatPath);
-  } catch (err) {
-    throw new VisionError('no-model', `${(err as Error).message}: the seat reader of ${path}; ${remedy}`);
-  }
-  if (hash(seatBytes) !== sha256)
-    throw new VisionError(
-      'no-model',
-      `${seatPath} is not the seat reader ${path}'s metadata names (another SHA-256): ${remedy}`,
-    );
-  if (seatMeta.fineTuning?.fromSha256 !== hash(bytes))
-    throw new VisionError(
-      'no-model',
-      `${seatPath} was not fine-tuned from ${path} (another SHA-256): ${remedy}`,
-    );
-  if (JSON.stringify(seatMeta.classes) !== JSON.stringify(meta.classes))
-    throw new VisionError('no-model', `${seatPath} reads other classes than ${path}: ${remedy}`);
+  const {
+    at: seatPath,
+    meta: seatMeta,
+    bytes: seatBytes,
+  } = await companion(path, bytes, meta, file, sha256, {
+    what: 'the seat reader',
+    madeFrom: (m) => m.fineTuning?.fromSha256,
+    made: 'fine-tuned from',
+    remedy,
+  });
   // Its squares are cut as the model's are (recognize.ts cuts them once, for both).
   if (JSON.stringify(seatMeta.input) !== JSON.stringify(meta.input))
     throw new VisionError('no-model', `${seatPath} reads other crops than ${path}: ${remedy}`);
@@ -160,6 +149,41 @@ async function openSeat(path: string, bytes: Uint8Array, meta: Metadata): Promis
 }
 
 const hash = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/**
+ * A model's companion file (its quick copy, its seat reader) named by the model's metadata: `file` beside the model,
+ * its bytes of SHA-256 `sha256`, made from this very model (`madeFrom` of its own metadata gives the model's SHA-256),
+ * reading the same classes. Any fault is the model's own failure to load, saying what to do (`remedy`).
+ */
+async function companion(
+  path: string,
+  bytes: Uint8Array,
+  meta: Metadata,
+  file: string,
+  sha256: string,
+  how: { what: string; madeFrom: (m: Metadata) => unknown; made: string; remedy: string },
+): Promise<{ at: string; meta: Metadata; bytes: Uint8Array }> {
+  const { what, remedy } = how;
+  const at = join(dirname(path), file);
+  let own: Metadata;
+  let ownBytes: Uint8Array;
+  try {
+    own = await metadata(at);
+    ownBytes = await modelBytes(at);
+  } catch (err) {
+    throw new VisionError('no-model', `${(err as Error).message}: ${what} of ${path}; ${remedy}`);
+  }
+  if (hash(ownBytes) !== sha256)
+    throw new VisionError(
+      'no-model',
+      `${at} is not ${what} ${path}'s metadata names (another SHA-256): ${remedy}`,
+    );
+  if (how.madeFrom(own) !== hash(bytes))
+    throw new VisionError('no-model', `${at} was not ${how.made} ${path} (another SHA-256): ${remedy}`);
+  if (JSON.stringify(own.classes) !== JSON.stringify(meta.classes))
+    throw new VisionError('no-model', `${at} reads other classes than ${path}: ${remedy}`);
+  return { at, meta: own, bytes: ownBytes };
+}
 
 /**
  * The quick copy named by the model's metadata (`quick`: its file beside the model, its SHA-256, and the share it is
@@ -187,24 +211,12 @@ async function openQuick(
       'no-model',
       `the metadata beside ${path} names its quick copy badly: want "quick": { "file": an .onnx file beside it, "sha256": its SHA-256, "trustAbove": a share in (0, 1] }`,
     );
-  const quickPath = join(dirname(path), file);
-  let quickMeta: Metadata;
-  let quickBytes: Uint8Array;
-  try {
-    quickMeta = await metadata(quickPath);
-    quickBytes = await modelBytes(quickPath);
-  } catch (err) {
-    throw new VisionError('no-model', `${(err as Error).message}: the quick copy of ${path}; ${remedy}`);
-  }
-  if (hash(quickBytes) !== sha256)
-    throw new VisionError(
-      'no-model',
-      `${quickPath} is not the quick copy ${path}'s metadata names (another SHA-256): ${remedy}`,
-    );
-  if (quickMeta.quantisation?.fromSha256 !== hash(bytes))
-    throw new VisionError('no-model', `${quickPath} was not made from ${path} (another SHA-256): ${remedy}`);
-  if (JSON.stringify(quickMeta.classes) !== JSON.stringify(meta.classes))
-    throw new VisionError('no-model', `${quickPath} reads other classes than ${path}: ${remedy}`);
+  const { at: quickPath, bytes: quickBytes } = await companion(path, bytes, meta, file, sha256, {
+    what: 'the quick copy',
+    madeFrom: (m) => m.quantisation?.fromSha256,
+    made: 'made from',
+    remedy,
+  });
   const session = await createSession(quickPath, quickBytes);
   const out = session.outputMetadata.find((o) => o.name === 'features');
   if (features > 0 && !(out?.isTensor && Number(out.shape[1]) === features))
