@@ -131,6 +131,16 @@ describe('a game seen from a player’s seat', () => {
         const result = await game.submitFrame(new Uint8Array(frame(n)), true);
         if (result.status === 'needs-confirmation') {
           held.push(n);
+          // What the scorekeeper is shown is the board as it stands: confirmed without a correction. (Move 2's
+          // ENDOWE down column E, far from the camera, was shown with two L's and a B: its E's and D, unlike the near
+          // rows' committed E's and D's, were voted down, and an L or B the game had no example of took the lead.)
+          const shown = game.snapshot().pending?.board ?? [];
+          const wrong = label(n).flatMap((row, r) =>
+            [...row].flatMap((t, c) =>
+              tile(t) === tile(shown[r]?.[c] ?? '') ? [] : [squareName({ row: r, col: c })],
+            ),
+          );
+          expect(wrong, `move ${n}: squares the held reading has wrong`).toEqual([]);
           // The scorekeeper looks at the board and confirms what it shows.
           await game.act({ type: 'confirm', board: label(n).map((r) => r.replace(/[a-z]/g, '?')) });
         } else expect(result.status, `move ${n}`).toBe('committed');

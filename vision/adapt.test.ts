@@ -150,6 +150,31 @@ describe('reading with the game’s examples (readCells)', () => {
     expect(read.chars[0]).toBe('L');
     expect(read.options[0]).toEqual(readCells(model, probs()).options[0]);
   });
+
+  it('never gives the lead to a reading the game has no example of, however the others are voted down', () => {
+    // The square looks like none of the examples (T's, I's and an L elsewhere): L is voted down to ½ / 5½, and I,
+    // with no example at all, would lead by its factor of 1. Seen from a seat, a far row's E voted down by the near
+    // rows' E's, unlike it, was read so as an L the game had never committed (the rendered seat game's move 2).
+    const m = new TileMemory({ k: 5 });
+    for (let n = 0; n < 5; n++) {
+      m.add('T', near(4, 0.1, n + 1), 0);
+      m.add('.', near(0, 0.1, n + 20), 0);
+    }
+    m.add('L', near(3, 0.1, 40), 0);
+    m.add('?', near(1, 0.1, 41), 0);
+    m.add('I', near(5, 0.1, 42), 0);
+    const unknown = ['.', '?', '#', 'L0', 'T0', 'X0'];
+    const x = { classes: unknown, size: 32, margin: 0.2, features: 16 } as unknown as CellModel;
+    const p = new Float32Array(225 * unknown.length);
+    for (let i = 0; i < 225; i++) p[i * unknown.length] = 0.995;
+    // L 0.55, X 0.35: the features lie nearest the T's, so L's factor is ½ / 5½ and X's (no example) 1.
+    p.set([0.05, 0.02, 0.03, 0.55, 0, 0.35], 0);
+    const look = { memory: m, features: features(4), size: 16 };
+    expect(m.weigh(look.features.subarray(0, 16), ['L', 'X'])).toEqual(Float64Array.from([0.5 / 5.5, 1]));
+    const read = readCells(x, p, undefined, look);
+    expect(read.chars[0]).toBe('L');
+    expect(read.options[0]).toEqual(readCells(x, p).options[0]);
+  });
 });
 
 const wooden = new URL('../../shared/realdata/kwwangkw-en/warped/', import.meta.url);

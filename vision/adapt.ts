@@ -90,6 +90,11 @@ export class TileMemory {
     this.turns = undefined;
   }
 
+  /** Whether the game has examples of the reading `key` (`.` and `?` together): a reading with none is not voted on. */
+  knows(key: string): boolean {
+    return this.examples.has(groupOf(key));
+  }
+
   /** Whether a factor from `weigh` is a majority of the nearest examples' votes. */
   backs(factor: number): boolean {
     return factor >= ((Math.floor(this.k / 2) + 1 + PRIOR) / (this.k + PRIOR)) ** this.strength - 1e-9;

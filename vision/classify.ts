@@ -477,9 +477,12 @@ export function readCells(
     // model's own shares stand (the examples are seen through the same model: agreeing, they add no certainty).
     // And they may only lead to a reading most of the nearest examples vote for: a reading with no example yet (its
     // factor neutral) never takes the lead by the others being voted down.
+    // (Such a reading's factor is 1, a majority's by its size: seen from a seat, a far row's E, voted down by the
+    // near rows' E it looks nothing like, was read as an L the game had no example of.)
     const flipped =
       weighed !== undefined &&
       leader(weighed) !== leader(raw) &&
+      look!.memory.knows(keys[leader(weighed)]!) &&
       look!.memory.backs(weights![leader(weighed)]!);
     const scores = flipped ? weighed : raw;
     let best = 0;
