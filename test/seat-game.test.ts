@@ -17,6 +17,7 @@ import { MeSession } from '../server/service/game/me.ts';
 import { GameService } from '../server/service/service.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
 import { type BoardReading, Camera, recognize, TileMemory } from '../vision/index.ts';
+import { readFrame } from '../vision/recognize.ts';
 
 const dir = new URL('../fixtures/seat-game/', import.meta.url);
 const frame = (n: number) => readFileSync(new URL(`move-${String(n).padStart(2, '0')}.jpg`, dir));
@@ -82,6 +83,23 @@ describe('a game seen from a player’s seat', () => {
     expect(against(untold, label(2)).emptyUnsure).toBeGreaterThan(0);
   });
 
+  it('learns nothing from the squares a seat view squeezes: the game’s examples do not weigh them', async () => {
+    const camera = new Camera({ ...options, memory: new TileMemory() });
+    let learnt = 0;
+    for (let n = 1; n <= 19; n++) {
+      await camera.read(frame(n));
+      learnt = camera.learn(label(n), new Uint8Array(frame(n)));
+    }
+    // The squares squeezed in the photo (172 of a cold read's 225 at 55°) taught nothing: 58 squares were learnt
+    // from the last frame, 224 when every square taught. (The camera's grid, followed from its first frame, is not
+    // quite a cold read's: its squeezed squares are a few more or fewer.) The game's service test below shows what
+    // weighing them did.
+    const far = (await readFrame(frame(19), options)).unvoted?.size ?? 0;
+    expect(far).toBeGreaterThan(100);
+    expect(learnt).toBeGreaterThan(0);
+    expect(learnt).toBeLessThan(225 - far / 2);
+  }, 60_000);
+
   it('flags no tile as another set’s letter where the squares are too small to show an umlaut', async () => {
     // Frames whose far rows' letters read as Ö or Ü, on squares 9–20 pixels tall (scrabscrap-de's German tiles stay
     // flagged: test/verify.test.ts, npm run bench:foreign).
@@ -125,7 +143,7 @@ describe('a game seen from a player’s seat', () => {
       const game = await newGame();
       await game.submitFrame(frame(0), false);
       const held: number[] = [];
-      for (let n = 1; n <= 8; n++) {
+      for (let n = 1; n <= 22; n++) {
         // The camera sees the board, then the player presses End turn: the same picture again.
         await game.submitFrame(frame(n), false);
         const result = await game.submitFrame(new Uint8Array(frame(n)), true);
@@ -149,8 +167,10 @@ describe('a game seen from a player’s seat', () => {
           `move ${n}`,
         ).toEqual(label(n).map((r) => [...r].map(tile).join('')));
       }
-      // Before the board's plane, the committed empty squares and the pixel test: all 8 held.
-      expect(held.length, `held: ${held.join(', ')}`).toBeLessThanOrEqual(4);
+      // Before the board's plane, the committed empty squares and the pixel test, the first 8 moves were all held.
+      // Move 2's ENDOWE, far from the camera, in doubt (ENBOWE, LNDOWL…); move 20's QUOTH was held too, its far T read
+      // as I by the game's examples from nearer rows, until those stopped weighing the squeezed squares.
+      expect(held.length, `held: ${held.join(', ')}`).toBeLessThanOrEqual(1);
     }, 120_000);
 
     it('keeps the empty board’s squares empty before the first move, but not a square read as a letter in part', async () => {

@@ -283,7 +283,7 @@ export class Camera {
       const cell = (k * LEARN_STEP) % 225;
       const row = seen.scores.cells[cell];
       const j = keys.indexOf(label[cell]!);
-      if (!row || row.length === 0 || j < 0) continue;
+      if (!row || row.length === 0 || j < 0 || state.unvoted?.has(cell)) continue;
       const hand = seen.scores.hand[cell] ?? 0;
       let total = hand;
       for (const v of row) total += v;

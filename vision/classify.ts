@@ -323,6 +323,8 @@ export interface MemoryLook {
   /** 225 × `size` features, row-major cells as seen. */
   readonly features: Float32Array;
   readonly size: number;
+  /** Cells (as seen) the examples do not weigh. */
+  readonly unvoted?: ReadonlySet<number>;
 }
 
 /** A square read empty with at least this share is not compared with the game's examples (most squares are). */
@@ -469,7 +471,7 @@ export function readCells(
     for (let j = 0; j < letterIndex.length; j++) raw[j + 2] = p(letterIndex[j]!);
     scoreRows.push(raw);
     const weights =
-      look && look.memory.turns === turns && raw[0]! < PLAINLY_EMPTY
+      look && look.memory.turns === turns && raw[0]! < PLAINLY_EMPTY && !look.unvoted?.has(i)
         ? look.memory.weigh(look.features.subarray(i * look.size, (i + 1) * look.size), keys)
         : undefined;
     const weighed = weights && raw.map((v, j) => v * weights[j]!);

@@ -105,6 +105,8 @@ export interface FrameState {
   /** The cells as read (before the colour check). */
   readonly seen: CellReading;
   readonly reading: BoardReading;
+  /** Cells (as seen) the game's examples neither weigh nor learn from: a steep view's squeezed squares. */
+  readonly unvoted?: ReadonlySet<number>;
 }
 
 /**
@@ -181,8 +183,15 @@ export async function readFrame(
       : warpBoard(photo, corners);
     await emptiesOnTheBoard(cells, plane, probs, features, reuse ? reuse.cells : undefined, exact);
   }
+  // The squares the seat reader reads too are neither weighed by the game's examples nor taught to them: the model's
+  // features of a squeezed glyph are not those of the same letter nearer the camera, and the seat reader's shares
+  // are half the square's reading. In the rendered seat game the near rows' examples read a far T as I
+  // (docs/measurements.md, "The game's examples and a seat view").
+  const unvoted = steep && cells.seat ? new Set(squeezedCells(faces, cells.seat.belowAspect)) : undefined;
   const look =
-    options.memory && features ? { memory: options.memory, features, size: cells.features } : undefined;
+    options.memory && features
+      ? { memory: options.memory, features, size: cells.features, ...(unvoted ? { unvoted } : {}) }
+      : undefined;
   const readAll = () =>
     reuse && !reuse.rethink
       ? readCells(cells, probs, allowed, look, new Set(reuse.cells), reuse.state.seen)
@@ -241,6 +250,7 @@ export async function readFrame(
     features,
     warped,
     ...(plane ? { plane } : {}),
+    ...(unvoted ? { unvoted } : {}),
     seen,
     reading,
   };
