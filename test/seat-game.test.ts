@@ -16,6 +16,7 @@ import type { FrameIntake } from '../server/service/game/intake.ts';
 import { MeSession } from '../server/service/game/me.ts';
 import { GameService } from '../server/service/service.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
+import { cornersMoved } from '../vision/homography.ts';
 import { type BoardReading, Camera, recognize, TileMemory } from '../vision/index.ts';
 import { readFrame } from '../vision/recognize.ts';
 
@@ -99,6 +100,35 @@ describe('a game seen from a player’s seat', () => {
     expect(learnt).toBeGreaterThan(0);
     expect(learnt).toBeLessThan(225 - far / 2);
   }, 60_000);
+
+  it('keeps a steady camera’s grid where the squares say the board is, seen at 68° with tall tiles over the lines', async () => {
+    // The same game rendered from a lower seat (fixtures/seat-game-68), each frame sent twice (the camera's look,
+    // then End turn) or three times (an automatic capture). Every 30 frames one is read whole and its grid looked
+    // for again (the guard): from the hint, the search settled the far edge a row out (1.5 squares, move 16), and the
+    // game held every move after ("tiles of earlier moves look different or gone"), or it found no grid at all
+    // (move 11: the frame refused).
+    const steep = new URL('../fixtures/seat-game-68/', import.meta.url);
+    const photo = (n: number) => readFileSync(new URL(`move-${String(n).padStart(2, '0')}.jpg`, steep));
+    const truth = (
+      JSON.parse(readFileSync(new URL('racks.json', steep), 'utf8')) as {
+        frames: Record<string, { grid_corners: [number, number][] }>;
+      }
+    ).frames['move-00']!.grid_corners;
+    for (const times of [2, 3]) {
+      const camera = new Camera({ ...options, memory: new TileMemory() });
+      await camera.read(photo(0));
+      let farthest = 0;
+      for (let n = 1; n <= 22; n++) {
+        for (let k = 0; k < times; k++) {
+          const read = await camera.read(new Uint8Array(photo(n)));
+          // The reading's corners start at the upright board's top-left, wherever the letters say that is.
+          const turns = [0, 1, 2, 3].map((t) => [0, 1, 2, 3].map((i) => read.corners[(i + t) % 4]!));
+          farthest = Math.max(farthest, Math.min(...turns.map((c) => cornersMoved(truth, c))));
+        }
+      }
+      expect(farthest, `each frame ${times} times`).toBeLessThan(0.5);
+    }
+  }, 120_000);
 
   it('flags no tile as another set’s letter where the squares are too small to show an umlaut', async () => {
     // Frames whose far rows' letters read as Ö or Ü, on squares 9–20 pixels tall (scrabscrap-de's German tiles stay

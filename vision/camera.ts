@@ -26,11 +26,12 @@
 import { Buffer } from 'node:buffer';
 import { uprightGrid } from './classify.ts';
 import { decodeImage } from './decode.ts';
+import { cornersMoved } from './homography.ts';
 import { inNewLight, relight } from './light.ts';
 import { type FrameState, locateGrid, type RecognizeOptions, readFrame } from './recognize.ts';
 import { changedSquares, movedWholeSquares, PER, sampleSquares } from './sampling.ts';
 import { gridStayed, type LineProfiles, lineProfiles } from './track.ts';
-import type { BoardReading, Corners } from './types.ts';
+import { type BoardReading, type Corners, VisionError } from './types.ts';
 
 /** How a frame was read: searched for the board, its grid found again from the last one, the same as the last
  *  frame, or some squares read again. */
@@ -64,6 +65,13 @@ const MOST = 40;
 const NEARLY_ALL = 150;
 /** A grid found again whose corners moved less than this share of a square has not moved. */
 const UNMOVED = 0.1;
+/**
+ * A grid found again whose corners lie at least this far from the last grid's (squares of the last grid, where each
+ * lies) is found elsewhere, and kept only where the squares say the board is there (keptBySquares). A whole read's
+ * search refines a steady camera's grid by less (the rendered seat game at 55°: 0.14 and 0.26 of a square, its
+ * reading the better for it); one that settled a far row off moved it 1.5 squares (the same game seen at 68°).
+ */
+const FOUND_ELSEWHERE = 0.5;
 /** Squares read again in turn on every frame that reads some, as a guard. */
 const GUARD = 5;
 /** A whole read due (`fullEvery`) waits while frames are waited for, up to this many times as long. */
@@ -173,6 +181,12 @@ export class Camera {
           !movedWholeSquares(this.reference, samples);
         found = byLines ? last.corners : await locateGrid(photo, last.corners);
         gridBy = byLines ? 'lines' : 'search';
+        // A grid found elsewhere is kept only where the squares say the board is there: under it, fewer of them look
+        // changed from the reference than under the last grid. A board or camera that moved changes nearly every
+        // square under the last grid; the tiles of a move change only theirs (at a steep view, tall tiles cover the
+        // lines the lines' check needs, and a search may settle a far row off: docs/measurements.md, "A steady
+        // camera's grid kept by its squares").
+        if (!byLines) found = this.keptBySquares(photo, found, last.corners, changed.length);
       }
       if (changed.length <= MOST || (toRead.length <= NEARLY_ALL && unmoved(found!, last.corners))) {
         const cells = new Set(toRead);
@@ -207,6 +221,20 @@ export class Camera {
       }
     }
     const hint = this.options.corners || !same ? undefined : last?.reading.corners;
+    // A whole read on a grid followed so far (the guard, or most of the board changed): the grid is looked for from
+    // there, and the one found kept only where the squares say the board is there (keptBySquares).
+    if (!found && hint && last && this.reference) {
+      const before = changedSquares(this.reference, sampleSquares(photo, last.corners)).length;
+      let searched: Corners | undefined;
+      try {
+        searched = await locateGrid(photo, hint);
+      } catch (err) {
+        // Not found again, on a board whose squares nearly all look as they did (the guard's whole read, every
+        // `fullEvery` frames): its grid is where it was.
+        if (!(err instanceof VisionError && err.code === 'no-board') || before > MOST) throw err;
+      }
+      found = searched ? this.keptBySquares(photo, searched, last.corners, before) : last.corners;
+    }
     const next = await readFrame(
       bytes,
       {
@@ -241,6 +269,26 @@ export class Camera {
       cellsRead: 225,
       ...(gridBy ? { gridBy } : {}),
     };
+  }
+
+  /**
+   * Of a grid found again (`found`) and the last one (`last`, under which `changedThere` squares look changed from
+   * the reference), the one the squares say the board is under: the one under which fewer look changed. A board or a
+   * camera that moved changes nearly every square under the last grid; the tiles of a move change only theirs. Seen
+   * steeply, tall tiles hide the lines, and a grid found again can settle a far row off, to be read so from then on
+   * (docs/measurements.md, "A steady camera's grid kept by its squares"). A grid found near where it was
+   * (FOUND_ELSEWHERE) is taken as found: the reference was sampled under the last grid, so any other looks changed
+   * on the squares with letters, and a search may refine a grid a little.
+   */
+  private keptBySquares(
+    photo: { width: number; height: number; data: Uint8Array },
+    found: Corners,
+    last: Corners,
+    changedThere: number,
+  ): Corners {
+    if (!this.reference || cornersMoved(last, found) < FOUND_ELSEWHERE) return found;
+    const there = changedSquares(this.reference, sampleSquares(photo, found)).length;
+    return changedThere <= there ? last : found;
   }
 
   /**

@@ -54,3 +54,38 @@ export function project(h: Float64Array, u: number, v: number): [number, number]
   const w = h[6]! * u + h[7]! * v + h[8]!;
   return [(h[0]! * u + h[1]! * v + h[2]!) / w, (h[3]! * u + h[4]! * v + h[5]!) / w];
 }
+
+/** The grid point (u, v) a photo pixel lies on: `project` undone. NaN where `h` is degenerate. */
+function unproject(h: Float64Array, x: number, y: number): [number, number] {
+  // The inverse of a 3×3 matrix by its adjugate (the determinant cancels in the division by w).
+  const [a, b, c, d, e, f, g, k, l] = h as unknown as number[];
+  const w = (d! * k! - e! * g!) * x + (b! * g! - a! * k!) * y + (a! * e! - b! * d!);
+  return [
+    ((e! * l! - f! * k!) * x + (c! * k! - b! * l!) * y + (b! * f! - c! * e!)) / w,
+    ((f! * g! - d! * l!) * x + (a! * l! - c! * g!) * y + (c! * d! - a! * f!)) / w,
+  ];
+}
+
+/**
+ * How far the corners `to` lie from the grid `from`'s own corners (both as `gridHomography` takes them), the
+ * farthest, in squares of `from` where each lies, both ways: seen from a seat a far row is a third as tall as it is
+ * wide, and a corner gone a row out there is a whole square, not a third of one.
+ */
+export function cornersMoved(
+  from: readonly (readonly [number, number])[],
+  to: readonly (readonly [number, number])[],
+): number {
+  const h = gridHomography(from);
+  const grid = [
+    [0, 0],
+    [15, 0],
+    [15, 15],
+    [0, 15],
+  ] as const;
+  return Math.max(
+    ...to.map(([x, y], i) => {
+      const [u, v] = unproject(h, x, y);
+      return Math.hypot(u - grid[i]![0], v - grid[i]![1]);
+    }),
+  );
+}

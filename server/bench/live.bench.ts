@@ -1,5 +1,6 @@
 /**
- * `npm run bench:live [-- --games game01,game07] [--set de|en|seat|all] [--mode button|auto|both] [--holds] [--json]`: plays
+ * `npm run bench:live [-- --games game01,game07] [--set de|en|seat|all] [--mode button|auto|both] [--holds] [--json]
+ *  [--seat DIR]`: plays
  * every recorded real German game of ../shared/realdata/scrabscrap-de, the English game photographed move by move in
  * ../shared/realdata/jheidel-en (labels in fixtures/labels/jheidel-en; live-labels.ts), and a recorded English game
  * rendered from a player's seat by one steady camera (fixtures/seat-game, models/training/seat_game.py; its camera at
@@ -58,7 +59,8 @@ const ENGLISH = {
   photos: fileURLToPath(new URL('../../../shared/realdata/jheidel-en/photos/', import.meta.url)),
   labels: fileURLToPath(new URL('../../fixtures/labels/jheidel-en/', import.meta.url)),
 };
-/** The game rendered from a player's seat: its frames, labels and racks (fixtures/seat-game/racks.json). */
+/** The game rendered from a player's seat: its frames, labels and racks (fixtures/seat-game/racks.json; `--seat DIR`:
+ *  another rendering of it, by models/training/seat_game.py, e.g. from a steeper seat). */
 const SEAT = {
   name: 'seat-game',
   photos: fileURLToPath(new URL('../../fixtures/seat-game/', import.meta.url)),
@@ -106,8 +108,10 @@ const { values: options } = parseArgs({
      *  what the label says and the camera's likeliest readings. */
     holds: { type: 'boolean', default: false },
     data: { type: 'string' },
+    seat: { type: 'string' },
   },
 });
+if (options.seat) SEAT.photos = options.seat.endsWith('/') ? options.seat : `${options.seat}/`;
 const dataDir =
   options.data ?? fileURLToPath(new URL('../../../shared/realdata/scrabscrap-de/', import.meta.url));
 if (!['de', 'en', 'seat', 'all'].includes(options.set!)) {
