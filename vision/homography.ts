@@ -56,7 +56,7 @@ export function project(h: Float64Array, u: number, v: number): [number, number]
 }
 
 /** The grid point (u, v) a photo pixel lies on: `project` undone. NaN where `h` is degenerate. */
-function unproject(h: Float64Array, x: number, y: number): [number, number] {
+export function unproject(h: Float64Array, x: number, y: number): [number, number] {
   // The inverse of a 3×3 matrix by its adjugate (the determinant cancels in the division by w).
   const [a, b, c, d, e, f, g, k, l] = h as unknown as number[];
   const w = (d! * k! - e! * g!) * x + (b! * g! - a! * k!) * y + (a! * e! - b! * d!);

@@ -19,7 +19,7 @@ import { type DecodedImage, decodeImage, shrink } from './decode.ts';
 import { gridHomography } from './homography.ts';
 import { locateBoard, orderCorners, WORK } from './locate.ts';
 import { cameraPose, liftedCorners, TILE_HEIGHT } from './pose.ts';
-import { fewerBlanks, layoutContrast, photoColours, settleBlanks } from './surface.ts';
+import { behindFaces, fewerBlanks, layoutContrast, photoColours, settleBlanks } from './surface.ts';
 import {
   type BoardReading,
   type Corners,
@@ -200,6 +200,8 @@ export async function readFrame(
   // The blank-or-empty check compares colours across the board: all of them this frame's (the light and a camera's
   // white balance change from frame to frame), taken from the photo itself.
   const colours = photoColours(photo, gridHomography(corners));
+  // Seen steeply, the squares behind a tile show its face where their colours are taken (behindFaces).
+  const coveredBy = steep ? behindFaces(corners, faces) : undefined;
   // A grid searched for must sit on the board: where the squares read empty do not show the premium layout's
   // colours, it lies over something else (a rack, the table, the border) or rows off, and its reading is no board's.
   // Judged from the faces' plane's reading where the view is from the side: read on the board's plane, the empty
@@ -211,7 +213,7 @@ export async function readFrame(
     contrast !== undefined && contrast < MIN_LAYOUT_CONTRAST
       ? "a grid was found, but the squares under it do not show the board's premium squares: it may lie over a rack or the table, or rows off the board. Make sure the whole board is in view"
       : undefined;
-  let colourSettled = settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen);
+  let colourSettled = settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen, coveredBy);
   if (!exact) {
     // Where the colours overrule the model (a square it read empty is a tile: a blank, or a letter it saw too
     // faintly), the reading rests on the smallest shares, where the quick copy and the model differ most: those
@@ -230,7 +232,7 @@ export async function readFrame(
       // emptiesOnTheBoard, is not made again: a square the colours overrule shows a tile's colours.)
       if (steep && cells.seat) await readSqueezed(cells.seat, warped, faces, probs, allowed, overruled);
       seen = readAll();
-      colourSettled = settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen);
+      colourSettled = settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen, coveredBy);
     }
   }
   const settled = options.blanks === undefined ? colourSettled : fewerBlanks(colourSettled, options.blanks);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { standardLayout } from '../server/engine/index.ts';
-import { boardColours, fewerBlanks, type Lab, layoutContrast, settleBlanks } from './surface.ts';
+import { behindFaces, boardColours, fewerBlanks, type Lab, layoutContrast, settleBlanks } from './surface.ts';
+import type { Corners } from './types.ts';
 import { CELL, MARGIN, WARPED } from './warp.ts';
 
 type Rgb = readonly [number, number, number];
@@ -82,6 +83,36 @@ describe('settleBlanks', () => {
     expect(blank.chars.filter((ch) => ch !== '.' && ch !== 'C')).toEqual(['?']);
   });
 
+  it('leaves a tile-coloured cell read empty in doubt, not a tile, where the tile in front may stand over it', () => {
+    // Seen from a seat, the tile at 8J's face is drawn over the square behind it, 8K (here the blank's cell, as
+    // seen, its colour a tile's): the colour cannot say whether it is that face or a tile of its own.
+    const image = { width: WARPED, height: WARPED, data: board(GREEN, tiles) };
+    const at = 7 * 15 + 10;
+    const coveredBy = Array<number>(225).fill(-1);
+    coveredBy[at] = at - 1;
+    const settled = settleBlanks(
+      boardColours(image),
+      read,
+      Array(225).fill(0.95),
+      Array(225).fill(0.97),
+      undefined,
+      coveredBy,
+    );
+    expect(settled.chars[at]).toBe('.');
+    expect(settled.confidence[at]).toBeLessThan(0.5);
+    // Behind an empty square, the colour decides as before.
+    coveredBy[at] = at + 1;
+    const alone = settleBlanks(
+      boardColours(image),
+      read,
+      Array(225).fill(0.95),
+      Array(225).fill(0.97),
+      undefined,
+      coveredBy,
+    );
+    expect(alone.chars[at]).toBe('?');
+  });
+
   it('takes board-coloured cells read as blanks for empty squares', () => {
     const image = { width: WARPED, height: WARPED, data: board(GREEN, tiles) };
     const seen = read.map((ch, i) => (i % 3 === 0 && ch === '.' ? '?' : ch));
@@ -113,6 +144,33 @@ describe('settleBlanks', () => {
     expect(settleBlanks(boardColours(image), empty, Array(225).fill(0.9), Array(225).fill(1)).chars).toEqual(
       empty,
     );
+  });
+});
+
+describe('the squares behind tiles seen from the side (behindFaces)', () => {
+  /** A grid of 20-pixel squares from (100, 100). */
+  const grid = (dx: number, dy: number): Corners => [
+    [100 + dx, 100 + dy],
+    [400 + dx, 100 + dy],
+    [400 + dx, 400 + dy],
+    [100 + dx, 400 + dy],
+  ];
+
+  it('names, for each square, the one in front whose face is drawn over a quarter of it or more', () => {
+    // The faces drawn 8 pixels (0.4 of a square) up: each face covers the square above its own.
+    const covered = behindFaces(grid(0, 0), grid(0, -8));
+    expect(covered[3 * 15 + 4]).toBe(4 * 15 + 4);
+    expect(covered[0 * 15 + 9]).toBe(1 * 15 + 9);
+    // The near row has no square in front of it.
+    expect(covered[14 * 15 + 4]).toBe(-1);
+    // Sideways too: faces drawn 6 pixels left cover the square to their left.
+    expect(behindFaces(grid(0, 0), grid(-6, 0))[7 * 15 + 3]).toBe(7 * 15 + 4);
+  });
+
+  it('names none where the faces are drawn over less than a quarter of a square, or on the board itself', () => {
+    expect(behindFaces(grid(0, 0), grid(0, -4)).every((c) => c === -1)).toBe(true);
+    const flat = grid(0, 0);
+    expect(behindFaces(flat, flat).every((c) => c === -1)).toBe(true);
   });
 });
 

@@ -8,8 +8,8 @@
  * the model's likeliest letter where the model gave that more weight than a blank, and stays unsure.
  */
 import { standardLayout } from '../server/engine/index.ts';
-import { gridHomography } from './homography.ts';
-import type { RgbImage } from './types.ts';
+import { gridHomography, project, unproject } from './homography.ts';
+import type { Corners, RgbImage } from './types.ts';
 import { CELL, MARGIN } from './warp.ts';
 
 /** A reading must be at least this confident to serve as a reference colour. */
@@ -24,6 +24,8 @@ const NEAR = 0.5;
 const MIN_APART = 8;
 /** How many nearby cells make a reference colour. */
 const NEIGHBOURS = 5;
+/** A tile's face drawn over this share of the square behind it reaches into the middle half its colour is taken from. */
+const COVERED = 0.25;
 
 export type Lab = readonly [number, number, number];
 
@@ -45,6 +47,11 @@ export function settleBlanks(
   pair: readonly number[],
   /** Per cell, the model's most likely letter, its share, and the blank's share (see `CellReading`). */
   letters?: { letter: readonly string[]; letterShare: readonly number[]; blankShare: readonly number[] },
+  /**
+   * Per cell (as seen), the cell whose tile's face, seen from the side, covers part of it in the photo (`behindFaces`),
+   * or -1. Where that cell is read as a tile, the colour cannot call this one a tile: it may be that tile's face.
+   */
+  coveredBy?: readonly number[],
 ): SettledCells {
   const outChars = [...chars];
   const outConfidence = [...confidence];
@@ -74,11 +81,15 @@ export function settleBlanks(
     // Where the tile face and the squares look alike (a cream board), the colour cannot tell.
     if (apart < MIN_APART) continue;
     const verdict = toTile < toSquare ? '?' : '.';
+    // A tile's colour where a tile in front may stand over the square: it may be that tile's face, or a blank
+    // behind it. Never decisive: the square's reading stays, as unsure as the colour makes it.
+    const front = coveredBy?.[i] ?? -1;
+    const hidden = verdict === '?' && front >= 0 && !open(front);
     // How clearly the colour sides with one of the two: 0 halfway between them, 1 on one of them or beyond.
     const clear = Math.min(1, Math.abs(toTile - toSquare) / apart);
     if (verdict === chars[i]) outConfidence[i] = Math.max(confidence[i]!, pair[i]! * clear);
     // Decisive only when the colour is close to one of the two: a hand or a shadow is far from both.
-    else if (clear >= DECISIVE && Math.min(toTile, toSquare) <= NEAR * apart) {
+    else if (!hidden && clear >= DECISIVE && Math.min(toTile, toSquare) <= NEAR * apart) {
       outChars[i] = verdict;
       outConfidence[i] = pair[i]! * clear;
       // A tile after all: a blank, or a letter the model saw too faintly to prefer it to an empty square.
@@ -290,4 +301,29 @@ export function layoutContrast(
   if (seps.length < 2) return undefined;
   seps.sort((a, b) => a - b);
   return seps[seps.length >> 1]!;
+}
+
+/**
+ * Seen from the side, a tile's face stands above its square and is drawn over part of the square behind it (away from
+ * the camera): a quarter of it or more from about 50° with tiles a fifth of a square high. Per cell (as seen on
+ * `corners`), the cell whose tile's face (on `faces`, the grid lifted to the tiles' faces) covers at least `cover` of
+ * it, or -1. The colours taken on the board's plane (`photoColours`, the middle half of each square) then show that
+ * face's colour.
+ */
+export function behindFaces(corners: Corners, faces: Corners, cover = COVERED): number[] {
+  const out = new Array<number>(225).fill(-1);
+  if (faces === corners) return out;
+  const board = gridHomography(corners);
+  const lifted = gridHomography(faces);
+  for (let i = 0; i < 225; i++) {
+    const [r, c] = [Math.floor(i / 15), i % 15];
+    // Where the middle of this cell's tile face lies on the board's plane, in squares from the cell's middle.
+    const [x, y] = project(lifted, c + 0.5, r + 0.5);
+    const [u, v] = unproject(board, x, y);
+    const [du, dv] = [u - c - 0.5, v - r - 0.5];
+    const [br, bc] = [r + Math.sign(dv), c + Math.sign(du)];
+    if (Math.abs(dv) >= cover && br >= 0 && br < 15) out[br * 15 + c] = i;
+    if (Math.abs(du) >= cover && bc >= 0 && bc < 15) out[r * 15 + bc] = i;
+  }
+  return out;
 }
