@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emptyBoard, squareName, standardLayout } from '../server/engine/index.ts';
-import { GameSession, maybeTiles } from '../server/service/game/classic.ts';
+import { GameSession } from '../server/service/game/classic.ts';
 import { readingOptions } from '../server/service/game/frames.ts';
 import type { FrameIntake } from '../server/service/game/intake.ts';
+import { maybeTiles } from '../server/service/game/interpret.ts';
 import { MeSession } from '../server/service/game/me.ts';
 import { GameService } from '../server/service/service.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
@@ -249,6 +250,17 @@ describe('a game seen from a player’s seat', () => {
       const unsure = () => unsureOnEmpty(game);
       expect((await unsure()).has('8O')).toBe(true);
       expect((await game.submitFrame(frame(0), true, { camera: 0 })).status).toBe('ended-turn');
+      expect((await unsure()).has('8O')).toBe(false);
+    }, 60_000);
+
+    it('keeps a Scrabble Me board’s empty squares empty before its first turn, as a classic game does', async () => {
+      // The camera sees the empty board before anyone ends a turn: the board is empty, a fact, and its printed
+      // squares read in doubt (8O's TRIPLE WORD SCORE) are kept empty while their pixels stay.
+      const game = await newSession('scrabble-me');
+      if (!(game instanceof MeSession)) throw new Error('expected a Scrabble Me game');
+      const unsure = () => unsureOnEmpty(game);
+      expect((await unsure()).has('8O')).toBe(true);
+      expect((await game.submitFrame(frame(0), false, { camera: 0 })).status).toBe('waiting');
       expect((await unsure()).has('8O')).toBe(false);
     }, 60_000);
   });

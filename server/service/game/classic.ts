@@ -56,7 +56,7 @@ import type { CameraPictures, Session } from './contract.ts';
 import { decideBoard } from './decide.ts';
 import { foreignNote } from './foreign.ts';
 import { HandWaits, STREAM_GAP_MS } from './hand-wait.ts';
-import { type Interpretation, interpret, newTiles, type RackSeen } from './interpret.ts';
+import { type Interpretation, interpret, maybeTiles, newTiles, type RackSeen } from './interpret.ts';
 import { type Behind, eventsAfter, FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
 import { RackWatch, rackOf, type SeenTile } from './rack-seen.ts';
 import { rackReader } from './rack-thread.ts';
@@ -1042,22 +1042,6 @@ function rackOnly(
   if (!target || !correction.event) return false;
   const strip = (e: GameEvent) => JSON.stringify({ ...e, rack: undefined });
   return strip(target) === strip(correction.event);
-}
-
-/**
- * Before the first move, a square read with letters at MAYBE_TILE or more may hold a tile the context only took
- * as empty (one tile of a first word not yet on the centre star): `?` there, so that the camera does not keep it
- * empty. Its pixels would stay, and the word, once whole, would be read without it.
- */
-const MAYBE_TILE = 0.3;
-
-export function maybeTiles(board: Board, alternatives: BoardReading['alternatives']): Board {
-  const cells = board.cells.slice();
-  for (const { row, col, options } of alternatives) {
-    const letters = options.reduce((sum, o) => (o.tile === EMPTY || o.tile === '#' ? sum : sum + o.p), 0);
-    if (letters >= MAYBE_TILE) cells[row * board.size + col] = '?';
-  }
-  return { ...board, cells };
 }
 
 /** Why no player can hold `rack` under `rules` (a tile the set lacks, too many tiles, more of a tile than the set

@@ -420,3 +420,19 @@ function done(
 ): Interpretation {
   return { board: { size, cells }, doubts, hand, resolved, disturbed };
 }
+
+/**
+ * Before the first move, a square read with letters at MAYBE_TILE or more may hold a tile the context only took
+ * as empty (one tile of a first word not yet on the centre star): `?` there, so that the camera does not keep it
+ * empty. Its pixels would stay, and the word, once whole, would be read without it.
+ */
+const MAYBE_TILE = 0.3;
+
+export function maybeTiles(board: Board, alternatives: Reading['alternatives']): Board {
+  const cells = board.cells.slice();
+  for (const { row, col, options } of alternatives) {
+    const letters = options.reduce((sum, o) => (o.tile === EMPTY || o.tile === '#' ? sum : sum + o.p), 0);
+    if (letters >= MAYBE_TILE) cells[row * board.size + col] = '?';
+  }
+  return { ...board, cells };
+}

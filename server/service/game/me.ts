@@ -16,6 +16,7 @@ import {
   type Board,
   correctTile,
   describeOverdrawn,
+  EMPTY,
   effectiveEvents,
   formatBoard,
   inferMove,
@@ -46,7 +47,7 @@ import type { GameChanges, GameStore, StoredGame } from '../../store/types.ts';
 import { ServiceError } from '../errors.ts';
 import type { CameraPictures, Session } from './contract.ts';
 import { HandWaits, STREAM_GAP_MS } from './hand-wait.ts';
-import { interpret, newTiles } from './interpret.ts';
+import { interpret, maybeTiles, newTiles } from './interpret.ts';
 import { eventsAfter, FrameIntake, HeldReadings, SourceBoard, Viewers } from './live.ts';
 import { meSnapshotOf } from './me-snapshot.ts';
 
@@ -280,12 +281,11 @@ export class MeSession implements Session {
     if (!endTurn) this.lastFeed.set(camera, now);
     // While an End turn of this camera waits for a clear frame, its next frame is the End turn's.
     const waiting = this.handWaits.has(camera);
-    if (!endTurn && !waiting) return { status: 'waiting', board };
-    this.checkMayEnd(board);
+    const committed = this.state.boards[board]!;
     const seen = interpret(
       { board: read, unsure: reading.unsure, alternatives: reading.alternatives },
       {
-        committed: this.state.boards[board]!,
+        committed,
         layout: this.state.rules.base.layout,
         tileSet: this.state.rules.base.tileSet,
         lexicon: this.readingLexicon,
@@ -293,6 +293,18 @@ export class MeSession implements Session {
         alsoCounted: this.state.boards.flatMap((b, i) => (i === board ? [] : [this.turns.get(i) ?? b])),
       },
     );
+    // Before a board's first turn its squares are empty, a fact: a frame of it that shows no tile, none in doubt and
+    // no hand shows the camera the empty squares, kept as a turn keeps them (as a classic game's camera does), and
+    // teaches it nothing (the printed squares are no examples of an empty square).
+    if (
+      committed.cells.every((c) => c === EMPTY) &&
+      !this.turns.has(board) &&
+      !seen.hand &&
+      !newTiles(committed, seen.board, seen.doubts)
+    )
+      this.intake.learn(camera, maybeTiles(committed, reading.alternatives), bytes, { teach: false });
+    if (!endTurn && !waiting) return { status: 'waiting', board };
+    this.checkMayEnd(board);
     if (seen.hand && (waiting || streaming)) {
       this.handWaits.wait(camera, { board, read: seen.board, doubts: [...seen.doubts], bytes });
       return { status: 'waiting', board, reasons: ['hand in view: the next clear frame ends the turn'] };
