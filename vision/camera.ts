@@ -15,8 +15,11 @@
  *   match, and the grid is looked for more often until the next whole read. Else the grid is looked for again, from
  *   the last one; where it has not moved (by a tenth of a square at most: the grid found again from the same pixels
  *   varies by about half that) and not most of the board changed, still only the changed squares are read again;
- *   else the frame is read whole on the grid found, and it becomes the new reference.
- * Every `fullEvery` frames one is read whole anyway, as a guard; a frame someone waits for (`urgent`: an End turn,
+ *   else the frame is read whole on the grid found, and it becomes the new reference. A grid found half a square or
+ *   more from the last one is taken only where the squares say the board is there (`keptBySquares`): seen steeply,
+ *   tall tiles hide the lines, and a search can settle a far row off.
+ * Every `fullEvery` frames one is read whole anyway, as a guard (its grid looked for again the same way; where none
+ * is found and few squares changed, the last grid stands); a frame someone waits for (`urgent`: an End turn,
  * or a frame an End turn waiting out a hand takes as its own) puts that off, to the next frame nobody waits for, up
  * to DEFER times as long: a whole read costs as much as 4–8 other frames, and an End turn read whole waits that much
  * longer (and makes the frames behind it wait). A client that sends only End turns gets the guard every
