@@ -152,8 +152,8 @@ describe('reading with the game’s examples (readCells)', () => {
   });
 
   it('never gives the lead to a reading the game has no example of, however the others are voted down', () => {
-    // The square looks like none of the examples (T's, I's and an L elsewhere): L is voted down to ½ / 5½, and I,
-    // with no example at all, would lead by its factor of 1. Seen from a seat, a far row's E voted down by the near
+    // The square's features lie nearest the T's (the game also has an L, an I, empty squares and a blank): L, the
+    // model's reading, is voted down to ½ / 5½, and X, of which the game has no example, would lead by its factor of 1. Seen from a seat, a far row's E voted down by the near
     // rows' E's, unlike it, was read so as an L the game had never committed (the rendered seat game's move 2).
     const m = new TileMemory({ k: 5 });
     for (let n = 0; n < 5; n++) {

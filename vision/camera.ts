@@ -28,11 +28,11 @@
  */
 import { Buffer } from 'node:buffer';
 import { uprightGrid } from './classify.ts';
-import { decodeImage } from './decode.ts';
+import { type DecodedImage, decodeImage } from './decode.ts';
 import { cornersMoved } from './homography.ts';
 import { inNewLight, relight } from './light.ts';
 import { type FrameState, locateGrid, type RecognizeOptions, readFrame } from './recognize.ts';
-import { changedSquares, movedWholeSquares, PER, sampleSquares } from './sampling.ts';
+import { changedSquares, lookApart, movedWholeSquares, PER, sampleSquares } from './sampling.ts';
 import { gridStayed, type LineProfiles, lineProfiles } from './track.ts';
 import { type BoardReading, type Corners, VisionError } from './types.ts';
 
@@ -75,6 +75,9 @@ const UNMOVED = 0.1;
  * reading the better for it); one that settled a far row off moved it 1.5 squares (the same game seen at 68°).
  */
 const FOUND_ELSEWHERE = 0.5;
+/** The last grid is kept against one found elsewhere when the squares under it look at most this share as unlike the
+ *  reference as under the other. */
+const KEPT_CLEARLY = 0.75;
 /** Squares read again in turn on every frame that reads some, as a guard. */
 const GUARD = 5;
 /** A whole read due (`fullEvery`) waits while frames are waited for, up to this many times as long. */
@@ -189,7 +192,7 @@ export class Camera {
         // square under the last grid; the tiles of a move change only theirs (at a steep view, tall tiles cover the
         // lines the lines' check needs, and a search may settle a far row off: docs/measurements.md, "A steady
         // camera's grid kept by its squares").
-        if (!byLines) found = this.keptBySquares(photo, found, last.corners, changed.length);
+        if (!byLines) found = this.keptBySquares(photo, found, last.corners);
       }
       if (changed.length <= MOST || (toRead.length <= NEARLY_ALL && unmoved(found!, last.corners))) {
         const cells = new Set(toRead);
@@ -230,13 +233,13 @@ export class Camera {
       const before = changedSquares(this.reference, sampleSquares(photo, last.corners)).length;
       let searched: Corners | undefined;
       try {
-        searched = await locateGrid(photo, hint);
+        searched = await locateGrid(photo, last.corners);
       } catch (err) {
         // Not found again, on a board whose squares nearly all look as they did (the guard's whole read, every
         // `fullEvery` frames): its grid is where it was.
         if (!(err instanceof VisionError && err.code === 'no-board') || before > MOST) throw err;
       }
-      found = searched ? this.keptBySquares(photo, searched, last.corners, before) : last.corners;
+      found = searched ? this.keptBySquares(photo, searched, last.corners) : last.corners;
     }
     const next = await readFrame(
       bytes,
@@ -275,23 +278,28 @@ export class Camera {
   }
 
   /**
-   * Of a grid found again (`found`) and the last one (`last`, under which `changedThere` squares look changed from
-   * the reference), the one the squares say the board is under: the one under which fewer look changed. A board or a
+   * Of a grid found again (`found`) and the last one (`last`), the one the squares say the board is under: the one
+   * under which they look clearly more as they did in the reference, whatever the light (`lookApart`). A board or a
    * camera that moved changes nearly every square under the last grid; the tiles of a move change only theirs. Seen
    * steeply, tall tiles hide the lines, and a grid found again can settle a far row off, to be read so from then on
    * (docs/measurements.md, "A steady camera's grid kept by its squares"). A grid found near where it was
    * (FOUND_ELSEWHERE) is taken as found: the reference was sampled under the last grid, so any other looks changed
-   * on the squares with letters, and a search may refine a grid a little.
+   * on the squares with letters, and a search may refine a grid a little; so is one where the two look alike.
    */
-  private keptBySquares(
-    photo: { width: number; height: number; data: Uint8Array },
-    found: Corners,
-    last: Corners,
-    changedThere: number,
-  ): Corners {
-    if (!this.reference || cornersMoved(last, found) < FOUND_ELSEWHERE) return found;
-    const there = changedSquares(this.reference, sampleSquares(photo, found)).length;
-    return changedThere <= there ? last : found;
+  private keptBySquares(photo: DecodedImage, found: Corners, last: Corners): Corners {
+    if (!this.reference) return found;
+    // The grid found, its corners in the last grid's order (a board seen near 45° may start them elsewhere).
+    let aligned = found;
+    let moved = Number.POSITIVE_INFINITY;
+    for (let k = 0; k < 4; k++) {
+      const turned = [0, 1, 2, 3].map((i) => found[(i + k) % 4]!) as unknown as Corners;
+      const m = cornersMoved(last, turned);
+      if (m < moved) [aligned, moved] = [turned, m];
+    }
+    if (!(moved >= FOUND_ELSEWHERE)) return found;
+    const stayed = lookApart(this.reference, sampleSquares(photo, last));
+    const there = lookApart(this.reference, sampleSquares(photo, aligned));
+    return stayed < KEPT_CLEARLY * there ? last : found;
   }
 
   /**

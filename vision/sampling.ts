@@ -84,6 +84,17 @@ export function movedWholeSquares(reference: Float32Array, samples: Float32Array
   return false;
 }
 
+/**
+ * How unlike the reference's the squares look now, whatever the light: the mean absolute difference of the two sets
+ * of samples, each less its mean and over its spread (a change of light or exposure moves them all alike).
+ */
+export function lookApart(reference: Float32Array, samples: Float32Array): number {
+  const [was, now] = [standardised(reference), standardised(samples)];
+  let sum = 0;
+  for (let k = 0; k < was.length; k++) sum += Math.abs(now[k]! - was[k]!);
+  return sum / was.length;
+}
+
 /** `values` less their mean, over their standard deviation. */
 function standardised(values: Float32Array): Float32Array {
   let sum = 0;

@@ -88,8 +88,8 @@ describe('settleBlanks', () => {
     // seen, its colour a tile's): the colour cannot say whether it is that face or a tile of its own.
     const image = { width: WARPED, height: WARPED, data: board(GREEN, tiles) };
     const at = 7 * 15 + 10;
-    const coveredBy = Array<number>(225).fill(-1);
-    coveredBy[at] = at - 1;
+    const coveredBy = Array.from({ length: 225 }, () => [] as number[]);
+    coveredBy[at] = [at - 1];
     const settled = settleBlanks(
       boardColours(image),
       read,
@@ -100,8 +100,20 @@ describe('settleBlanks', () => {
     );
     expect(settled.chars[at]).toBe('.');
     expect(settled.confidence[at]).toBeLessThan(0.5);
+    // Read as a blank there, it is not the surer for the colour.
+    const blank = read.map((c, i) => (i === at ? '?' : c));
+    const asBlank = settleBlanks(
+      boardColours(image),
+      blank,
+      Array(225).fill(0.3),
+      Array(225).fill(0.97),
+      undefined,
+      coveredBy,
+    );
+    expect(asBlank.chars[at]).toBe('?');
+    expect(asBlank.confidence[at]).toBe(0.3);
     // Behind an empty square, the colour decides as before.
-    coveredBy[at] = at + 1;
+    coveredBy[at] = [at + 1];
     const alone = settleBlanks(
       boardColours(image),
       read,
@@ -159,18 +171,19 @@ describe('the squares behind tiles seen from the side (behindFaces)', () => {
   it('names, for each square, the one in front whose face is drawn over a quarter of it or more', () => {
     // The faces drawn 8 pixels (0.4 of a square) up: each face covers the square above its own.
     const covered = behindFaces(grid(0, 0), grid(0, -8));
-    expect(covered[3 * 15 + 4]).toBe(4 * 15 + 4);
-    expect(covered[0 * 15 + 9]).toBe(1 * 15 + 9);
+    expect(covered[3 * 15 + 4]).toEqual([4 * 15 + 4]);
+    expect(covered[0 * 15 + 9]).toEqual([1 * 15 + 9]);
     // The near row has no square in front of it.
-    expect(covered[14 * 15 + 4]).toBe(-1);
-    // Sideways too: faces drawn 6 pixels left cover the square to their left.
-    expect(behindFaces(grid(0, 0), grid(-6, 0))[7 * 15 + 3]).toBe(7 * 15 + 4);
+    expect(covered[14 * 15 + 4]).toEqual([]);
+    // Sideways too: faces drawn 6 pixels left cover the square to their left; from a corner, both.
+    expect(behindFaces(grid(0, 0), grid(-6, 0))[7 * 15 + 3]).toEqual([7 * 15 + 4]);
+    expect(behindFaces(grid(0, 0), grid(-6, -8))[6 * 15 + 3]).toEqual([6 * 15 + 4, 7 * 15 + 3]);
   });
 
   it('names none where the faces are drawn over less than a quarter of a square, or on the board itself', () => {
-    expect(behindFaces(grid(0, 0), grid(0, -4)).every((c) => c === -1)).toBe(true);
+    expect(behindFaces(grid(0, 0), grid(0, -4)).every((c) => c.length === 0)).toBe(true);
     const flat = grid(0, 0);
-    expect(behindFaces(flat, flat).every((c) => c === -1)).toBe(true);
+    expect(behindFaces(flat, flat).every((c) => c.length === 0)).toBe(true);
   });
 });
 

@@ -48,10 +48,11 @@ export function settleBlanks(
   /** Per cell, the model's most likely letter, its share, and the blank's share (see `CellReading`). */
   letters?: { letter: readonly string[]; letterShare: readonly number[]; blankShare: readonly number[] },
   /**
-   * Per cell (as seen), the cell whose tile's face, seen from the side, covers part of it in the photo (`behindFaces`),
-   * or -1. Where that cell is read as a tile, the colour cannot call this one a tile: it may be that tile's face.
+   * Per cell (as seen), the cells whose tiles' faces, seen from the side, cover part of it in the photo
+   * (`behindFaces`). Where one of them is read as a tile, the colour cannot call this one a tile: it may be that
+   * tile's face.
    */
-  coveredBy?: readonly number[],
+  coveredBy?: readonly (readonly number[])[],
 ): SettledCells {
   const outChars = [...chars];
   const outConfidence = [...confidence];
@@ -83,11 +84,13 @@ export function settleBlanks(
     const verdict = toTile < toSquare ? '?' : '.';
     // A tile's colour where a tile in front may stand over the square: it may be that tile's face, or a blank
     // behind it. Never decisive: the square's reading stays, as unsure as the colour makes it.
-    const front = coveredBy?.[i] ?? -1;
-    const hidden = verdict === '?' && front >= 0 && !open(front);
+    const hidden = verdict === '?' && (coveredBy?.[i] ?? []).some((front) => !open(front));
     // How clearly the colour sides with one of the two: 0 halfway between them, 1 on one of them or beyond.
     const clear = Math.min(1, Math.abs(toTile - toSquare) / apart);
-    if (verdict === chars[i]) outConfidence[i] = Math.max(confidence[i]!, pair[i]! * clear);
+    if (verdict === chars[i]) {
+      // A blank read where a face in front may be what shows: not the surer for the colour.
+      if (!hidden) outConfidence[i] = Math.max(confidence[i]!, pair[i]! * clear);
+    }
     // Decisive only when the colour is close to one of the two: a hand or a shadow is far from both.
     else if (!hidden && clear >= DECISIVE && Math.min(toTile, toSquare) <= NEAR * apart) {
       outChars[i] = verdict;
@@ -306,12 +309,12 @@ export function layoutContrast(
 /**
  * Seen from the side, a tile's face stands above its square and is drawn over part of the square behind it (away from
  * the camera): a quarter of it or more from about 50° with tiles a fifth of a square high. Per cell (as seen on
- * `corners`), the cell whose tile's face (on `faces`, the grid lifted to the tiles' faces) covers at least `cover` of
- * it, or -1. The colours taken on the board's plane (`photoColours`, the middle half of each square) then show that
- * face's colour.
+ * `corners`), the cells whose tiles' faces (on `faces`, the grid lifted to the tiles' faces) cover at least `cover`
+ * of it, along the rows or the columns (a view from a corner: both). The colours taken on the board's plane
+ * (`photoColours`, the middle half of each square) then show those faces' colour.
  */
-export function behindFaces(corners: Corners, faces: Corners, cover = COVERED): number[] {
-  const out = new Array<number>(225).fill(-1);
+export function behindFaces(corners: Corners, faces: Corners, cover = COVERED): number[][] {
+  const out = Array.from({ length: 225 }, () => [] as number[]);
   if (faces === corners) return out;
   const board = gridHomography(corners);
   const lifted = gridHomography(faces);
@@ -322,8 +325,8 @@ export function behindFaces(corners: Corners, faces: Corners, cover = COVERED): 
     const [u, v] = unproject(board, x, y);
     const [du, dv] = [u - c - 0.5, v - r - 0.5];
     const [br, bc] = [r + Math.sign(dv), c + Math.sign(du)];
-    if (Math.abs(dv) >= cover && br >= 0 && br < 15) out[br * 15 + c] = i;
-    if (Math.abs(du) >= cover && bc >= 0 && bc < 15) out[r * 15 + bc] = i;
+    if (Math.abs(dv) >= cover && br >= 0 && br < 15) out[br * 15 + c]!.push(i);
+    if (Math.abs(du) >= cover && bc >= 0 && bc < 15) out[r * 15 + bc]!.push(i);
   }
   return out;
 }

@@ -282,6 +282,11 @@ export class MeSession implements Session {
     // While an End turn of this camera waits for a clear frame, its next frame is the End turn's.
     const waiting = this.handWaits.has(camera);
     const committed = this.state.boards[board]!;
+    // Before a board's first turn its squares are empty, a fact: a frame of it that shows no tile, none in doubt and
+    // no hand shows the camera the empty squares, kept as a turn keeps them (as a classic game's camera does), and
+    // teaches it nothing (the printed squares are no examples of an empty square).
+    const first = committed.cells.every((c) => c === EMPTY) && !this.turns.has(board);
+    if (!endTurn && !waiting && !first) return { status: 'waiting', board };
     const seen = interpret(
       { board: read, unsure: reading.unsure, alternatives: reading.alternatives },
       {
@@ -293,15 +298,7 @@ export class MeSession implements Session {
         alsoCounted: this.state.boards.flatMap((b, i) => (i === board ? [] : [this.turns.get(i) ?? b])),
       },
     );
-    // Before a board's first turn its squares are empty, a fact: a frame of it that shows no tile, none in doubt and
-    // no hand shows the camera the empty squares, kept as a turn keeps them (as a classic game's camera does), and
-    // teaches it nothing (the printed squares are no examples of an empty square).
-    if (
-      committed.cells.every((c) => c === EMPTY) &&
-      !this.turns.has(board) &&
-      !seen.hand &&
-      !newTiles(committed, seen.board, seen.doubts)
-    )
+    if (first && !seen.hand && !newTiles(committed, seen.board, seen.doubts))
       this.intake.learn(camera, maybeTiles(committed, reading.alternatives), bytes, { teach: false });
     if (!endTurn && !waiting) return { status: 'waiting', board };
     this.checkMayEnd(board);
