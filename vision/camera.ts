@@ -187,11 +187,9 @@ export class Camera {
           !movedWholeSquares(this.reference, samples);
         found = byLines ? last.corners : await locateGrid(photo, last.corners);
         gridBy = byLines ? 'lines' : 'search';
-        // A grid found elsewhere is kept only where the squares say the board is there: under it, fewer of them look
-        // changed from the reference than under the last grid. A board or camera that moved changes nearly every
-        // square under the last grid; the tiles of a move change only theirs (at a steep view, tall tiles cover the
-        // lines the lines' check needs, and a search may settle a far row off: docs/measurements.md, "A steady
-        // camera's grid kept by its squares").
+        // A grid found elsewhere is not taken where the squares under the last grid look clearly more as they did
+        // (keptBySquares): seen steeply, tall tiles cover the lines the lines' check needs, and a search may settle a
+        // far row off.
         if (!byLines) found = this.keptBySquares(photo, found, last.corners);
       }
       if (changed.length <= MOST || (toRead.length <= NEARLY_ALL && unmoved(found!, last.corners))) {
@@ -227,8 +225,8 @@ export class Camera {
       }
     }
     const hint = this.options.corners || !same ? undefined : last?.reading.corners;
-    // A whole read on a grid followed so far (the guard, or most of the board changed): the grid is looked for from
-    // there, and the one found kept only where the squares say the board is there (keptBySquares).
+    // A whole read on a grid followed so far (the guard's, or one beside another read of this camera): the grid is
+    // looked for from there, and one found elsewhere taken only where the squares say so (keptBySquares).
     if (!found && hint && last && this.reference) {
       const before = changedSquares(this.reference, sampleSquares(photo, last.corners)).length;
       let searched: Corners | undefined;
