@@ -27,7 +27,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -111,7 +111,11 @@ const { values: options } = parseArgs({
     seat: { type: 'string' },
   },
 });
-if (options.seat) SEAT.photos = options.seat.endsWith('/') ? options.seat : `${options.seat}/`;
+if (options.seat) {
+  // Named after its folder (seat-game-68), so that its lines and --json tell it from the committed one.
+  SEAT.photos = options.seat.endsWith('/') ? options.seat : `${options.seat}/`;
+  SEAT.name = basename(options.seat);
+}
 const dataDir =
   options.data ?? fileURLToPath(new URL('../../../shared/realdata/scrabscrap-de/', import.meta.url));
 if (!['de', 'en', 'seat', 'all'].includes(options.set!)) {
