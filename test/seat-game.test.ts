@@ -162,6 +162,12 @@ describe('a game seen from a player’s seat', () => {
       return game;
     }
 
+    async function newMeGame(): Promise<MeSession> {
+      const game = await newSession('scrabble-me');
+      if (!(game instanceof MeSession)) throw new Error('expected a Scrabble Me game');
+      return game;
+    }
+
     /** The squares the first seat's camera reads unsure in the empty board's frame, read again now. */
     const unsureOnEmpty = async (game: GameSession | MeSession) => {
       const intake = (game as unknown as { intake: FrameIntake }).intake;
@@ -245,8 +251,7 @@ describe('a game seen from a player’s seat', () => {
       // The first player's camera at their seat shows their board from the side, empty (they build nothing this
       // round): their End turn records it from that frame, and the camera then keeps its empty squares empty while
       // their pixels stay, as a classic game's camera does.
-      const game = await newSession('scrabble-me');
-      if (!(game instanceof MeSession)) throw new Error('expected a Scrabble Me game');
+      const game = await newMeGame();
       const unsure = () => unsureOnEmpty(game);
       expect((await unsure()).has('8O')).toBe(true);
       expect((await game.submitFrame(frame(0), true, { camera: 0 })).status).toBe('ended-turn');
@@ -256,8 +261,7 @@ describe('a game seen from a player’s seat', () => {
     it('keeps a Scrabble Me board’s empty squares empty before its first turn, as a classic game does', async () => {
       // The camera sees the empty board before anyone ends a turn: the board is empty, a fact, and its printed
       // squares read in doubt (8O's TRIPLE WORD SCORE) are kept empty while their pixels stay.
-      const game = await newSession('scrabble-me');
-      if (!(game instanceof MeSession)) throw new Error('expected a Scrabble Me game');
+      const game = await newMeGame();
       const unsure = () => unsureOnEmpty(game);
       expect((await unsure()).has('8O')).toBe(true);
       expect((await game.submitFrame(frame(0), false, { camera: 0 })).status).toBe('waiting');

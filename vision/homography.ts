@@ -4,19 +4,21 @@
  * free of OpenCV: the vision and the pages (zooming a held square) both use it.
  */
 
+/** The grid's corners in its own coordinates, in the order a grid's corners are given. */
+const GRID_CORNERS = [
+  [0, 0],
+  [15, 0],
+  [15, 15],
+  [0, 15],
+] as const;
+
 /** Solves the 8×8 system (`solveLinear`); all NaN when the corners are degenerate. */
 export function gridHomography(corners: readonly (readonly [number, number])[]): Float64Array {
-  const grid = [
-    [0, 0],
-    [15, 0],
-    [15, 15],
-    [0, 15],
-  ] as const;
   const h = new Float64Array(9);
   if (corners.length !== 4) return h.fill(Number.NaN);
   const a: number[][] = [];
   for (let k = 0; k < 4; k++) {
-    const [u, v] = grid[k]!;
+    const [u, v] = GRID_CORNERS[k]!;
     const [x, y] = corners[k]!;
     a.push([u, v, 1, 0, 0, 0, -u * x, -v * x, x]);
     a.push([0, 0, 0, u, v, 1, -u * y, -v * y, y]);
@@ -76,16 +78,10 @@ export function cornersMoved(
   to: readonly (readonly [number, number])[],
 ): number {
   const h = gridHomography(from);
-  const grid = [
-    [0, 0],
-    [15, 0],
-    [15, 15],
-    [0, 15],
-  ] as const;
   return Math.max(
     ...to.map(([x, y], i) => {
       const [u, v] = unproject(h, x, y);
-      return Math.hypot(u - grid[i]![0], v - grid[i]![1]);
+      return Math.hypot(u - GRID_CORNERS[i]![0], v - GRID_CORNERS[i]![1]);
     }),
   );
 }

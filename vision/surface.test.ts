@@ -86,43 +86,26 @@ describe('settleBlanks', () => {
   it('leaves a tile-coloured cell read empty in doubt, not a tile, where the tile in front may stand over it', () => {
     // Seen from a seat, the tile at 8J's face is drawn over the square behind it, 8K (here the blank's cell, as
     // seen, its colour a tile's): the colour cannot say whether it is that face or a tile of its own.
-    const image = { width: WARPED, height: WARPED, data: board(GREEN, tiles) };
+    const colours = boardColours({ width: WARPED, height: WARPED, data: board(GREEN, tiles) });
     const at = 7 * 15 + 10;
     const coveredBy = Array.from({ length: 225 }, () => [] as number[]);
+    /** The cells read `chars`, each as sure as `sure`, with `coveredBy` as it stands. */
+    const settle = (chars: readonly string[], sure: number) =>
+      settleBlanks(colours, chars, Array(225).fill(sure), Array(225).fill(0.97), undefined, coveredBy);
     coveredBy[at] = [at - 1];
-    const settled = settleBlanks(
-      boardColours(image),
-      read,
-      Array(225).fill(0.95),
-      Array(225).fill(0.97),
-      undefined,
-      coveredBy,
-    );
+    const settled = settle(read, 0.95);
     expect(settled.chars[at]).toBe('.');
     expect(settled.confidence[at]).toBeLessThan(0.5);
     // Read as a blank there, it is not the surer for the colour.
-    const blank = read.map((c, i) => (i === at ? '?' : c));
-    const asBlank = settleBlanks(
-      boardColours(image),
-      blank,
-      Array(225).fill(0.3),
-      Array(225).fill(0.97),
-      undefined,
-      coveredBy,
+    const asBlank = settle(
+      read.map((c, i) => (i === at ? '?' : c)),
+      0.3,
     );
     expect(asBlank.chars[at]).toBe('?');
     expect(asBlank.confidence[at]).toBe(0.3);
     // Behind an empty square, the colour decides as before.
     coveredBy[at] = [at + 1];
-    const alone = settleBlanks(
-      boardColours(image),
-      read,
-      Array(225).fill(0.95),
-      Array(225).fill(0.97),
-      undefined,
-      coveredBy,
-    );
-    expect(alone.chars[at]).toBe('?');
+    expect(settle(read, 0.95).chars[at]).toBe('?');
   });
 
   it('takes board-coloured cells read as blanks for empty squares', () => {
