@@ -25,7 +25,7 @@
  *   held reading has wrong, then `confirm`. If the service still refuses, that is a failure (with its message) and
  *   the scorekeeper confirms the label itself.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -115,6 +115,13 @@ if (options.seat) {
   // Named after its folder (seat-game-68), so that its lines and --json tell it from the committed one.
   SEAT.photos = options.seat.endsWith('/') ? options.seat : `${options.seat}/`;
   SEAT.name = basename(options.seat);
+  if (!existsSync(join(SEAT.photos, 'sequence.txt')) || !existsSync(join(SEAT.photos, 'racks.json'))) {
+    console.error(
+      `bench:live: --seat ${options.seat} is no rendered seat game (expected sequence.txt, racks.json and move-NN.jpg/.txt, ` +
+        'as models/training/seat_game.py writes them)',
+    );
+    process.exit(2);
+  }
 }
 const dataDir =
   options.data ?? fileURLToPath(new URL('../../../shared/realdata/scrabscrap-de/', import.meta.url));
