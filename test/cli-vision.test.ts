@@ -164,6 +164,24 @@ describe('tilecam eval', () => {
     });
   });
 
+  it('compares a blank labelled with the letter it was named (lowercase) as the blank it is read as', async () => {
+    // The rendered games' labels write a blank as its named letter in lowercase; no photo shows that letter.
+    const dir = mkdtempSync(join(tmpdir(), 'tilecam-eval-named-'));
+    copyFileSync(join(photos, 'blank_tiles.jpg'), join(dir, 'blank_tiles.jpg'));
+    const label = readFileSync(join(photos, 'blank_tiles.txt'), 'utf8');
+    expect(label.split('?').length - 1).toBeGreaterThan(0);
+    writeFileSync(join(dir, 'blank_tiles.txt'), label.replaceAll('?', 'e'));
+    expect(JSON.parse((await tilecam('eval', dir, '--json')).stdout)).toMatchObject({
+      cellErrors: 0,
+      boardsPerfect: 1,
+    });
+    // A blank labelled where the photo shows an empty square is still an error.
+    expect(label[0]).toBe('.');
+    writeFileSync(join(dir, 'blank_tiles.txt'), `e${label.slice(1)}`);
+    const wrong = JSON.parse((await tilecam('eval', dir, '--json')).stdout);
+    expect(wrong.confusions).toEqual([['?', '.', 1]]);
+  });
+
   it('compares with labels corrected by --errata, and refuses errata that do not fit the labels', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tilecam-eval-errata-'));
     for (const sub of ['a', 'b']) {

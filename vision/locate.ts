@@ -6,6 +6,7 @@
  */
 import { type CV, type Mat, opencv, withMats } from './cv.ts';
 import { candidateQuads, gridInQuad, grownQuad } from './grid-search.ts';
+import { squareMisfit } from './pose.ts';
 import { refinePasses, symmetricShift } from './refine.ts';
 import { type Corners, mapCorners, type Point } from './types.ts';
 import { gridByVanishingPoints } from './vanishing.ts';
@@ -168,6 +169,9 @@ export function locateBoard(
           grid = shifted;
           fitted = refine(3).anyFitted || fitted;
         }
+        // A grid no camera could see the board's square as (skewed across a half-full board along its tiles'
+        // edges, or pulled a row onto a striped border) is no board's, however clear its lines.
+        if (squareMisfit(mapCorners(grid, toPhoto), rgb) > 1) continue;
         const score = dense
           ? (gridInQuad(
               cv,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cameraPose, liftedCorners } from './pose.ts';
+import { cameraPose, liftedCorners, squareMisfit } from './pose.ts';
 import type { Corners, Point } from './types.ts';
 
 /** A pinhole camera `distance` squares from the board's centre, `tilt` degrees from straight above, beyond row 15,
@@ -68,6 +68,40 @@ describe('the camera pose from the board grid', () => {
     const corners = grid(at);
     expect(cameraPose(corners, size)?.solved).toBe(false);
     expect(liftedCorners(corners, size)).toBe(corners);
+  });
+
+  it('tells a square seen through a camera from a grid skewed across the board', () => {
+    for (const tilt of [0, 30, 55, 70])
+      for (const yaw of [0, 25, 45])
+        for (const focal of [700, 1000, 2000]) {
+          const at = camera(tilt, 25, focal, size, yaw);
+          const view = `${tilt}° from above, turned ${yaw}°, focal ${focal} px`;
+          expect(squareMisfit(grid(at), size), view).toBeLessThan(0.1);
+          // A real board's squares are not quite square (and a real photo's middle is not quite its camera's):
+          // 8% taller than wide is still a board.
+          const tall: Corners = [at(0, 0, 0), at(15, 0, 0), at(15, 16.2, 0), at(0, 16.2, 0)];
+          expect(squareMisfit(tall, size), view).toBeLessThan(0.6);
+        }
+    // Seen from a side of the table, a grid whose near corner lies 3 squares along the row, or one sheared 2 squares
+    // (as found along a half-full board's tiles' edges), is no square.
+    for (const tilt of [0, 30, 55, 70]) {
+      const at = camera(tilt, 25, 1000, size);
+      const skewed: Corners = [at(0, 0, 0), at(15, 0, 0), at(15, 15, 0), at(3, 15, 0)];
+      const sheared: Corners = [at(0, 0, 0), at(15, 0, 0), at(13, 15, 0), at(-2, 15, 0)];
+      expect(squareMisfit(skewed, size), `${tilt}°`).toBeGreaterThan(1.5);
+      expect(squareMisfit(sheared, size), `${tilt}°`).toBeGreaterThan(1.5);
+    }
+    expect(
+      squareMisfit(
+        [
+          [0, 0],
+          [0, 0],
+          [0, 0],
+          [0, 0],
+        ],
+        size,
+      ),
+    ).toBe(Number.POSITIVE_INFINITY);
   });
 
   it('leaves degenerate corners as they are', () => {

@@ -89,6 +89,48 @@ export function cameraPose(corners: Corners, size: { width: number; height: numb
   return { focal, solved, tilt, r1, r2, r3: r3n, t, height: Math.abs(dot(r3n, t)) };
 }
 
+/** Focal lengths a camera may have, as a share of the picture's longer side: a phone's wide lens (0.5) to a 3× zoom. */
+const CAMERA_FOCALS = [0.3, 3] as const;
+/** How far a grid may be from a right angle, in degrees, and its sides from equal, as a share (ln of their ratio),
+ *  and still be a board's square grid. Real grids are at most 2.5° and 0.13 (jheidel-en 170725: a real board's
+ *  squares are not quite square, and a real camera's middle is not quite the picture's), measured in
+ *  docs/measurements.md, "A grid no camera could see". */
+const SQUARE_ANGLE = 3;
+const SQUARE_SIDES = 0.15;
+
+/**
+ * How far the grid with these corners is from a square seen through a camera: the least, over the focal lengths a
+ * camera may have (principal point at the picture's middle), of the larger of its misfits from a right angle and
+ * from equal sides, each as a share of what a board's grid may show (SQUARE_ANGLE, SQUARE_SIDES). Above 1, no
+ * camera at the picture's middle sees the board's square so: a grid skewed across a half-full board seen from a
+ * seat (its corners 2–7 squares off, along tiles' edges) measures 1.6–5.5; the grids found on the real photos, at
+ * most 0.85, except two lying a row onto the border (2.0, 6.7).
+ */
+export function squareMisfit(corners: Corners, size: { width: number; height: number }): number {
+  const h = gridHomography(corners);
+  if (!h.every(Number.isFinite)) return Number.POSITIVE_INFINITY;
+  const cx = size.width / 2;
+  const cy = size.height / 2;
+  const col = (j: number): V3 => [h[j]! - cx * h[6 + j]!, h[3 + j]! - cy * h[6 + j]!, h[6 + j]!];
+  const [h1, h2] = [col(0), col(1)];
+  const long = Math.max(size.width, size.height);
+  let least = Number.POSITIVE_INFINITY;
+  // Steps of 1% over the focal range: the misfit changes smoothly with the focal length.
+  const [lo, hi] = CAMERA_FOCALS.map(Math.log) as [number, number];
+  for (let s = lo; s <= hi + 1e-9; s += (hi - lo) / 230) {
+    const f = Math.exp(s) * long;
+    const m1: V3 = [h1[0] / f, h1[1] / f, h1[2]];
+    const m2: V3 = [h2[0] / f, h2[1] / f, h2[2]];
+    const n1 = norm(m1);
+    const n2 = norm(m2);
+    const cos = Math.max(-1, Math.min(1, dot(m1, m2) / (n1 * n2)));
+    const angle = Math.abs(90 - (Math.acos(cos) * 180) / Math.PI);
+    const misfit = Math.max(angle / SQUARE_ANGLE, Math.abs(Math.log(n1 / n2)) / SQUARE_SIDES);
+    if (misfit < least) least = misfit;
+  }
+  return least;
+}
+
 /**
  * The grid's corners as they would be drawn on the plane `lift` squares above the board, toward the camera: the
  * plane a tile's face lies on. The corners themselves when no pose can be had.

@@ -4,7 +4,8 @@
  * in board text) and measures the vision. `--labels DIR` takes the labels from another folder instead, at the same
  * path below it as the photo below its folder: for photos that may not be copied into the project, whose
  * hand-made labels are (fixtures/labels/). A photo whose board is not found counts all 225 of its squares as errors. A progress
- * bar goes to stderr when it is a terminal.
+ * bar goes to stderr when it is a terminal. A blank labelled with the letter it was named (lowercase, as the rendered
+ * games' labels write it) is compared as `?`, the blank the vision reads: no photo shows a blank's named letter.
  *
  * `--blanks-labelled-empty` is for label sets that write a blank tile as `.` (kwwangkw-en says so of itself): a
  * square read as a blank is then compared as `.`, and how many were is reported as `blanksOnEmptyLabels`. Such labels
@@ -285,7 +286,10 @@ export async function evaluate(
       let errors = 0;
       const squares: string[] = [];
       const sheet: SheetSquare[] = [];
-      expected.forEach((t, k) => {
+      expected.forEach((label, k) => {
+        // A blank labelled with the letter it stands for (lowercase, as the rendered games write it) is read right
+        // as a blank: no photo shows which letter a blank was named.
+        const t = label === label.toUpperCase() ? label : '?';
         const r = read?.[k] ?? '∅';
         if (r === t) {
           if (unsure.has(k)) unsureRight++;
