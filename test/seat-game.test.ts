@@ -127,7 +127,9 @@ describe('a game seen from a player’s seat', () => {
           farthest = Math.max(farthest, Math.min(...turns.map((c) => cornersMoved(truth, c))));
         }
       }
-      expect(farthest, `each frame ${times} times`).toBeLessThan(0.5);
+      // And not pulled off by the tiles' faces over its lines where the squares say the camera did not move (a
+      // guard's search settled 0.32 of a square off, and three moves more were held).
+      expect(farthest, `each frame ${times} times`).toBeLessThan(0.2);
     }
   }, 120_000);
 

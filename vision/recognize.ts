@@ -19,7 +19,14 @@ import { type DecodedImage, decodeImage, shrink } from './decode.ts';
 import { gridHomography } from './homography.ts';
 import { locateBoard, orderCorners, WORK } from './locate.ts';
 import { cameraPose, liftedCorners, TILE_HEIGHT } from './pose.ts';
-import { behindFaces, fewerBlanks, layoutContrast, photoColours, settleBlanks } from './surface.ts';
+import {
+  behindFaces,
+  clearerMoved,
+  fewerBlanks,
+  layoutContrast,
+  photoColours,
+  settleBlanks,
+} from './surface.ts';
 import {
   type BoardReading,
   type Corners,
@@ -206,13 +213,28 @@ export async function readFrame(
   // colours, it lies over something else (a rack, the table, the border) or rows off, and its reading is no board's.
   // Judged from the faces' plane's reading where the view is from the side: read on the board's plane, the empty
   // squares under a grid a row and a column off (seen on the rendered seat game) are surer, and would pass.
-  const judged = onFaces ? readCells(cells, onFaces, allowed, look) : seen;
-  const contrast =
-    reuse || options.corners ? undefined : layoutContrast(colours, judged.chars, judged.confidence);
+  // Where the faces' plane reads too few empty squares surely to judge by (a half-full board seen at 62°: a grid a
+  // row off went unjudged, 46 squares read wrong without a question), from the reading as it stands.
+  const judgedBy = (r: CellReading) =>
+    reuse || options.corners ? undefined : layoutContrast(colours, r.chars, r.confidence);
+  let judged = onFaces ? readCells(cells, onFaces, allowed, look) : seen;
+  let contrast = judgedBy(judged);
+  if (contrast === undefined && judged !== seen) {
+    judged = seen;
+    contrast = judgedBy(seen);
+  }
+  // And where the grid moved a square shows the layout more clearly than the grid does, the grid is a row or a
+  // column off (a grid found on the border's line, or on a line of the far tiles' edges seen from a seat).
+  const moved =
+    contrast === undefined || contrast < MIN_LAYOUT_CONTRAST
+      ? undefined
+      : clearerMoved(colours, judged.chars, judged.confidence, contrast, MIN_LAYOUT_CONTRAST);
   const gridDoubt =
     contrast !== undefined && contrast < MIN_LAYOUT_CONTRAST
       ? "a grid was found, but the squares under it do not show the board's premium squares: it may lie over a rack or the table, or rows off the board. Make sure the whole board is in view"
-      : undefined;
+      : moved
+        ? `a grid was found, but the board's premium squares show more clearly a ${moved.rows ? 'row' : 'column'} beside it: it is likely a ${moved.rows ? 'row' : 'column'} off the board's grid. Make sure the whole board and its border are in view`
+        : undefined;
   let colourSettled = settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen, coveredBy);
   if (!exact) {
     // Where the colours overrule the model (a square it read empty is a tile: a blank, or a letter it saw too
