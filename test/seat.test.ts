@@ -24,6 +24,10 @@ const scenes = JSON.parse(readFileSync(join(seat, 'scenes.json'), 'utf8')).scene
 const steep = fileURLToPath(
   new URL('../../shared/realdata/jheidel-en/photos/IMG_20151016_170746.jpg', import.meta.url),
 );
+/** A real photo of the same board from the same side, whose grid is found a row off along the far tiles. */
+const rowOff = fileURLToPath(
+  new URL('../../shared/realdata/jheidel-en/photos/IMG_20151016_170750.jpg', import.meta.url),
+);
 /** A real photo of a board of ceramic tiles set in a table, seen across it (unlabelled). */
 const tiledTable = fileURLToPath(new URL('../../shared/realdata/kwwangkw-en/photos/s2.jpg', import.meta.url));
 const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -195,6 +199,24 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
       expect((refused as ServiceError).message).toMatch(/premium squares/);
       // A grid on the board, rack in view, is not doubted.
       expect((await read('05_45-55deg_modern')).gridDoubt).toBeUndefined();
+    },
+  );
+
+  it.skipIf(!existsSync(rowOff))(
+    'does not read through a grid a row off the board’s: the premium squares show more clearly a square beside it',
+    async () => {
+      // jheidel-en 170750: its grid found a row off, on a line of the far tiles' edges. Its empty squares still show
+      // the premium layout well enough (0.74, over the 0.6 a grid on the board must show), so 36 squares were read
+      // wrong without a question. The layout a row beside it shows 8 times as clearly.
+      const reading = await recognize(readFileSync(rowOff), { letters, blanks: 2 });
+      expect(reading.gridDoubt).toMatch(/show more clearly a square beside it/);
+      expect(reading.unsure).toHaveLength(225);
+      // The same from a seat at 68° (the rendered game's move 16, its grid found a row past the far edge).
+      const steep68 = await recognize(
+        readFileSync(new URL('../fixtures/seat-game-68/move-16.jpg', import.meta.url)),
+        { letters, blanks: 2 },
+      );
+      expect(steep68.gridDoubt).toMatch(/show more clearly a square beside it/);
     },
   );
 

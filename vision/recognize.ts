@@ -233,7 +233,7 @@ export async function readFrame(
     contrast !== undefined && contrast < MIN_LAYOUT_CONTRAST
       ? "a grid was found, but the squares under it do not show the board's premium squares: it may lie over a rack or the table, or rows off the board. Make sure the whole board is in view"
       : moved
-        ? `a grid was found, but the board's premium squares show more clearly a ${moved.rows ? 'row' : 'column'} beside it: it is likely a ${moved.rows ? 'row' : 'column'} off the board's grid. Make sure the whole board and its border are in view`
+        ? "a grid was found, but the board's premium squares show more clearly a square beside it: it is likely a row or a column off the board's grid. Make sure the whole board and its border are in view"
         : undefined;
   let colourSettled = settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen, coveredBy);
   if (!exact) {
