@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { standardLayout } from '../server/engine/index.ts';
-import { behindFaces, boardColours, fewerBlanks, type Lab, layoutContrast, settleBlanks } from './surface.ts';
+import {
+  behindFaces,
+  boardColours,
+  clearerMoved,
+  fewerBlanks,
+  type Lab,
+  layoutContrast,
+  settleBlanks,
+} from './surface.ts';
 import type { Corners } from './types.ts';
 import { CELL, MARGIN, WARPED } from './warp.ts';
 
@@ -251,6 +259,25 @@ describe('whether the grid lies on the board (layoutContrast)', () => {
     };
     const table = Array.from({ length: 225 }, (): Lab => [60 + noise(), 10 + noise(), 20 + noise()]);
     expect(layoutContrast(table, empty, sure)!).toBeLessThan(0.6);
+  });
+
+  it('tells a grid a row off: the layout shows more clearly a square beside it', () => {
+    // The grid a row too far up: each of its squares shows the board's square below it, and its last row the border.
+    const border: Lab = [30, 5, 5];
+    const off = Array.from({ length: 225 }, (_, i) => (i + 15 < 225 ? colourOf[kindAt(i + 15)]! : border));
+    const own = layoutContrast(off, empty, sure)!;
+    expect(clearerMoved(off, empty, sure, own, 0.6)).toMatchObject({ rows: -1, cols: 0 });
+    expect(clearerMoved(off, empty, sure, own, 0.6)!.contrast).toBeGreaterThan(own);
+    // And a column too far left, with tiles over some of its squares.
+    const left = Array.from({ length: 225 }, (_, i) => (i % 15 < 14 ? colourOf[kindAt(i + 1)]! : border));
+    const tiles = empty.map((t, i) => (i % 7 === 3 ? 'E' : t));
+    expect(clearerMoved(left, tiles, sure, layoutContrast(left, tiles, sure)!, 0.6)).toMatchObject({
+      rows: 0,
+      cols: -1,
+    });
+    // A grid on the board is clearer than any square beside it.
+    const right = Array.from({ length: 225 }, (_, i) => colourOf[kindAt(i)]!);
+    expect(clearerMoved(right, empty, sure, layoutContrast(right, empty, sure)!, 0.6)).toBeUndefined();
   });
 
   it('does not judge when too few squares are read surely empty', () => {
