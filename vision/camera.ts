@@ -18,13 +18,13 @@
  *   else the frame is read whole on the grid found, and it becomes the new reference. A grid found half a square or
  *   more from the last one is taken only where the squares say the board is there (`keptBySquares`): seen steeply,
  *   tall tiles hide the lines, and a search can settle a far row off.
- * Every `fullEvery` frames one is read whole anyway, as a guard (where few squares changed, on the last grid; else
- * its grid looked for again the same way); a frame someone waits for (`urgent`: an End turn,
- * or a frame an End turn waiting out a hand takes as its own) puts that off, to the next frame nobody waits for, up
- * to DEFER times as long: a whole read costs as much as 4–8 other frames, and an End turn read whole waits that much
- * longer (and makes the frames behind it wait). A client that sends only End turns gets the guard every
- * DEFER·`fullEvery` frames. Whole reads the frame itself calls for (see above) are never put off. A reading
- * is always what `recognize` would make of the pixels each square shows; only the work to get it differs.
+ * Every `fullEvery` frames one is read whole anyway, as a guard (its grid looked for again the same way; where few
+ * squares changed, only refined from the last grid, which stands where its lines are gone); a frame someone waits
+ * for (`urgent`: an End turn, or a frame an End turn waiting out a hand takes as its own) puts that off, to the next
+ * frame nobody waits for, up to DEFER times as long: a whole read costs as much as 4–8 other frames, and an End turn
+ * read whole waits that much longer (and makes the frames behind it wait). A client that sends only End turns gets
+ * the guard every DEFER·`fullEvery` frames. Whole reads the frame itself calls for (see above) are never put off. A
+ * reading is always what `recognize` would make of the pixels each square shows; only the work to get it differs.
  */
 import { Buffer } from 'node:buffer';
 import { uprightGrid } from './classify.ts';
@@ -34,7 +34,7 @@ import { inNewLight, relight } from './light.ts';
 import { type FrameState, locateGrid, type RecognizeOptions, readFrame } from './recognize.ts';
 import { changedSquares, lookApart, movedWholeSquares, PER, sampleSquares } from './sampling.ts';
 import { gridStayed, type LineProfiles, lineProfiles } from './track.ts';
-import type { BoardReading, Corners } from './types.ts';
+import { type BoardReading, type Corners, VisionError } from './types.ts';
 
 /** How a frame was read: searched for the board, its grid found again from the last one, the same as the last
  *  frame, or some squares read again. */
@@ -229,14 +229,19 @@ export class Camera {
     // looked for from there, and one found elsewhere taken only where the squares say so (keptBySquares).
     if (!found && hint && last && this.reference) {
       // The squares under the last grid nearly all look as they did (the guard's whole read, every `fullEvery`
-      // frames, on a camera that did not move): its grid is where it was. Searched for again there, seen steeply,
-      // the grid is pulled by the tiles' faces over its lines: the rendered game at 68° went from 0.09 to 0.32 of a
-      // square off the board's grid, and held three moves more (docs/measurements.md, "A grid no camera could see").
+      // frames, on a camera that did not move): the grid is refined from where it was, where its lines still are,
+      // and else stays. Not searched for in the whole picture: seen steeply, a search settles where the tiles' faces
+      // stand over the lines (the rendered game at 68°: 0.32 of a square off the board's grid, against 0.09, and
+      // three moves more held; docs/measurements.md, "A grid no camera could see"). Refined from there, it follows
+      // the camera's slow drift (a German game's move 21, its Ü read surely only so).
       const before = changedSquares(this.reference, sampleSquares(photo, last.corners)).length;
-      found =
-        before <= MOST
-          ? last.corners
-          : this.keptBySquares(photo, await locateGrid(photo, last.corners), last.corners);
+      let searched: Corners | undefined;
+      try {
+        searched = await locateGrid(photo, last.corners, before <= MOST);
+      } catch (err) {
+        if (!(err instanceof VisionError && err.code === 'no-board') || before > MOST) throw err;
+      }
+      found = searched ? this.keptBySquares(photo, searched, last.corners) : last.corners;
     }
     const next = await readFrame(
       bytes,

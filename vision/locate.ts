@@ -107,6 +107,8 @@ function workImages(
 export function locateBoard(
   rgb: { width: number; height: number; data: Uint8Array },
   hint?: Corners,
+  /** Only from the hint: no grid where its lines are no longer there (the whole picture is not searched). */
+  hintOnly = false,
 ): Located | undefined {
   const { cv } = opencv();
   return withMats((track) => {
@@ -142,6 +144,7 @@ export function locateBoard(
         symmetricShift(cv, colour, grid, track) === grid
       )
         return { corners: mapCorners(grid, toPhoto), score: 1, support, fitted };
+      if (hintOnly) return undefined;
     }
     const search = (at: number, dense: boolean) => {
       const small = track(new cv.Mat());

@@ -346,11 +346,16 @@ async function locate(photo: DecodedImage, options: RecognizeOptions): Promise<C
  * steady camera's last frame's) when its lines are still there, else searched for in the whole picture. A
  * VisionError (`no-board`) when there is none.
  */
-export async function locateGrid(photo: DecodedImage, hintDecoded?: Corners): Promise<Corners> {
+export async function locateGrid(
+  photo: DecodedImage,
+  hintDecoded?: Corners,
+  /** Only refined from the hint, where its lines still are: else no-board, the whole picture not searched. */
+  hintOnly = false,
+): Promise<Corners> {
   const work = await shrink(photo, WORK);
   const k = photo.width / work.width;
   const hint = hintDecoded && scaleCorners(hintDecoded, 1 / k);
-  const found = locateBoard(work, hint);
+  const found = locateBoard(work, hint, hintOnly && hint !== undefined);
   const located = found && {
     ...found,
     corners: scaleCorners(found.corners, k),
