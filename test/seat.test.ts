@@ -12,7 +12,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../server/service/errors.ts';
 import { readFrame } from '../server/service/game/frames.ts';
 import { gridHomography, project } from '../vision/homography.ts';
-import { type BoardReading, decodeImage, loadModel, readRack, recognize } from '../vision/index.ts';
+import {
+  type BoardReading,
+  type Corners,
+  decodeImage,
+  loadModel,
+  readRack,
+  recognize,
+} from '../vision/index.ts';
 import { locateGrid } from '../vision/recognize.ts';
 
 const seat = fileURLToPath(new URL('../fixtures/seat/', import.meta.url));
@@ -117,6 +124,22 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
       expect(reading.gridDoubt, name).toBeUndefined();
       expect(compare(reading, label(name)).silent.length, name).toBeLessThanOrEqual(2);
     }
+  });
+
+  it('refines a grid from a hint only, when asked, and says no board where the hint’s lines are gone', async () => {
+    const name = '05_45-55deg_modern';
+    const photo = await decodeImage(readFileSync(file(name, 'jpg')));
+    const k = photo.width / scenes[name]!.size[0];
+    const truth = scenes[name]!.grid_corners.map(
+      ([x, y]) => [x * k, y * k] as [number, number],
+    ) as unknown as Corners;
+    // From a hint a few pixels off, the grid is refined onto the board's lines.
+    const near = truth.map(([x, y]) => [x + 3, y - 2] as [number, number]) as unknown as Corners;
+    expect(nearest(name, photo.width, await locateGrid(photo, near, true))).toBeLessThan(0.2);
+    // From a hint off the board (a camera turned away), only from the hint: no board; else the picture is searched.
+    const away = truth.map(([x, y]) => [x * 0.5, y * 0.5] as [number, number]) as unknown as Corners;
+    await expect(locateGrid(photo, away, true)).rejects.toMatchObject({ code: 'no-board' });
+    expect(nearest(name, photo.width, await locateGrid(photo, away))).toBeLessThan(0.2);
   });
 
   it('finds a board whose outline runs into the table’s planks, through its vanishing points', async () => {
