@@ -133,19 +133,21 @@ describe('a game seen from a player’s seat', () => {
     }
   }, 120_000);
 
-  it('reads no grid skewed across a half-full board: the board’s own, or none', async () => {
-    // The game rendered from a seat at 62° (fixtures/seat-62-half-full). With half the board covered, the tiles'
-    // edges gave the search lines for a grid skewed across the board (a corner 2–7 squares off, fitted, and through
-    // the premium-layout check: every square of it read, 76 and 106 wrong). No camera sees a square board so
-    // (vision/pose.ts, squareMisfit): such a grid is passed over, and the next one found, or none.
-    const half = new URL('../fixtures/seat-62-half-full/', import.meta.url);
+  it('reads no grid skewed across a half-full board, nor one a row off: the board’s own, or none', async () => {
+    // The game rendered from a seat at 62° (fixtures/seat-game-62), frames 12–22. With half the board covered, the
+    // tiles' edges gave the search lines for a grid skewed across the board (a corner 2–7 squares off, fitted, and
+    // through the premium-layout check: every square of it read, 76 to 134 wrong, 289 of them without a question).
+    // No camera sees a square board so (vision/pose.ts, squareMisfit): such a grid is passed over, and the next one
+    // taken; where that one is a row off, the layout a square beside it says so (surface.ts, clearerMoved).
+    const half = new URL('../fixtures/seat-game-62/', import.meta.url);
     const truth = (
-      JSON.parse(readFileSync(new URL('truth.json', half), 'utf8')) as {
+      JSON.parse(readFileSync(new URL('racks.json', half), 'utf8')) as {
         frames: Record<string, { grid_corners: [number, number][] }>;
       }
     ).frames;
-    const found: number[] = [];
-    for (const n of [12, 16]) {
+    const read: number[] = [];
+    const doubted: number[] = [];
+    for (let n = 12; n <= 22; n++) {
       const name = `move-${n}`;
       const reading = await recognize(readFileSync(new URL(`${name}.jpg`, half)), options).catch(
         (e: unknown) => {
@@ -155,15 +157,18 @@ describe('a game seen from a player’s seat', () => {
         },
       );
       if (!reading) continue;
+      if (reading.gridDoubt) {
+        expect(reading.unsure, name).toHaveLength(225);
+        doubted.push(n);
+        continue;
+      }
       const turns = [0, 1, 2, 3].map((t) => [0, 1, 2, 3].map((i) => reading.corners[(i + t) % 4]!));
-      expect(Math.min(...turns.map((c) => cornersMoved(truth[name]!.grid_corners, c))), name).toBeLessThan(
-        0.5,
-      );
-      found.push(n);
+      const off = Math.min(...turns.map((c) => cornersMoved(truth[name]!.grid_corners, c)));
+      expect(off, name).toBeLessThan(0.5);
+      read.push(n);
     }
-    // Both boards are found once the skewed grid is passed over (move 16's second search at 0.58, taken from 0.45
-    // on where the first grid was skewed).
-    expect(found).toEqual([12, 16]);
+    // Measured: 7 read on their own grid (12–14, 16–19), 4 in doubt (15, 20–22: a row off).
+    expect(read.length, `read ${read.join(', ')}; in doubt ${doubted.join(', ')}`).toBeGreaterThanOrEqual(7);
   }, 60_000);
 
   it('flags no tile as another set’s letter where the squares are too small to show an umlaut', async () => {
