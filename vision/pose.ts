@@ -89,7 +89,9 @@ export function cameraPose(corners: Corners, size: { width: number; height: numb
   return { focal, solved, tilt, r1, r2, r3: r3n, t, height: Math.abs(dot(r3n, t)) };
 }
 
-/** Focal lengths a camera may have, as a share of the picture's longer side: a phone's wide lens (0.5) to a 3× zoom. */
+/** Focal lengths a camera may have, as a share of the picture's longer side: from an ultra-wide lens's to a 3× zoom's
+ *  (a phone's main camera about 0.75: the rendered seat views' grids fit best at 0.5–0.9; a view from above fits
+ *  any, its perspective too slight to tell). */
 const CAMERA_FOCALS = [0.3, 3] as const;
 /** How far a grid may be from a right angle, in degrees, and its sides from equal, as a share (ln of their ratio),
  *  and still be a board's square grid. Real grids are at most 2.5° and 0.13 (jheidel-en 170725: a real board's

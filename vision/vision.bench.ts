@@ -223,9 +223,11 @@ async function realPhotos(name: string) {
           : ''),
     );
 
-  // A phone's photo of the same board: one of the game's photos enlarged to 4032×3024, read cold.
+  // A phone's photo of the same board: one of the game's photos enlarged to 4032×3024, read cold. Enlarged alike
+  // both ways (a table's colour beside it): stretched, its squares would be a third wider than tall, no board a camera
+  // could see (pose.ts, squareMisfit).
   const phone = await sharp(real[Math.floor(real.length / 2)]!)
-    .resize(4032, 3024, { fit: 'fill' })
+    .resize(4032, 3024, { fit: 'contain', background: { r: 120, g: 100, b: 80 } })
     .jpeg({ quality: 90 })
     .toBuffer();
   await recognize(phone, { letters });
