@@ -336,8 +336,8 @@ export function behindFaces(corners: Corners, faces: Corners, cover = COVERED): 
  * (layoutContrast, from the same cells' colours and readings: the moved grid's cell is its neighbour's): the move
  * that does, or undefined. A grid a row off (found on a line of the board's border, or of its far tiles' edges)
  * shows the layout's colours mixed, and its true place shows them clearly. Measured on the 347 grids judged among the
- * labelled photos and renders, 262 of them real (docs/measurements.md, "A grid a row off, told by the layout a square
- * away"): on grids in place, the best move's contrast is at most 0.38 of the grid's own; on the two grids a row off
+ * labelled photos and renders, 262 of them real (docs/measurements.md, "A grid no camera could see, and a grid a row
+ * off"): on grids in place, the best move's contrast is at most 0.38 of the grid's own; on the two grids a row off
  * that passed the layout check (jheidel-en 170750, the 68° game's move 16), 8.1 and 6.7 times.
  */
 export function clearerMoved(
