@@ -8,6 +8,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emptyBoard, squareName, standardLayout } from '../server/engine/index.ts';
 import { GameSession } from '../server/service/game/classic.ts';
@@ -137,8 +138,8 @@ describe('a game seen from a player’s seat', () => {
     // The game rendered from a seat at 62° (fixtures/seat-game-62), frames 12–22. With half the board covered, the
     // tiles' edges gave the search lines for a grid skewed across the board (a corner 2–7 squares off, fitted, and
     // through the premium-layout check: every square of it read, 76 to 134 wrong, 289 of them without a question).
-    // No camera sees a square board so (vision/pose.ts, squareMisfit): such a grid is passed over, and the next one
-    // taken; where that one is a row off, the layout a square beside it says so (surface.ts, clearerMoved).
+    // No camera sees a square board so (vision/pose.ts, squareMisfit): such a grid is passed over, and the search at
+    // full size takes another; where that one is a row off, the layout a square beside it says so (clearerMoved).
     const half = new URL('../fixtures/seat-game-62/', import.meta.url);
     const truth = (
       JSON.parse(readFileSync(new URL('racks.json', half), 'utf8')) as {
@@ -170,6 +171,29 @@ describe('a game seen from a player’s seat', () => {
     // Measured: 7 read on their own grid (12–14, 16–19), 4 in doubt (15, 20–22: a row off).
     expect(read.length, `read ${read.join(', ')}; in doubt ${doubted.join(', ')}`).toBeGreaterThanOrEqual(7);
   }, 60_000);
+
+  it('reads a seat photo cut off-centre on the board’s own grid, or says why it cannot', async () => {
+    // The check of a square board takes the camera's middle for the picture's: a steep photo cut around a board at
+    // its side (here the 62° game's move 5, its board in the cut's left half) fits no camera so, and is refused with
+    // the reason, not read through another grid.
+    const half = new URL('../fixtures/seat-game-62/', import.meta.url);
+    const truth = (
+      JSON.parse(readFileSync(new URL('racks.json', half), 'utf8')) as {
+        frames: Record<string, { grid_corners: [number, number][] }>;
+      }
+    ).frames['move-05']!.grid_corners.map(([x, y]) => [x - 380, y - 340] as [number, number]);
+    const cut = await sharp(readFileSync(new URL('move-05.jpg', half)))
+      .extract({ left: 380, top: 340, width: 900, height: 380 })
+      .jpeg()
+      .toBuffer();
+    const reading = await recognize(cut, options).catch((e: unknown) => e);
+    if (reading instanceof VisionError) expect(reading.message).toMatch(/cut off-centre or stretched/);
+    else {
+      const corners = (reading as BoardReading).corners;
+      const turns = [0, 1, 2, 3].map((t) => [0, 1, 2, 3].map((i) => corners[(i + t) % 4]!));
+      expect(Math.min(...turns.map((c) => cornersMoved(truth, c)))).toBeLessThan(0.5);
+    }
+  });
 
   it('flags no tile as another set’s letter where the squares are too small to show an umlaut', async () => {
     // Frames whose far rows' letters read as Ö or Ü, on squares 9–20 pixels tall (scrabscrap-de's German tiles stay

@@ -56,9 +56,10 @@ const CLEARER = 1;
 const CLEARER_THAN_NONE = 0.6;
 /**
  * Where the first search's grid fitted its lines but was no square a camera could see (squareMisfit: skewed along a
- * half-full board's tiles' edges), there is a board, and the second search's is taken from this clear on: a board
- * seen at 62° with 16 to 22 moves on it, its grid then at 0.41–0.59 (the lower ones a row off, then in doubt by the
- * layout a square away; docs/measurements.md, "A grid no camera could see"). No real photo's first grid is so.
+ * half-full board's tiles' edges), there is a board, and the second search's is taken from this clear on: the game
+ * seen at 62°, frames 16–22, their grids then at 0.41–0.59 (the lower ones a row off, then in doubt by the layout a
+ * square away; docs/measurements.md, "A grid no camera could see"). Of the real photos only kwwangkw-en s28's first
+ * grid is so (pulled a row onto the mat); its second search's grid runs off the picture, and no board is reported.
  */
 const CLEARER_THAN_SKEWED = 0.45;
 
@@ -70,6 +71,9 @@ export interface Located {
   readonly support: number;
   /** Whether the grid lines were fitted at least once; if not, the grid is only the coarse search's guess. */
   readonly fitted: boolean;
+  /** No grid but one whose lines fitted and that no camera could see the square board as (`squareMisfit`): that one,
+   *  for the caller to say why there is no board. */
+  readonly skewed?: boolean;
 }
 
 /**
@@ -107,7 +111,8 @@ function workImages(
 export function locateBoard(
   rgb: { width: number; height: number; data: Uint8Array },
   hint?: Corners,
-  /** Only from the hint: no grid where its lines are no longer there (the whole picture is not searched). */
+  /** With a hint, only from the hint: no grid where its lines are no longer there (the whole picture is not searched
+   *  then). Without one, the picture is searched all the same. */
   hintOnly = false,
 ): Located | undefined {
   const { cv } = opencv();
@@ -182,7 +187,7 @@ export function locateBoard(
         // A grid no camera could see the board's square as (skewed across a half-full board along its tiles'
         // edges, or pulled a row onto a striped border) is no board's, however clear its lines.
         if (squareMisfit(mapCorners(grid, toPhoto), rgb) > 1) {
-          if (fitted) skewed = true;
+          if (fitted) skewed ??= grid;
           continue;
         }
         const score = dense
@@ -199,9 +204,10 @@ export function locateBoard(
       if (best) ({ grid, support } = best);
       return best;
     };
-    let skewed = false;
+    /** The first fitted grid passed over as no square a camera could see. */
+    let skewed: Point[] | undefined;
     let found = search(SEARCH, false);
-    const firstSkewed = skewed;
+    const firstSkewed = skewed !== undefined;
     if (!(found?.fitted && found.score >= CLEAR_GRID)) {
       // Kept only when its lines fit and are far clearer. Measured with the grown outlines: 12 of the 36 seat views,
       // 1.24 and up, each then right; of the 14 real photos searched again, one (kwwangkw s2, 1.57, then right), the
@@ -211,7 +217,10 @@ export function locateBoard(
       const floor = found?.fitted ? CLEARER : firstSkewed ? CLEARER_THAN_SKEWED : CLEARER_THAN_NONE;
       if (again?.fitted && again.score >= Math.max(floor, 2 * (found?.score ?? 0))) found = again;
     }
-    if (!found) return undefined;
+    if (!found)
+      return (
+        skewed && { corners: mapCorners(skewed, toPhoto), score: 0, support: 0, fitted: false, skewed: true }
+      );
     ({ grid, support } = found);
     const { score, fitted } = found;
     return { corners: mapCorners(grid, toPhoto), score, support, fitted };

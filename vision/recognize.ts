@@ -360,6 +360,13 @@ export async function locateGrid(
     ...found,
     corners: scaleCorners(found.corners, k),
   };
+  // Only a grid that no camera could see the square board as (its lines fitted): a photo cut off-centre or
+  // stretched (the check takes the camera's middle for the picture's), or a grid skewed across the board's tiles.
+  if (located?.skewed)
+    throw new VisionError(
+      'no-board',
+      "a grid was found, but no camera could see the square board so: the photo may be cut off-centre or stretched, or the grid lies across the tiles. Send the photo as the camera took it, or give the board's corners",
+    );
   if (!located || located.score * located.support < MIN_GRID_EVIDENCE)
     throw new VisionError('no-board', 'no Scrabble board was found in the image');
   // A grid whose lines never fitted is a guess (seen on boards viewed very steeply): better no reading than one

@@ -262,13 +262,13 @@ describe('whether the grid lies on the board (layoutContrast)', () => {
   });
 
   it('tells a grid a row off: the layout shows more clearly a square beside it', () => {
-    // The grid a row too far up: each of its squares shows the board's square below it, and its last row the border.
+    // The grid a row too far down: each of its squares shows the board's square below it, and its last row the border.
     const border: Lab = [30, 5, 5];
     const off = Array.from({ length: 225 }, (_, i) => (i + 15 < 225 ? colourOf[kindAt(i + 15)]! : border));
     const own = layoutContrast(off, empty, sure)!;
     expect(clearerMoved(off, empty, sure, own, 0.6)).toMatchObject({ rows: -1, cols: 0 });
     expect(clearerMoved(off, empty, sure, own, 0.6)!.contrast).toBeGreaterThan(own);
-    // And a column too far left, with tiles over some of its squares.
+    // And a column too far right, with tiles over some of its squares.
     const left = Array.from({ length: 225 }, (_, i) => (i % 15 < 14 ? colourOf[kindAt(i + 1)]! : border));
     const tiles = empty.map((t, i) => (i % 7 === 3 ? 'E' : t));
     expect(clearerMoved(left, tiles, sure, layoutContrast(left, tiles, sure)!, 0.6)).toMatchObject({

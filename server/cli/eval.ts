@@ -286,10 +286,10 @@ export async function evaluate(
       let errors = 0;
       const squares: string[] = [];
       const sheet: SheetSquare[] = [];
-      expected.forEach((label, k) => {
+      expected.forEach((written, k) => {
         // A blank labelled with the letter it stands for (lowercase, as the rendered games write it) is read right
         // as a blank: no photo shows which letter a blank was named.
-        const t = label === label.toUpperCase() ? label : '?';
+        const t = written === written.toUpperCase() ? written : '?';
         const r = read?.[k] ?? '∅';
         if (r === t) {
           if (unsure.has(k)) unsureRight++;

@@ -9,7 +9,7 @@
  * in decide.ts, the live side in live.ts.
  */
 
-import type { BoardReading, Corners, RackReading } from '../../../vision/index.ts';
+import type { Corners, RackReading } from '../../../vision/index.ts';
 import {
   applyEvent,
   type Board,
