@@ -237,6 +237,15 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
     },
   );
 
+  it('does not read through a grid a row off at one edge only: half of it shows the layout a square beside it', async () => {
+    // Rendered view 27 (65–75°): its grid lies on the board's lines at one edge and a row off at the other; the
+    // whole grid moved shows the layout less clearly, but the half a row off shows it 1.9 times as clearly moved.
+    // 33 squares were read wrong without a question.
+    const reading = await read('27_65-75deg_modern');
+    expect(reading.gridDoubt).toMatch(/show more clearly a square beside it/);
+    expect(reading.unsure).toHaveLength(225);
+  });
+
   it('does not read through a grid a row off seen from a seat at 68°', async () => {
     // The rendered game's move 16 (fixtures/seat-game-68), its grid found a row past the far edge.
     const steep68 = await recognize(

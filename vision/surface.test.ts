@@ -275,7 +275,13 @@ describe('whether the grid lies on the board (layoutContrast)', () => {
       rows: 0,
       cols: -1,
     });
-    // A grid on the board is clearer than any square beside it.
+    // A grid on the board at its top edge and a row off at its bottom one: its lower half shows the squares below.
+    const stretched = Array.from({ length: 225 }, (_, i) =>
+      i < 8 * 15 ? colourOf[kindAt(i)]! : i + 15 < 225 ? colourOf[kindAt(i + 15)]! : border,
+    );
+    const half = clearerMoved(stretched, empty, sure, layoutContrast(stretched, empty, sure)!, 0.6);
+    expect(half).toMatchObject({ rows: -1, cols: 0, half: 'second' });
+    // A grid on the board is clearer than any square beside it, whole or half.
     const right = Array.from({ length: 225 }, (_, i) => colourOf[kindAt(i)]!);
     expect(clearerMoved(right, empty, sure, layoutContrast(right, empty, sure)!, 0.6)).toBeUndefined();
   });

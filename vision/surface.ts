@@ -335,10 +335,13 @@ export function behindFaces(corners: Corners, faces: Corners, cover = COVERED): 
  * Whether the grid moved a square along a row or a column shows the premium layout more clearly than the grid itself
  * (layoutContrast, from the same cells' colours and readings: the moved grid's cell is its neighbour's): the move
  * that does, or undefined. A grid a row off (found on a line of the board's border, or of its far tiles' edges)
- * shows the layout's colours mixed, and its true place shows them clearly. Measured on the 347 grids judged among the
- * labelled photos and renders, 262 of them real (docs/measurements.md, "A grid no camera could see, and a grid a row
- * off"): on grids in place, the best move's contrast is at most 0.38 of the grid's own; on the two grids a row off
- * that passed the layout check (jheidel-en 170750, the 68° game's move 16), 8.1 and 6.7 times.
+ * shows the layout's colours mixed, and its true place shows them clearly. So is each half of the grid (its rows or
+ * its columns 1–7 and 9–15) judged on its own, moved across: a grid whose one edge lies a row off, the other on the
+ * board's, shows it in that half only. Measured on the 347 grids judged among the labelled photos and renders, 262 of
+ * them real (docs/measurements.md, "A grid no camera could see, and a grid a row off"): on grids in place, the best
+ * move's contrast is at most 0.38 of the grid's own, and a half's at most 0.53 of the half's own; on the two grids a
+ * row off that passed the layout check (jheidel-en 170750, the 68° game's move 16), 8.1 and 6.7 times; on the
+ * rendered seat view 27, whose grid is a row off at one edge only, its half 1.9 times.
  */
 export function clearerMoved(
   colours: readonly Lab[],
@@ -346,28 +349,47 @@ export function clearerMoved(
   confidence: readonly number[],
   own: number,
   floor: number,
-): { rows: number; cols: number; contrast: number } | undefined {
-  let best: { rows: number; cols: number; contrast: number } | undefined;
-  for (const [rows, cols] of [
-    [-1, 0],
-    [1, 0],
-    [0, -1],
-    [0, 1],
-  ] as const) {
+): { rows: number; cols: number; half?: 'first' | 'second'; contrast: number } | undefined {
+  /** The contrast of the cells `keep` allows, on the grid moved by (rows, cols). */
+  const moved = (rows: number, cols: number, keep: (r: number, c: number) => boolean) => {
     const cs: Lab[] = [];
     const ch: string[] = [];
     const cf: number[] = [];
     for (let i = 0; i < 225; i++) {
       const [r, c] = [Math.floor(i / 15) + rows, (i % 15) + cols];
-      const inside = r >= 0 && r < 15 && c >= 0 && c < 15;
-      // A square of the moved grid beyond this one's edge is not seen: it takes no part.
+      // A square of the moved grid beyond this one's edge is not seen, nor one outside the part judged: it takes no
+      // part.
+      const inside = r >= 0 && r < 15 && c >= 0 && c < 15 && keep(Math.floor(i / 15), i % 15);
       cs.push(inside ? colours[r * 15 + c]! : colours[i]!);
       ch.push(inside ? chars[r * 15 + c]! : '');
       cf.push(inside ? confidence[r * 15 + c]! : 0);
     }
-    const contrast = layoutContrast(cs, ch, cf);
-    if (contrast !== undefined && contrast > own && contrast >= floor && contrast > (best?.contrast ?? 0))
-      best = { rows, cols, contrast };
+    return layoutContrast(cs, ch, cf);
+  };
+  /** The half's cells, of the rows (a move along the columns) or of the columns (along the rows). */
+  const halfOf = (half: 'first' | 'second', rows: number) => (r: number, c: number) => {
+    const along = rows !== 0 ? r : c;
+    return half === 'first' ? along < 7 : along > 7;
+  };
+  let best: { rows: number; cols: number; half?: 'first' | 'second'; contrast: number } | undefined;
+  const consider = (rows: number, cols: number, than: number, half?: 'first' | 'second') => {
+    const contrast = moved(rows, cols, half === undefined ? () => true : halfOf(half, rows));
+    if (contrast !== undefined && contrast > than && contrast >= floor && contrast > (best?.contrast ?? 0))
+      best = { rows, cols, ...(half ? { half } : {}), contrast };
+  };
+  const steps = [
+    [-1, 0],
+    [1, 0],
+    [0, -1],
+    [0, 1],
+  ] as const;
+  for (const [rows, cols] of steps) consider(rows, cols, own);
+  // Each half on its own, where it shows the layout by itself.
+  for (const half of ['first', 'second'] as const) {
+    for (const [rows, cols] of steps) {
+      const itself = moved(0, 0, halfOf(half, rows));
+      if (itself !== undefined) consider(rows, cols, itself, half);
+    }
   }
   return best;
 }
