@@ -366,7 +366,7 @@ export function clearerMoved(
     }
     return layoutContrast(cs, ch, cf);
   };
-  /** The half's cells, of the rows (a move along the columns) or of the columns (along the rows). */
+  /** A half's cells: rows 1–7 or 9–15 for a move by a row, columns 1–7 or 9–15 for a move by a column. */
   const halfOf = (half: 'first' | 'second', rows: number) => (r: number, c: number) => {
     const along = rows !== 0 ? r : c;
     return half === 'first' ? along < 7 : along > 7;
