@@ -19,7 +19,14 @@ import { MeSession } from '../server/service/game/me.ts';
 import { GameService } from '../server/service/service.ts';
 import { SqliteStore } from '../server/store/sqlite.ts';
 import { cornersMoved } from '../vision/homography.ts';
-import { type BoardReading, Camera, recognize, TileMemory, VisionError } from '../vision/index.ts';
+import {
+  type BoardReading,
+  Camera,
+  type Corners,
+  recognize,
+  TileMemory,
+  VisionError,
+} from '../vision/index.ts';
 import { readFrame } from '../vision/recognize.ts';
 
 const dir = new URL('../fixtures/seat-game/', import.meta.url);
@@ -31,6 +38,30 @@ const label = (n: number) =>
 const options = readingOptions('en');
 /** A square as the labels compare: a blank is `?`. */
 const tile = (t: string) => (t === '.' || t === t.toUpperCase() ? t : '?');
+
+/** A rendered game's true grid corners, frame by frame (its racks.json), in the photo's pixels. */
+const renderedGrids = (dir: URL) =>
+  Object.fromEntries(
+    Object.entries(
+      (
+        JSON.parse(readFileSync(new URL('racks.json', dir), 'utf8')) as {
+          frames: Record<string, { grid_corners: [number, number][] }>;
+        }
+      ).frames,
+    ).map(([name, f]) => [name, f.grid_corners]),
+  );
+
+/** How far a reading's corners lie from the true grid's, in squares: they start at the upright board's top-left,
+ *  wherever the letters say that is, so the nearest of their four turns. */
+const offTruth = (truth: readonly (readonly [number, number])[], corners: Corners) =>
+  Math.min(
+    ...[0, 1, 2, 3].map((t) =>
+      cornersMoved(
+        truth,
+        [0, 1, 2, 3].map((i) => corners[(i + t) % 4]!),
+      ),
+    ),
+  );
 
 /** The empty squares read empty but unsure, and the squares read wrong (and of them, not reported unsure). */
 function against(reading: BoardReading, truth: readonly string[]) {
@@ -111,11 +142,7 @@ describe('a game seen from a player’s seat', () => {
     // (move 11: the frame refused).
     const steep = new URL('../fixtures/seat-game-68/', import.meta.url);
     const photo = (n: number) => readFileSync(new URL(`move-${String(n).padStart(2, '0')}.jpg`, steep));
-    const truth = (
-      JSON.parse(readFileSync(new URL('racks.json', steep), 'utf8')) as {
-        frames: Record<string, { grid_corners: [number, number][] }>;
-      }
-    ).frames['move-00']!.grid_corners;
+    const truth = renderedGrids(steep)['move-00']!;
     for (const times of [2, 3]) {
       const camera = new Camera({ ...options, memory: new TileMemory() });
       await camera.read(photo(0));
@@ -123,9 +150,7 @@ describe('a game seen from a player’s seat', () => {
       for (let n = 1; n <= 22; n++) {
         for (let k = 0; k < times; k++) {
           const read = await camera.read(new Uint8Array(photo(n)));
-          // The reading's corners start at the upright board's top-left, wherever the letters say that is.
-          const turns = [0, 1, 2, 3].map((t) => [0, 1, 2, 3].map((i) => read.corners[(i + t) % 4]!));
-          farthest = Math.max(farthest, Math.min(...turns.map((c) => cornersMoved(truth, c))));
+          farthest = Math.max(farthest, offTruth(truth, read.corners));
         }
       }
       // And not pulled off by the tiles' faces over its lines where the squares say the camera did not move (a
@@ -141,11 +166,7 @@ describe('a game seen from a player’s seat', () => {
     // No camera sees a square board so (vision/pose.ts, squareMisfit): such a grid is passed over, and the search at
     // full size takes another; where that one is a row off, the layout a square beside it says so (clearerMoved).
     const half = new URL('../fixtures/seat-game-62/', import.meta.url);
-    const truth = (
-      JSON.parse(readFileSync(new URL('racks.json', half), 'utf8')) as {
-        frames: Record<string, { grid_corners: [number, number][] }>;
-      }
-    ).frames;
+    const truth = renderedGrids(half);
     const read: number[] = [];
     const doubted: number[] = [];
     for (let n = 12; n <= 22; n++) {
@@ -163,9 +184,7 @@ describe('a game seen from a player’s seat', () => {
         doubted.push(n);
         continue;
       }
-      const turns = [0, 1, 2, 3].map((t) => [0, 1, 2, 3].map((i) => reading.corners[(i + t) % 4]!));
-      const off = Math.min(...turns.map((c) => cornersMoved(truth[name]!.grid_corners, c)));
-      expect(off, name).toBeLessThan(0.5);
+      expect(offTruth(truth[name]!, reading.corners), name).toBeLessThan(0.5);
       read.push(n);
     }
     // Measured: 7 read on their own grid (12–14, 16–19), 4 in doubt (15, 20–22: a row off).
@@ -177,22 +196,14 @@ describe('a game seen from a player’s seat', () => {
     // its side (here the 62° game's move 5, its board in the cut's left half) fits no camera so, and is refused with
     // the reason, not read through another grid.
     const half = new URL('../fixtures/seat-game-62/', import.meta.url);
-    const truth = (
-      JSON.parse(readFileSync(new URL('racks.json', half), 'utf8')) as {
-        frames: Record<string, { grid_corners: [number, number][] }>;
-      }
-    ).frames['move-05']!.grid_corners.map(([x, y]) => [x - 380, y - 340] as [number, number]);
+    const truth = renderedGrids(half)['move-05']!.map(([x, y]) => [x - 380, y - 340] as [number, number]);
     const cut = await sharp(readFileSync(new URL('move-05.jpg', half)))
       .extract({ left: 380, top: 340, width: 900, height: 380 })
       .jpeg()
       .toBuffer();
     const reading = await recognize(cut, options).catch((e: unknown) => e);
     if (reading instanceof VisionError) expect(reading.message).toMatch(/cut off-centre or stretched/);
-    else {
-      const corners = (reading as BoardReading).corners;
-      const turns = [0, 1, 2, 3].map((t) => [0, 1, 2, 3].map((i) => corners[(i + t) % 4]!));
-      expect(Math.min(...turns.map((c) => cornersMoved(truth, c)))).toBeLessThan(0.5);
-    }
+    else expect(offTruth(truth, (reading as BoardReading).corners)).toBeLessThan(0.5);
   });
 
   it('flags no tile as another set’s letter where the squares are too small to show an umlaut', async () => {
