@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../server/service/errors.ts';
 import { readFrame } from '../server/service/game/frames.ts';
-import { gridHomography, project } from '../vision/homography.ts';
+import { gridHomography, unproject } from '../vision/homography.ts';
 import {
   type BoardReading,
   type Corners,
@@ -57,24 +57,10 @@ const read = (name: string, tileHeight?: number, model?: string) =>
 function nearest(name: string, width: number, corners: readonly (readonly [number, number])[]): number {
   const k = width / scenes[name]!.size[0];
   const h = gridHomography(scenes[name]!.grid_corners.map(([x, y]) => [x * k, y * k] as const));
-  // The inverse of the grid-to-photo homography, by its adjugate (the scale does not matter).
-  const [a, b, c, d, e, f, g, i, j] = h as unknown as number[];
-  const inv = [
-    e! * j! - f! * i!,
-    c! * i! - b! * j!,
-    b! * f! - c! * e!,
-    f! * g! - d! * j!,
-    a! * j! - c! * g!,
-    c! * d! - a! * f!,
-    d! * i! - e! * g!,
-    b! * g! - a! * i!,
-    a! * e! - b! * d!,
-  ];
-  const toGrid = (x: number, y: number) => project(Float64Array.from(inv), x, y);
   const ends = [0, 15];
   return Math.max(
     ...corners.map(([x, y]) => {
-      const [u, v] = toGrid(x, y);
+      const [u, v] = unproject(h, x, y);
       return Math.min(...ends.flatMap((eu) => ends.map((ev) => Math.hypot(u - eu, v - ev))));
     }),
   );
