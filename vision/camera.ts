@@ -72,7 +72,8 @@ const UNMOVED = 0.1;
  * A grid found again whose corners lie at least this far from the last grid's (squares of the last grid, where each
  * lies) is found elsewhere, and kept only where the squares say the board is there (keptBySquares). A whole read's
  * search refines a steady camera's grid by less (the rendered seat game at 55°: 0.14 and 0.26 of a square, its
- * reading the better for it); one that settled a far row off moved it 1.5 squares (the same game seen at 68°).
+ * reading the better for it, though against the rendered grid it went 0.09 → 0.21 → 0.34 of a square off); one that
+ * settled a far row off moved it 1.5 squares (the same game seen at 68°).
  */
 const FOUND_ELSEWHERE = 0.5;
 /** The last grid is kept against one found elsewhere when the squares under it look at most this share as unlike the

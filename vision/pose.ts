@@ -91,7 +91,8 @@ export function cameraPose(corners: Corners, size: { width: number; height: numb
 
 /** Focal lengths a camera may have, as a share of the picture's longer side: from an ultra-wide lens's to a 3× zoom's
  *  (a phone's main camera about 0.75: the rendered seat views' grids fit best at 0.5–0.9; a view from above fits
- *  any, its perspective too slight to tell). */
+ *  any, its perspective too slight to tell). Not FOCAL_RANGE, which says when the pose's solved focal length is no
+ *  camera at all; this says through which cameras a board's grid may be seen. */
 const CAMERA_FOCALS = [0.3, 3] as const;
 /** How far a grid may be from a right angle, in degrees, and its sides from equal, as a share (ln of their ratio),
  *  and still be a board's square grid. Grids on the board came to 0.73 of these at most (the 55° game's move 20:
