@@ -31,6 +31,7 @@ export async function workerCommand(args: string[]): Promise<number> {
   const { defaultLimits, parseLimits, photoCaps } = await import('../service/limits.ts');
   const { WorkConsumer } = await import('../service/hall/work.ts');
   const { prepareReading } = await import('../service/game/frames.ts');
+  const { rackReader } = await import('../service/game/rack-thread.ts');
   // The same limits as the instances (`--limit NAME=N`, as for serve): the photos a game may keep, the games kept in
   // memory.
   let limits: ReturnType<typeof parseLimits>;
@@ -59,6 +60,8 @@ export async function workerCommand(args: string[]): Promise<number> {
     opened.push(bus);
     // The pictures of the frames a worker reads are shown by the instance that handed them over.
     const service = new GameService(store, { bus, limits, pictures: false });
+    // Closed after the games: the process's rack reader, once its read in flight is done (worker-queue.ts).
+    opened.push({ close: () => rackReader.close() });
     opened.push({ close: async () => service.stopAll() });
     // Ready to read before it takes any queue: the first frames of the games it takes are not held up.
     await prepareReading();

@@ -10,6 +10,7 @@ export { type ErrorCode, errorStatus, ServiceError } from './errors.ts';
 export type { CaptureTiming } from './game/classic.ts';
 export { type FieldName, fieldNames, fieldsOf } from './game/fields.ts';
 export { readingOptions } from './game/frames.ts';
+export { rackReader } from './game/rack-thread.ts';
 export { type GameBus, RedisBus } from './hall/bus.ts';
 export { SharedSources } from './hall/sources.ts';
 export { WorkQueue } from './hall/work.ts';

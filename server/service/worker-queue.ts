@@ -1,9 +1,13 @@
 /**
  * Work off the event loop: one worker thread (a `.mjs` script that answers each `{ id, …request }` with
  * `{ id, …reply }`), started on first use and kept (unref'd: it never keeps the process alive), takes the requests one
- * at a time. Each has its time to answer; one that takes longer has its thread ended (a fresh one takes the next) and
- * is refused. At most `queue` requests wait; more are refused at once. The main thread only copies the request over.
- * Used for rescoring GCG records (checks/off-thread.ts) and reading racks (game/rack-thread.ts).
+ * at a time. Each has its time to answer; one that takes longer is refused, and a fresh thread takes the next. At most
+ * `queue` requests wait; more are refused at once. The main thread only copies the request over. Used for rescoring
+ * GCG records (checks/off-thread.ts) and reading racks (game/rack-thread.ts).
+ *
+ * A thread whose request was refused is ended: at once where its work is JavaScript (`native` false), once it has
+ * answered where its work runs in native code that cannot be stopped (onnxruntime's `run`: a thread ended while a
+ * run is in flight aborts the whole process, "terminate called after throwing an instance of 'Napi::Error'").
  */
 import { Worker } from 'node:worker_threads';
 
@@ -14,7 +18,16 @@ export interface WorkerQueueOptions {
   readonly queue: number;
   /** The thread's heap limit. */
   readonly heapMb: number;
+  /**
+   * The thread's work runs in native code that must not be cut off (onnxruntime): a thread whose request was
+   * refused (too slow, or the queue closed) is ended only once it has answered, or after `RETIRE_MS` without an
+   * answer. Meanwhile it takes no request, and a fresh thread takes the next.
+   */
+  readonly native?: boolean;
 }
+
+/** The longest a refused thread of native work is waited for before it is ended anyway (a run that never ends). */
+export const RETIRE_MS = 120_000;
 
 /** The errors a queue refuses with: its callers' words. */
 export interface WorkerQueueErrors {
@@ -37,6 +50,8 @@ export class WorkerQueue<Req extends object, Res> {
   private readonly waiting: Job<Res>[] = [];
   private running: { job: Job<Res>; timer: NodeJS.Timeout } | undefined;
   private next = 1;
+  /** Threads refused work still runs on (`native`), each until it has ended. */
+  private readonly retiring = new Set<Promise<void>>();
 
   constructor(
     private readonly script: URL,
@@ -54,10 +69,12 @@ export class WorkerQueue<Req extends object, Res> {
     });
   }
 
-  /** Ends the thread; requests still waiting are refused. */
+  /** Ends the thread; requests still waiting are refused. Resolves once every thread has ended (a `native` one
+   *  still working, when it has answered). A request after this starts a fresh thread. */
   async close(): Promise<void> {
     const gone = this.errors.closing();
     for (const job of this.waiting.splice(0)) job.reject(gone);
+    const busy = this.running !== undefined;
     if (this.running) {
       clearTimeout(this.running.timer);
       this.running.job.reject(gone);
@@ -65,7 +82,13 @@ export class WorkerQueue<Req extends object, Res> {
     }
     const worker = this.worker;
     this.worker = undefined;
-    if (worker) await worker.terminate();
+    if (worker) this.end(worker, busy);
+    await Promise.all(this.retiring);
+  }
+
+  /** Threads started and not yet ended: the working one and those `native` work still runs on. */
+  get threads(): number {
+    return (this.worker ? 1 : 0) + this.retiring.size;
   }
 
   private pump(): void {
@@ -115,8 +138,34 @@ export class WorkerQueue<Req extends object, Res> {
     }
     const worker = this.worker;
     this.worker = undefined;
-    if (worker) void worker.terminate();
+    if (worker) this.end(worker, true);
     job.reject(err);
     this.pump();
+  }
+
+  /**
+   * Ends `worker`, taken off the queue: at once, or where it is `busy` with native work, once it answers (its answer
+   * goes nowhere) or after RETIRE_MS.
+   */
+  private end(worker: Worker, busy: boolean): void {
+    worker.removeAllListeners('message');
+    let ended: Promise<void>;
+    if (!busy || !this.options.native) ended = worker.terminate().then(() => {});
+    else
+      ended = new Promise<void>((resolve) => {
+        const stop = () => {
+          clearTimeout(timer);
+          worker.terminate().then(
+            () => resolve(),
+            () => resolve(),
+          );
+        };
+        const timer = setTimeout(stop, RETIRE_MS);
+        timer.unref();
+        worker.once('message', stop);
+        worker.once('exit', stop);
+      });
+    this.retiring.add(ended);
+    void ended.finally(() => this.retiring.delete(ended));
   }
 }

@@ -1,5 +1,7 @@
 /** The rack reader's thread, on a frame of the rendered seat game (fixtures/seat-game, never trained on). */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Corners } from '../../../vision/index.ts';
 import { readFrame, readRackIn } from './frames.ts';
@@ -49,4 +51,19 @@ describe('reading racks in a thread of their own', () => {
       /the rack could not be read/,
     );
   }, 60_000);
+
+  it('stops reads while the model runs them without ending the process, and closes before it exits', () => {
+    // In a process of its own (rack-stop.child.mjs): a thread ended while onnxruntime runs a read aborted the whole
+    // process ("terminate called after throwing an instance of 'Napi::Error'", exit 134) once the run came back.
+    const child = spawnSync(
+      process.execPath,
+      [fileURLToPath(new URL('./rack-stop.child.mjs', import.meta.url)), '100', '300', '600'],
+      { encoding: 'utf8', timeout: 100_000 },
+    );
+    expect(child.stderr).not.toMatch(/terminate called/);
+    expect(child.status).toBe(0);
+    const { stopped } = JSON.parse(child.stdout.trim()) as { stopped: number; answered: number };
+    // The reads given 100 ms at least were stopped mid-run (a warm read takes about a second here), and the last.
+    expect(stopped).toBeGreaterThanOrEqual(2);
+  }, 120_000);
 });

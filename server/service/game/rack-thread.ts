@@ -33,7 +33,7 @@ export class RackReader {
       new URL('./rack-worker.mjs', import.meta.url),
       ({ reading, error }) =>
         error === undefined ? (reading as RackReading | undefined) : new Error(String(error)),
-      { timeoutMs: options.timeoutMs ?? 30_000, queue: waiting, heapMb: 256 },
+      { timeoutMs: options.timeoutMs ?? 30_000, queue: waiting, heapMb: 256, native: true },
       {
         full: () => new Error(`${waiting} racks are waiting to be read already`),
         timedOut: (ms) => new Error(`reading the rack took over ${ms / 1000} s: it was stopped`),
@@ -57,7 +57,8 @@ export class RackReader {
     return this.queue.run({ bytes, corners, lang, near }, timeoutMs);
   }
 
-  /** Ends the thread; reads still waiting are refused. */
+  /** Ends the thread; reads still waiting are refused. Resolves once no read runs (onnxruntime's, cut off, would abort
+   *  the process); a read after this starts a fresh thread. */
   close(): Promise<void> {
     return this.queue.close();
   }
