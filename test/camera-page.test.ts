@@ -70,10 +70,10 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
 
   /** The frames the server is handed for game `id` from now on, and when; `restore` stops recording. */
   const recordFrames = (id: string) => {
-    const frames: { at: number; endTurn: boolean }[] = [];
+    const frames: { at: number; endTurn: boolean; bytes: Uint8Array }[] = [];
     const submit = server.service.submitFrame.bind(server.service);
     server.service.submitFrame = (game, bytes, endTurn, options) => {
-      if (game === id) frames.push({ at: performance.now(), endTurn });
+      if (game === id) frames.push({ at: performance.now(), endTurn, bytes });
       return submit(game, bytes, endTurn, options);
     };
     const restore = () => {
@@ -86,9 +86,13 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tilecam-camera-'));
     server = await startServer({ port: 0, host: '127.0.0.1', db: join(dir, 'games.db') });
     base = `http://127.0.0.1:${server.port}`;
-    // Chromium's fake camera plays an MJPEG file: the photo of the board after the demo game's first move.
+    // Chromium's fake camera plays an MJPEG file: the photo of the board after the demo game's first move, in a
+    // picture larger than the page sends (2560×1920).
     const video = join(dir, 'board.mjpeg');
-    const frame = await sharp(firstMove).resize(960, 960).jpeg().toBuffer();
+    const frame = await sharp(firstMove)
+      .resize(2560, 1920, { fit: 'contain', background: '#000' })
+      .jpeg()
+      .toBuffer();
     writeFileSync(video, Buffer.concat(Array.from({ length: 10 }, () => frame)));
     browser = await launch([
       '--use-fake-ui-for-media-stream',
@@ -148,6 +152,10 @@ describe.skipIf(!chromiumPresent)('the camera page on a phone', () => {
       const page = await watchedPage(browser, 390, 844);
       await page.goto(`${base}/camera.html?game=${id}#token=${token}`);
       await page.waitForSelector('#cam-board[data-state=ok]', { timeout: 20_000 });
+      // Frames as large as the page sends (1920 px a side: far letters seen from a seat are a few pixels tall;
+      // 1280 before), the camera's shape kept.
+      const first = await sharp(frames[0]!.bytes).metadata();
+      expect([first.width, first.height]).toEqual([1920, 1440]);
       // The fake camera shows the same board all along: after the first frame and the five that follow it, one
       // every 5 s.
       await page.waitForTimeout(6000);

@@ -38,6 +38,14 @@ const glance = Object.assign(document.createElement('canvas'), {
   height: GLANCE_HEIGHT,
 });
 const glanceContext = glance.getContext('2d', { willReadFrequently: true })!;
+/**
+ * The longest side of a frame sent, in pixels, and the width asked of the camera. Seen from a player's seat the far
+ * rows are a few pixels tall: the recorded game rendered at 68° held 8 of 22 moves for a click at 1280×960, and 1 at
+ * 1920×1440; at 55°, 1 and none; read cold at 640×480, the 55° game had 280 squares wrong where 1280×960 had 1
+ * (docs/measurements.md, "Frames the size the camera gives"). A 1920-px JPEG is 250–600 kB, sent when the picture
+ * changes and every 5 s. The server reads frames up to 2000 px a side as they are (vision/decode.ts).
+ */
+const FRAME_SIDE = 1920;
 const gate = new FrameGate();
 
 /** The game's version as last seen, sent with an End turn. */
@@ -284,10 +292,11 @@ function noSuchGame(): void {
 }
 
 async function start(deviceId?: string): Promise<void> {
+  // The size asked of a camera picked from the list too: without it a browser gives 640×480.
   const stream = await navigator.mediaDevices.getUserMedia({
     video: deviceId
-      ? { deviceId: { exact: deviceId } }
-      : { facingMode: 'environment', width: { ideal: 1280 } },
+      ? { deviceId: { exact: deviceId }, width: { ideal: FRAME_SIDE } }
+      : { facingMode: 'environment', width: { ideal: FRAME_SIDE } },
   });
   // The game turned out not to exist while the camera started: it is not used.
   if (missing) {
@@ -321,11 +330,11 @@ function sendJpeg(jpeg: string, end: boolean): boolean {
   return link.send({ type: 'frame', data: { token, jpeg, camera: seat, ...turn } });
 }
 
-/** Draws a picture at most 1280 px a side and sends it as a JPEG; false when it could not be sent (no JPEG is made
- *  while the connection is down). */
+/** Draws a picture at most FRAME_SIDE px a side and sends it as a JPEG; false when it could not be sent (no JPEG is
+ *  made while the connection is down). */
 function sendPicture(source: CanvasImageSource, width: number, height: number, end: boolean): boolean {
   if (!link.open) return false;
-  const scale = Math.min(1, 1280 / Math.max(width, height));
+  const scale = Math.min(1, FRAME_SIDE / Math.max(width, height));
   canvas.width = Math.round(width * scale);
   canvas.height = Math.round(height * scale);
   canvas.getContext('2d')!.drawImage(source, 0, 0, canvas.width, canvas.height);

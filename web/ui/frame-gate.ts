@@ -1,7 +1,7 @@
 /**
  * Which of the camera's frames the camera page sends between turns. A board between two moves looks the same
  * second after second: sending it every second costs the phone its battery and the hall's Wi-Fi its air (a
- * 1280-px JPEG a second, 150–300 kB, per board), and the server a decode and a job per frame. So each second the
+ * 1920-px JPEG a second, 250–600 kB, per board), and the server a decode and a job per frame. So each second the
  * page glances at the camera through a small grey picture (GLANCE_WIDTH × GLANCE_HEIGHT) and sends the frame when:
  * - it looks changed from the last frame sent (a hand, a tile, the camera moved, the light): at least
  *   CHANGED_PIXELS of the small picture's pixels moved by LEVELS grey levels or more;
