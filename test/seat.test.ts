@@ -232,6 +232,17 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
     expect(reading.unsure).toHaveLength(225);
   });
 
+  it('does not read through a grid over part of the board only, where too few squares read empty to judge it by', async () => {
+    // fixtures/seat-planks/move-16: the recorded game of fixtures/seat-game rendered at 55° at 1920×1440 over a table
+    // of wooden planks (models/training/seat_game.py … --seed 5 --angle 55 --size 1920x1440, then made 1280×960).
+    // Its grid was found over two fifths of the board's width: of the premium squares under it, one kind only read
+    // empty surely enough to judge by, so no layout check was made, and 20 squares were read wrong without a question.
+    const frame = fileURLToPath(new URL('../fixtures/seat-planks/move-16.jpg', import.meta.url));
+    const reading = await recognize(readFileSync(frame), { letters, blanks: 2 });
+    expect(reading.gridDoubt).toMatch(/too few of the squares under it read clearly as empty/);
+    expect(reading.unsure).toHaveLength(225);
+  });
+
   it('does not read through a grid a row off seen from a seat at 68°', async () => {
     // The rendered game's move 16 (fixtures/seat-game-68), its grid found a row past the far edge.
     const steep68 = await recognize(

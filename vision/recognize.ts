@@ -229,8 +229,15 @@ export async function readFrame(
     contrast === undefined || contrast < MIN_LAYOUT_CONTRAST
       ? undefined
       : clearerMoved(colours, judged.chars, judged.confidence, contrast, MIN_LAYOUT_CONTRAST);
-  const gridDoubt =
-    contrast !== undefined && contrast < MIN_LAYOUT_CONTRAST
+  // A grid searched for under which too few squares read surely empty to judge it by (fewer than 5 plain ones, or
+  // fewer than two premium kinds with two each: layoutContrast) is not taken for a board's: a grid over part of a
+  // board only (a 55° view of a board on a table of wooden planks: two fifths of the board's width, one premium kind
+  // read empty twice or more; 20 squares read wrong without a question). Not met on a grid on a board of the real
+  // photos or the committed renders (361 grids).
+  const unjudged = !reuse && !options.corners && contrast === undefined;
+  const gridDoubt = unjudged
+    ? "a grid was found, but too few of the squares under it read clearly as empty to check it against the board's premium squares: it may lie over part of the board only. Make sure the whole board is in view"
+    : contrast !== undefined && contrast < MIN_LAYOUT_CONTRAST
       ? "a grid was found, but the squares under it do not show the board's premium squares: it may lie over a rack or the table, or rows off the board. Make sure the whole board is in view"
       : moved
         ? "a grid was found, but the board's premium squares show more clearly a square beside it: it is likely a row or a column off the board's grid. Make sure the whole board and its border are in view"
