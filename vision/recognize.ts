@@ -233,8 +233,10 @@ export async function readFrame(
   // fewer than two premium kinds with two each: layoutContrast) is not taken for a board's: a grid over part of a
   // board only (a 55° view of a board on a table of wooden planks: two fifths of the board's width, one premium kind
   // read empty twice or more; 20 squares read wrong without a question). Not met on a grid on a board of the real
-  // photos or the committed renders (361 grids).
-  const unjudged = !reuse && !options.corners && contrast === undefined;
+  // photos or the committed renders (361 grids). Only a grid searched for afresh: a steady camera's grid, from its
+  // last frame's, stays judged by the contrast alone (a hand over most of the board must not lose it).
+  const searched = !reuse && !options.corners && !options.hint && !frame?.corners;
+  const unjudged = searched && contrast === undefined;
   const gridDoubt = unjudged
     ? "a grid was found, but too few of the squares under it read clearly as empty to check it against the board's premium squares: it may lie over part of the board only. Make sure the whole board is in view"
     : contrast !== undefined && contrast < MIN_LAYOUT_CONTRAST

@@ -34,6 +34,7 @@ import { parseArgs } from 'node:util';
 import { runtimeLine } from '../cli/node-flags.ts';
 import { startServer } from '../http/app.ts';
 import type { FrameResult, GameAnalysis, GameSnapshot } from '../protocol/index.ts';
+import { rackReader } from '../service/game/rack-thread.ts';
 import { defaultLimits } from '../service/limits.ts';
 import { readLabelledGame } from './live-labels.ts';
 import { type Colour, gameFolders, readGame, type SheetGame, type SheetMove } from './live-sheet.ts';
@@ -710,6 +711,8 @@ try {
   exitCode = 1;
 } finally {
   await server?.close();
+  // Its read in flight done (a process exiting while onnxruntime runs one in a thread aborts: worker-queue.ts).
+  await rackReader.close();
   rmSync(dir, { recursive: true, force: true });
 }
 process.exit(exitCode);

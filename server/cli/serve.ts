@@ -7,6 +7,7 @@ import {
   defaultLimits,
   type Limits,
   parseLimits,
+  rackReader,
   type SourcePolicy,
   sourcePolicies,
 } from '../service/index.ts';
@@ -151,6 +152,9 @@ export async function serveCommand(args: string[]): Promise<number> {
     // Gone within a few seconds even when Redis or the database is away (closing waits on them).
     setTimeout(() => process.exit(0), 5000).unref();
     await server.close();
+    // The rack read in flight, if any, done: a process that exits while onnxruntime runs one in a thread aborts
+    // (worker-queue.ts). A read that takes longer than the 5 s above is cut off with the process all the same.
+    await rackReader.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);

@@ -27,7 +27,6 @@ import {
   parseVersion,
   photoCaps,
   RedisBus,
-  rackReader,
   ServiceError,
   SharedSources,
   type SourcePolicy,
@@ -453,9 +452,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       await work?.close();
       await bus?.close();
       await store.close();
-      // The process's rack reader, once its read in flight is done: a process that exits with onnxruntime's run in
-      // flight in a thread aborts (worker-queue.ts). A game that reads a rack after this starts it again.
-      await rackReader.close();
     },
   };
 }

@@ -1,13 +1,15 @@
 /**
  * Work off the event loop: one worker thread (a `.mjs` script that answers each `{ id, …request }` with
- * `{ id, …reply }`), started on first use and kept (unref'd: it never keeps the process alive), takes the requests one
- * at a time. Each has its time to answer; one that takes longer is refused, and a fresh thread takes the next. At most
- * `queue` requests wait; more are refused at once. The main thread only copies the request over. Used for rescoring
- * GCG records (checks/off-thread.ts) and reading racks (game/rack-thread.ts).
+ * `{ id, …reply }`), started on first use and kept, takes the requests one at a time. (It is unref'd, but the listener
+ * for its answers keeps the process alive while the thread is there: a process that is done calls `close` or exits.)
+ * Each request has its time to answer; one that takes longer is refused. At most `queue` requests wait; more are
+ * refused at once. The main thread only copies the request over. Used for rescoring GCG records
+ * (checks/off-thread.ts) and reading racks (game/rack-thread.ts).
  *
- * A thread whose request was refused is ended: at once where its work is JavaScript (`native` false), once it has
- * answered where its work runs in native code that cannot be stopped (onnxruntime's `run`: a thread ended while a
- * run is in flight aborts the whole process, "terminate called after throwing an instance of 'Napi::Error'").
+ * The thread of a refused request: where its work is JavaScript, it is ended at once and a fresh one takes the next
+ * request. Where its work runs in native code that cannot be stopped (`native`: onnxruntime's `run`, where a thread
+ * ended mid-run aborts the whole process, "terminate called after throwing an instance of 'Napi::Error'"), it is
+ * kept: its late answer goes nowhere, and the next request waits for it (its model loaded already), RETIRE_MS at most.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -20,13 +22,13 @@ export interface WorkerQueueOptions {
   readonly heapMb: number;
   /**
    * The thread's work runs in native code that must not be cut off (onnxruntime): a thread whose request was
-   * refused (too slow, or the queue closed) is ended only once it has answered, or after `RETIRE_MS` without an
-   * answer. Meanwhile it takes no request, and a fresh thread takes the next.
+   * refused is not ended while it works. Timed out, it takes the next request once it has answered the refused one;
+   * closed, it is ended once it has answered. After `RETIRE_MS` without an answer it is ended anyway.
    */
   readonly native?: boolean;
 }
 
-/** The longest a refused thread of native work is waited for before it is ended anyway (a run that never ends). */
+/** The longest a thread of native work still running a refused request is waited for (a run that never ends). */
 export const RETIRE_MS = 120_000;
 
 /** The errors a queue refuses with: its callers' words. */
@@ -49,9 +51,11 @@ export class WorkerQueue<Req extends object, Res> {
   private worker: Worker | undefined;
   private readonly waiting: Job<Res>[] = [];
   private running: { job: Job<Res>; timer: NodeJS.Timeout } | undefined;
+  /** `native`: the thread still runs a request refused for its time; the next waits for its answer (or this timer). */
+  private draining: NodeJS.Timeout | undefined;
   private next = 1;
-  /** Threads refused work still runs on (`native`), each until it has ended. */
-  private readonly retiring = new Set<Promise<void>>();
+  /** Threads being ended (a `native` one once it has answered). */
+  private readonly ending = new Set<Promise<void>>();
 
   constructor(
     private readonly script: URL,
@@ -69,30 +73,27 @@ export class WorkerQueue<Req extends object, Res> {
     });
   }
 
-  /** Ends the thread; requests still waiting are refused. Resolves once every thread has ended (a `native` one
-   *  still working, when it has answered). A request after this starts a fresh thread. */
+  /** Ends the thread; requests still waiting are refused. Resolves once the thread has ended (a `native` one still
+   *  working, when it has answered). A request after this starts a fresh thread. */
   async close(): Promise<void> {
     const gone = this.errors.closing();
     for (const job of this.waiting.splice(0)) job.reject(gone);
-    const busy = this.running !== undefined;
+    const busy = this.running !== undefined || this.draining !== undefined;
     if (this.running) {
       clearTimeout(this.running.timer);
       this.running.job.reject(gone);
       this.running = undefined;
     }
+    clearTimeout(this.draining);
+    this.draining = undefined;
     const worker = this.worker;
     this.worker = undefined;
     if (worker) this.end(worker, busy);
-    await Promise.all(this.retiring);
-  }
-
-  /** Threads started and not yet ended: the working one and those `native` work still runs on. */
-  get threads(): number {
-    return (this.worker ? 1 : 0) + this.retiring.size;
+    await Promise.all(this.ending);
   }
 
   private pump(): void {
-    if (this.running) return;
+    if (this.running || this.draining) return;
     const job = this.waiting.shift();
     if (!job) return;
     const worker = this.thread();
@@ -110,6 +111,13 @@ export class WorkerQueue<Req extends object, Res> {
     });
     worker.unref();
     worker.on('message', ({ id, ...reply }: { id: number } & Record<string, unknown>) => {
+      if (this.draining && this.worker === worker) {
+        // The refused request's answer, late: the thread is free again.
+        clearTimeout(this.draining);
+        this.draining = undefined;
+        this.pump();
+        return;
+      }
       const running = this.running;
       if (!running || running.job.id !== id) return;
       clearTimeout(running.timer);
@@ -122,6 +130,11 @@ export class WorkerQueue<Req extends object, Res> {
     const lost = (err: Error) => {
       if (this.worker !== worker) return;
       this.worker = undefined;
+      if (this.draining) {
+        clearTimeout(this.draining);
+        this.draining = undefined;
+        this.pump();
+      }
       if (this.running) this.fail(this.running.job, this.errors.lost(err));
     };
     worker.on('error', lost);
@@ -130,15 +143,30 @@ export class WorkerQueue<Req extends object, Res> {
     return worker;
   }
 
-  /** `job` is refused with `err`, its thread ended (it may still be working), and the next request goes on. */
+  /**
+   * `job` is refused with `err`, and the next request goes on: its thread, still working, is ended (JavaScript), or
+   * kept to take the next once it has answered (`native`, RETIRE_MS at most); a thread lost is gone already.
+   */
   private fail(job: Job<Res>, err: Error): void {
     if (this.running?.job === job) {
       clearTimeout(this.running.timer);
       this.running = undefined;
     }
     const worker = this.worker;
+    if (worker && this.options.native) {
+      this.draining = setTimeout(() => {
+        // No answer in RETIRE_MS: the run never ends; the thread is ended, whatever it risks.
+        this.draining = undefined;
+        if (this.worker === worker) this.worker = undefined;
+        this.end(worker, false);
+        this.pump();
+      }, RETIRE_MS);
+      this.draining.unref();
+      job.reject(err);
+      return;
+    }
     this.worker = undefined;
-    if (worker) this.end(worker, true);
+    if (worker) this.end(worker, false);
     job.reject(err);
     this.pump();
   }
@@ -161,11 +189,10 @@ export class WorkerQueue<Req extends object, Res> {
           );
         };
         const timer = setTimeout(stop, RETIRE_MS);
-        timer.unref();
         worker.once('message', stop);
         worker.once('exit', stop);
       });
-    this.retiring.add(ended);
-    void ended.finally(() => this.retiring.delete(ended));
+    this.ending.add(ended);
+    void ended.finally(() => this.ending.delete(ended));
   }
 }

@@ -40,10 +40,11 @@ const glance = Object.assign(document.createElement('canvas'), {
 const glanceContext = glance.getContext('2d', { willReadFrequently: true })!;
 /**
  * The longest side of a frame sent, in pixels, and the width asked of the camera. Seen from a player's seat the far
- * rows are a few pixels tall: the recorded game rendered at 68° held 8 of 22 moves for a click at 1280×960, and 1 at
- * 1920×1440; at 55°, 1 and none; read cold at 640×480, the 55° game had 280 squares wrong where 1280×960 had 1
- * (docs/measurements.md, "Frames the size the camera gives"). A 1920-px JPEG is 250–600 kB, sent when the picture
- * changes and every 5 s. The server reads frames up to 2000 px a side as they are (vision/decode.ts).
+ * rows are a few pixels tall: a recorded game rendered at 68° held 4 of 22 moves for a click from its frames made
+ * 1280×960, and 1 from the same frames at 1920×1440 (at 55°, none either way); read cold at 640×480, the committed
+ * 55° game had 280 squares wrong where 1280×960 had 1 (docs/measurements.md, "Frames the size the camera gives"). A
+ * 1920-px JPEG is 250–600 kB, sent when the picture changes and every 5 s. The server reads frames up to 2000 px a
+ * side as they are (vision/decode.ts).
  */
 const FRAME_SIDE = 1920;
 const gate = new FrameGate();
