@@ -19,7 +19,7 @@ for (const ms of process.argv.slice(2).map(Number)) {
     () => answered++,
     () => stopped++,
   );
-  // The run cut short ends meanwhile.
+  // The refused run comes back meanwhile (an ended thread's run aborted the process then).
   await new Promise((resolve) => setTimeout(resolve, 1500));
 }
 // And the reader closed while a read runs, the process exiting at once after.
