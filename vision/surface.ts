@@ -386,8 +386,11 @@ export function clearerMoved(
   for (const [rows, cols] of steps) consider(rows, cols, own);
   // Each half on its own, where it shows the layout by itself.
   for (const half of ['first', 'second'] as const) {
+    // The half's own contrast, once for its rows and once for its columns (each serves the two moves across it).
+    const byRows = moved(0, 0, halfOf(half, 1));
+    const byCols = moved(0, 0, halfOf(half, 0));
     for (const [rows, cols] of steps) {
-      const itself = moved(0, 0, halfOf(half, rows));
+      const itself = rows !== 0 ? byRows : byCols;
       if (itself !== undefined) consider(rows, cols, itself, half);
     }
   }

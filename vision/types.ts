@@ -55,7 +55,8 @@ export interface BoardReading {
   /**
    * Why the grid found seems not to lie on the board (the squares under it do not show its premium squares: it may
    * lie over a rack or the table, or rows off; or they show them more clearly a square beside it: a row or a column
-   * off); absent when it does. Such a reading has every square unsure: it is
+   * off; or, for a grid searched afresh, too few of them read surely empty to tell: over part of the board only);
+   * absent when it does. Such a reading has every square unsure: it is
    * no reading of the board, and the service refuses the frame as showing none.
    */
   readonly gridDoubt?: string;
