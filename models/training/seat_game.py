@@ -3,13 +3,15 @@
     /usr/bin/python3 models/training/seat_game.py GAME.gcg --out fixtures/seat-game --seed 5 --angle 55 --style modern
 
 writes move-NN.jpg (NN = 00 for the empty board, then one per play that stood) with move-NN.txt (the board text) and
-sequence.txt (the frames in order, `move-00.jpg empty` first), as fixtures/labels/jheidel-en has them, so that
+sequence.txt (the frames in order, `move-00.jpg empty` first, as fixtures/labels/jheidel-en has them; a turn that
+leaves the board as it was, an exchange, a pass or a play challenged off, is the last frame again marked `pass`), so that
 `npm run bench:live -- --set seat` plays the game through the service (server/bench/live-labels.ts), and racks.json
 (each frame's rack in the camera's foreground, and whose it is). The camera stands at the place of the player given by
 `--player` (0: the GCG's first), their rack in front of the board: the rack they hold while the other moves, and at
 the start of their own turn (the rack their next move in the GCG was played from).
 
-Only what the renderer needs is read from the GCG: plays, and a play challenged off (`--`) taken back. Blanks are
+Only what the renderer needs is read from the GCG: plays, a play challenged off (`--`) taken back (its turn lost), and
+the turns that lay no tile (exchanges and passes), so that the players' turns alternate as they did. Blanks are
 lowercase letters in the board text. The same seed gives the same scene in every frame (camera, board, table, light):
 only the tiles change. For measuring only: never train on it.
 """
@@ -27,13 +29,17 @@ import seat  # noqa: E402
 
 COLS = "ABCDEFGHIJKLMNO"
 MOVE = re.compile(r"^>([^:]+):\s*(\S*)\s+(\S+)\s+(\S+)\s+([+-]\d+)\s+(-?\d+)\s*$")
+# An exchange (`-TILES`) or a pass (`-`): no tile laid, the turn taken.
+NO_TILE = re.compile(r"^>([^:]+):\s*(\S*)\s+-\S*\s+[+-]\d+\s+-?\d+\s*$")
 
 
 def read_gcg(path):
-    """The GCG's moves: (player nick, rack, board after it) for every play that stood, in order."""
+    """The GCG's players' nicks and turns in order: (nick, rack, board after it) for a play that stood, (nick, rack,
+    None) for a turn that left the board as it was (an exchange, a pass, a play challenged off)."""
     nicks = []
     board = [["."] * 15 for _ in range(15)]
-    history = []  # (nick, rack, placed squares) of the plays, for a play taken back
+    history = []  # (nick, rack, placed squares, board after) of the plays that stand, for a play taken back
+    turns = []  # [nick, rack, placed squares or None, board after] per turn; a play challenged off becomes None
     with open(path, encoding="utf-8", errors="replace") as f:
         lines = [line.rstrip("\n") for line in f]
     for line in lines:
@@ -43,15 +49,22 @@ def read_gcg(path):
         if re.match(r"^>[^:]+:\s*\S*\s+--\s", line):
             # The play before, challenged off: its tiles go back.
             if history:
-                for r, c in history.pop()[2]:
+                taken = history.pop()
+                for r, c in taken[2]:
                     board[r][c] = "."
+                turn = next(t for t in reversed(turns) if t[2] is taken[2])
+                turn[2], turn[3] = None, None
+            continue
+        m = NO_TILE.match(line)
+        if m:
+            turns.append([m.group(1), m.group(2), None, None])
             continue
         m = MOVE.match(line)
         if not m:
             continue
         nick, rack, pos, word, _score, _total = m.groups()
-        if pos.startswith("-") or not re.match(r"^(\d+[A-O]|[A-O]\d+)$", pos):
-            continue  # an exchange, a pass, a bonus
+        if not re.match(r"^(\d+[A-O]|[A-O]\d+)$", pos):
+            continue  # a bonus, a penalty: no turn
         if pos[0].isdigit():
             row, col, dr, dc = int(pos[:-1]) - 1, COLS.index(pos[-1]), 0, 1
         else:
@@ -65,8 +78,10 @@ def read_gcg(path):
                 raise ValueError(f"{path}: {line}: {COLS[c]}{r + 1} is taken")
             board[r][c] = ch
             placed.append((r, c))
-        history.append((nick, rack, placed, ["".join(row_) for row_ in board]))
-    return nicks, [(nick, rack, rows) for nick, rack, _placed, rows in history]
+        rows = ["".join(row_) for row_ in board]
+        history.append((nick, rack, placed, rows))
+        turns.append([nick, rack, placed, rows])
+    return nicks, [(nick, rack, rows) for nick, rack, _placed, rows in turns]
 
 
 def main(argv=None):
@@ -80,7 +95,8 @@ def main(argv=None):
     ap.add_argument("--size", default="1280x960")
     args = ap.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
-    nicks, plays = read_gcg(args.gcg)
+    nicks, turns = read_gcg(args.gcg)
+    plays = [(nick, rack, rows) for nick, rack, rows in turns if rows is not None]
     if not plays:
         sys.exit(f"{args.gcg}: no plays")
     me = nicks[args.player] if args.player < len(nicks) else None
@@ -89,10 +105,18 @@ def main(argv=None):
     fonts = render.font_paths()
     empty = ["." * 15] * 15
     frames = [("move-00", empty, None)] + [(f"move-{i + 1:02d}", rows, nick) for i, (nick, _r, rows) in enumerate(plays)]
+    # The turns that lay no tile after each frame (the camera sees that frame's board again on them).
+    passes_after = [0] * len(frames)
+    played = 0
+    for _nick, _rack, rows in turns:
+        if rows is None:
+            passes_after[played] += 1
+        else:
+            played += 1
     sequence, rack_of = [], {}
     mine = 0  # the camera player's plays so far
     t_all = time.time()
-    for name, rows, nick in frames:
+    for f_index, (name, rows, nick) in enumerate(frames):
         if nick == me:
             mine += 1
         # The rack in front of the camera: the one the camera player's next play comes from (the last, when they have
@@ -111,6 +135,7 @@ def main(argv=None):
             with open(os.path.join(args.out, name + ".txt"), "w", encoding="utf-8") as f:
                 f.write("\n".join(rows) + "\n")
             sequence.append(f"{name}.jpg")
+        sequence.extend([f"{name}.jpg pass"] * passes_after[f_index])
         rack_of[name] = {"player": args.player, "rack": meta["rack_letters"], "grid_corners": meta["grid_corners"]}
         print(f"{name}: {meta['tiles']} tiles, rack {meta['rack_letters']}", flush=True)
     with open(os.path.join(args.out, "sequence.txt"), "w", encoding="utf-8") as f:

@@ -3,7 +3,9 @@
  * ../shared/realdata/jheidel-en, whose hand-made labels are fixtures/labels/jheidel-en (its README says how they were
  * made). `sequence.txt` there lists the game's photos in move order; photos with the same label show the same board.
  * A line `NAME.jpg empty` is a photo of the empty board, which has no label file (an empty board's text is the same
- * file as the shared sets' empty labels, which are not copied into the project).
+ * file as the shared sets' empty labels, which are not copied into the project). A line `NAME.jpg pass` is a turn
+ * that laid no tile (an exchange, a pass, a play challenged off: a rendered seat game's, models/training/seat_game.py),
+ * the camera seeing NAME, the board as it was, again: a pass, the next player's turn after it.
  *
  * Each change of board between two photographed positions becomes moves:
  * - one legal play: the move, its photos those of the new position (the camera saw each of them);
@@ -34,12 +36,18 @@ export function readLabelledGame(name: string, photos: string, labels: string): 
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l !== '');
-  // Consecutive photos with the same board: one position, seen several times.
-  const positions: { board: Board; photos: string[] }[] = [];
+  // Consecutive photos with the same board: one position, seen several times. A pass is a position of its own.
+  const positions: { board: Board; photos: string[]; pass?: true }[] = [];
   for (const line of sequence) {
     const [file = '', mark] = line.split(/\s+/);
-    if (mark !== undefined && mark !== 'empty')
-      throw new Error(`${labels}sequence.txt: "${line}": say NAME.jpg or NAME.jpg empty`);
+    if (mark !== undefined && mark !== 'empty' && mark !== 'pass')
+      throw new Error(`${labels}sequence.txt: "${line}": say NAME.jpg, NAME.jpg empty or NAME.jpg pass`);
+    if (mark === 'pass') {
+      const last = positions.at(-1);
+      if (!last) throw new Error(`${labels}sequence.txt: "${line}": a pass before the first photo`);
+      positions.push({ board: last.board, photos: [join(photos, file)], pass: true });
+      continue;
+    }
     const board =
       mark === 'empty'
         ? emptyBoard()
@@ -50,7 +58,8 @@ export function readLabelledGame(name: string, photos: string, labels: string): 
               .split('\n'),
           );
     const last = positions.at(-1);
-    if (last && last.board.cells.join('') === board.cells.join('')) last.photos.push(join(photos, file));
+    if (last && !last.pass && last.board.cells.join('') === board.cells.join(''))
+      last.photos.push(join(photos, file));
     else positions.push({ board, photos: [join(photos, file)] });
   }
   const rules = makeRules({ lang: 'en' });
@@ -64,6 +73,20 @@ export function readLabelledGame(name: string, photos: string, labels: string): 
     throw new Error(`${labels}: the game's first photo must show the empty board`);
   let board = first.board;
   for (const position of positions.slice(1)) {
+    if (position.pass) {
+      const colour: Colour = seat === 0 ? 'green' : 'red';
+      moves.push({
+        number: ++number,
+        kind: 'pass',
+        colour,
+        totals: { ...totals },
+        label: formatBoard(board),
+        photo: position.photos[0]!,
+        views: [],
+      });
+      seat = 1 - seat;
+      continue;
+    }
     const plays = decompose(board, position.board);
     if (!plays) {
       notes.push(`the board of ${position.photos[0]} is no sequence of plays from the one before: left out`);

@@ -31,6 +31,7 @@ import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import sharp from 'sharp';
 import { runtimeLine } from '../cli/node-flags.ts';
 import { startServer } from '../http/app.ts';
 import type { FrameResult, GameAnalysis, GameSnapshot } from '../protocol/index.ts';
@@ -334,6 +335,8 @@ async function play(base: string, game: SheetGame, mode: Mode): Promise<GameResu
   let snap = await table.snapshot();
   /** Squares the service had wrong after the last move with a photo (so a commit is blamed only for its own). */
   let wrongBefore = new Set<number>();
+  /** The photo the last move was seen on. */
+  let lastPhoto: string | undefined;
 
   const fail = (move: SheetMove, what: string) => result.failures.push(`move ${move.number}: ${what}`);
 
@@ -417,7 +420,16 @@ async function play(base: string, game: SheetGame, mode: Mode): Promise<GameResu
       if (!ok(reply)) fail(move, `typing in a move no photo shows refused: ${errorText(reply)}`);
       wrongBefore = new Set(differences(snap.board, move.label!).map(key));
     } else {
-      const photo = new Uint8Array(readFileSync(move.photo!));
+      // A turn that laid no tile seen on the photo of the move before it (a rendered seat game's exchange or pass):
+      // the camera's next frame of the still board, the same picture encoded afresh. A camera never sends the same
+      // bytes twice, and the service takes the same bytes ending a turn again for an End turn pressed twice.
+      const again = move.kind === 'pass' && move.photo === lastPhoto;
+      lastPhoto = move.photo;
+      const photo = new Uint8Array(
+        again
+          ? await sharp(readFileSync(move.photo!)).jpeg({ quality: 90 }).toBuffer()
+          : readFileSync(move.photo!),
+      );
       const views = (move.views ?? []).map((v) => new Uint8Array(readFileSync(v)));
       const label = move.label!;
       if (mode === 'button') {
