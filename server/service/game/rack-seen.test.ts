@@ -100,6 +100,19 @@ describe('RackWatch', () => {
     expect(calls).toBe(1);
     expect(await w.rackFor(0)).toBeUndefined();
     expect(String(errors[0])).toMatch(/rack could not be looked for: no model/);
+    // A look cut short as the process stops (the rack reader closing) is no fault: nothing said.
+    const closing = new RackWatch(async () => {
+      throw Object.assign(new Error('the rack reader is closing'), { name: 'AbortError' });
+    }, 7);
+    console.error = (m: unknown) => errors.push(m);
+    try {
+      closing.offer(frame, corners, 0, 0);
+      await closing.settled();
+    } finally {
+      console.error = original;
+    }
+    expect(errors).toHaveLength(1);
+    expect(await closing.rackFor(0)).toBeUndefined();
     const { w: none } = watch(undefined);
     none.offer(frame, corners, 0, 0);
     await none.settled();

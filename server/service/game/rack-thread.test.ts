@@ -52,6 +52,22 @@ describe('reading racks in a thread of their own', () => {
     );
   }, 60_000);
 
+  it('refuses the reads it holds when closed as aborted (a game does not report them)', async () => {
+    const { reading } = await readFrame(frame, 'en');
+    const corners = reading.corners as unknown as Corners;
+    const closing = reader();
+    const reads = [closing.read(frame, corners, 'en'), closing.read(frame, corners, 'en')];
+    const settled = Promise.allSettled(reads);
+    await closing.close();
+    for (const r of await settled) {
+      expect(r.status).toBe('rejected');
+      if (r.status === 'rejected') {
+        expect((r.reason as Error).name).toBe('AbortError');
+        expect((r.reason as Error).message).toBe('the rack reader is closing');
+      }
+    }
+  }, 60_000);
+
   it('stops reads while the model runs them without ending the process, and closes before it exits', async () => {
     // In a process of its own (rack-stop.child.mjs): a thread ended while onnxruntime runs a read aborted the whole
     // process ("terminate called after throwing an instance of 'Napi::Error'", exit 134) once the run came back.

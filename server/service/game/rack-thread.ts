@@ -38,7 +38,8 @@ export class RackReader {
         full: () => new Error(`${waiting} racks are waiting to be read already`),
         timedOut: (ms) => new Error(`reading the rack took over ${ms / 1000} s: it was stopped`),
         lost: (err) => new Error(`the rack reader failed: ${err.message}`),
-        closing: () => new Error('the rack reader is closing'),
+        // A look cut short as the process stops: an abort, which the game does not report (rack-seen.ts).
+        closing: () => Object.assign(new Error('the rack reader is closing'), { name: 'AbortError' }),
       },
     );
   }
