@@ -20,12 +20,14 @@ import { gridHomography } from './homography.ts';
 import { locateBoard, orderCorners, WORK } from './locate.ts';
 import { cameraPose, liftedCorners, TILE_HEIGHT } from './pose.ts';
 import {
-  behindFaces,
   clearerMoved,
+  colourOf,
+  facesOver,
   fewerBlanks,
   layoutContrast,
   photoColours,
   settleBlanks,
+  uncoveredWindow,
 } from './surface.ts';
 import {
   type BoardReading,
@@ -206,9 +208,18 @@ export async function readFrame(
   let seen = readAll();
   // The blank-or-empty check compares colours across the board: all of them this frame's (the light and a camera's
   // white balance change from frame to frame), taken from the photo itself.
-  const colours = photoColours(photo, gridHomography(corners));
-  // Seen steeply, the squares behind a tile show its face where their colours are taken (behindFaces).
-  const coveredBy = steep ? behindFaces(corners, faces) : undefined;
+  const onBoard = gridHomography(corners);
+  const colours = photoColours(photo, onBoard);
+  // Seen steeply, the squares behind a tile show its face where their colours are taken (facesOver); what the faces
+  // leave of them shows the squares themselves.
+  const over = steep ? facesOver(corners, faces) : undefined;
+  const coveredBy = over?.map((list) => list.map((f) => f.front));
+  const uncovered =
+    over &&
+    ((cell: number, fronts: readonly number[]) => {
+      const window = uncoveredWindow(over[cell]!.filter((f) => fronts.includes(f.front)));
+      return window && colourOf(photo, onBoard, cell, window);
+    });
   // A grid searched for must sit on the board: where the squares read empty do not show the premium layout's
   // colours, it lies over something else (a rack, the table, the border) or rows off, and its reading is no board's.
   // Judged from the faces' plane's reading where the view is from the side: read on the board's plane, the empty
@@ -244,7 +255,15 @@ export async function readFrame(
       : moved
         ? "a grid was found, but the board's premium squares show more clearly a square beside it: it is likely a row or a column off the board's grid. Make sure the whole board and its border are in view"
         : undefined;
-  let colourSettled = settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen, coveredBy);
+  let colourSettled = settleBlanks(
+    colours,
+    seen.chars,
+    seen.confidence,
+    seen.pair,
+    seen,
+    coveredBy,
+    uncovered,
+  );
   if (!exact) {
     // Where the colours overrule the model (a square it read empty is a tile: a blank, or a letter it saw too
     // faintly), the reading rests on the smallest shares, where the quick copy and the model differ most: those
@@ -263,7 +282,15 @@ export async function readFrame(
       // emptiesOnTheBoard, is not made again: a square the colours overrule shows a tile's colours.)
       if (steep && cells.seat) await readSqueezed(cells.seat, warped, faces, probs, allowed, overruled);
       seen = readAll();
-      colourSettled = settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen, coveredBy);
+      colourSettled = settleBlanks(
+        colours,
+        seen.chars,
+        seen.confidence,
+        seen.pair,
+        seen,
+        coveredBy,
+        uncovered,
+      );
     }
   }
   const settled = options.blanks === undefined ? colourSettled : fewerBlanks(colourSettled, options.blanks);

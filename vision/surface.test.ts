@@ -6,8 +6,10 @@ import {
   clearerMoved,
   fewerBlanks,
   type Lab,
+  facesOver,
   layoutContrast,
   settleBlanks,
+  uncoveredWindow,
 } from './surface.ts';
 import type { Corners } from './types.ts';
 import { CELL, MARGIN, WARPED } from './warp.ts';
@@ -116,6 +118,43 @@ describe('settleBlanks', () => {
     expect(settle(read, 0.95).chars[at]).toBe('?');
   });
 
+  it('takes a cell read empty behind a tile as sure as the part the face in front leaves uncovered shows the square', () => {
+    // 8K read empty, its middle the colour of the face of the tile at 8J in front of it (a blank's cell, as seen).
+    const colours = boardColours({ width: WARPED, height: WARPED, data: board(GREEN, tiles) });
+    const at = 7 * 15 + 10;
+    const coveredBy = Array.from({ length: 225 }, () => [] as number[]);
+    coveredBy[at] = [at - 1];
+    const green = boardColours({ width: WARPED, height: WARPED, data: board(GREEN, new Map()) })[at]!;
+    const settle = (uncovered: Lab | undefined) => {
+      const asked: (readonly number[])[] = [];
+      const settled = settleBlanks(
+        colours,
+        read,
+        Array.from({ length: 225 }, (_, i) => (i === at ? 0.2 : 0.95)),
+        Array(225).fill(0.97),
+        undefined,
+        coveredBy,
+        (i, fronts) => {
+          asked.push([i, ...fronts]);
+          return uncovered;
+        },
+      );
+      return { settled, asked };
+    };
+    // What the face leaves shows the board's green: an empty square, as sure as a square read empty that shows it.
+    const square = settle(green);
+    expect(square.asked).toEqual([[at, at - 1]]);
+    expect(square.settled.chars[at]).toBe('.');
+    expect(square.settled.confidence[at]).toBeGreaterThan(0.9);
+    // It shows a tile's cream (a blank behind the face), or too little is left to see: as unsure as the middle's
+    // colour makes it, as without a look at what is left.
+    for (const uncovered of [colours[at - 1]!, undefined]) {
+      const { settled } = settle(uncovered);
+      expect(settled.chars[at]).toBe('.');
+      expect(settled.confidence[at]).toBeLessThan(0.2);
+    }
+  });
+
   it('takes board-coloured cells read as blanks for empty squares', () => {
     const image = { width: WARPED, height: WARPED, data: board(GREEN, tiles) };
     const seen = read.map((ch, i) => (i % 3 === 0 && ch === '.' ? '?' : ch));
@@ -169,6 +208,25 @@ describe('the squares behind tiles seen from the side (behindFaces)', () => {
     // Sideways too: faces drawn 6 pixels left cover the square to their left; from a corner, both.
     expect(behindFaces(grid(0, 0), grid(-6, 0))[7 * 15 + 3]).toEqual([7 * 15 + 4]);
     expect(behindFaces(grid(0, 0), grid(-6, -8))[6 * 15 + 3]).toEqual([6 * 15 + 4, 7 * 15 + 3]);
+  });
+
+  it('says how far into the square behind each face reaches, and what it leaves uncovered', () => {
+    // Faces drawn 12 pixels (0.6 of a square) up: each reaches 0.6 into the square above from its bottom.
+    const over = facesOver(grid(0, 0), grid(0, -12));
+    expect(over[3 * 15 + 4]).toEqual([{ front: 4 * 15 + 4, side: 'bottom', reach: expect.closeTo(0.6, 6) }]);
+    // What is left: the top of the square, clear of the face and of the square's edge; across, its middle half.
+    const window = uncoveredWindow(over[3 * 15 + 4]!)!;
+    expect(window.map((v) => Math.round(v * 100) / 100)).toEqual([0.25, 0.75, 0.08, 0.32]);
+    // Drawn down and to the right (a view from the other corner): from the top and the left.
+    const corner = facesOver(grid(0, 0), grid(6, 8))[5 * 15 + 5]!;
+    expect(corner.map((f) => [f.front, f.side])).toEqual([
+      [4 * 15 + 5, 'top'],
+      [5 * 15 + 4, 'left'],
+    ]);
+    expect(uncoveredWindow(corner)!.map((v) => Math.round(v * 100) / 100)).toEqual([0.38, 0.92, 0.48, 0.92]);
+    // Faces reaching 0.8 in leave less than a band to take a colour from.
+    expect(uncoveredWindow(facesOver(grid(0, 0), grid(0, -16))[3 * 15 + 4]!)).toBeUndefined();
+    expect(uncoveredWindow([])).toEqual([0.25, 0.75, 0.25, 0.75]);
   });
 
   it('names none where the faces are drawn over less than a quarter of a square, or on the board itself', () => {

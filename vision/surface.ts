@@ -53,6 +53,11 @@ export function settleBlanks(
    * tile's face.
    */
   coveredBy?: readonly (readonly number[])[],
+  /**
+   * The colour of the part of cell `i` the faces of the tiles on `fronts` (cells in front of it) leave uncovered in the
+   * photo, undefined where too little is left to take one (`uncoveredWindow`).
+   */
+  uncovered?: (i: number, fronts: readonly number[]) => Lab | undefined,
 ): SettledCells {
   const outChars = [...chars];
   const outConfidence = [...confidence];
@@ -84,9 +89,22 @@ export function settleBlanks(
     const verdict = toTile < toSquare ? '?' : '.';
     // A tile's colour where a tile in front may stand over the square: it may be that tile's face, or a blank
     // behind it. Never decisive: the square's reading stays, as unsure as the colour makes it.
-    const hidden = verdict === '?' && (coveredBy?.[i] ?? []).some((front) => !open(front));
+    const fronts = verdict === '?' ? (coveredBy?.[i] ?? []).filter((front) => !open(front)) : [];
+    const hidden = fronts.length > 0;
     // How clearly the colour sides with one of the two: 0 halfway between them, 1 on one of them or beyond.
     const clear = Math.min(1, Math.abs(toTile - toSquare) / apart);
+    // Read empty, with the tile's colour where a face in front stands over its middle: the part of the square that
+    // face leaves uncovered shows the square itself. Where it shows the square's colour, the square is as sure as
+    // that colour makes it, as any square read empty that shows its colour; where it shows a tile's, or too little is
+    // left of it, the reading stays as unsure as the middle's colour makes it (below): a blank behind may be there.
+    const seen = hidden && chars[i] === '.' ? uncovered?.(i, fronts) : undefined;
+    if (seen) {
+      const [nearTile, nearSquare] = [distance(seen, tile), distance(seen, square)];
+      if (nearSquare < nearTile) {
+        outConfidence[i] = Math.max(confidence[i]!, pair[i]! * Math.min(1, (nearTile - nearSquare) / apart));
+        continue;
+      }
+    }
     if (verdict === chars[i]) {
       // A blank read where a face in front may be what shows: not the surer for the colour.
       if (!hidden) outConfidence[i] = Math.max(confidence[i]!, pair[i]! * clear);
@@ -180,39 +198,53 @@ export function boardColours(board: RgbImage): Lab[] {
 /** Samples a side of a cell's middle, when its colour is taken from the photo (`photoColours`). */
 const COLOUR_SAMPLES = 12;
 
+/** Where in a square its colour is taken, in shares of the square from its top-left corner: [u0, u1, v0, v1]. */
+export type Window = readonly [number, number, number, number];
+/** The middle half of a square, away from grid lines and tile edges. */
+const MIDDLE: Window = [0.25, 0.75, 0.25, 0.75];
+
 /**
  * Every cell's colour (CIE Lab), taken from the photo itself: the median of a grid of samples over the cell's middle
  * (its inner half, away from grid lines and tile edges), each mapped onto the photo through the grid's homography
  * `h` (grid coordinates 0–15 to photo pixels, cells as seen).
  */
 export function photoColours(photo: RgbImage, h: Float64Array): Lab[] {
-  const n = COLOUR_SAMPLES * COLOUR_SAMPLES;
-  // Each channel's counts of its 256 values over a cell's samples (its median is read off them).
   const counts = new Uint16Array(3 * 256);
+  return Array.from({ length: 225 }, (_, i) => colourIn(photo, h, i, MIDDLE, counts));
+}
+
+/**
+ * A cell's colour over `window` of its square: the median of COLOUR_SAMPLES² samples spread over it. `counts`: each
+ * channel's counts of its 256 values, reused from cell to cell.
+ */
+function colourIn(
+  photo: RgbImage,
+  h: Float64Array,
+  i: number,
+  [u0, u1, v0, v1]: Window,
+  counts: Uint16Array,
+): Lab {
+  const n = COLOUR_SAMPLES * COLOUR_SAMPLES;
   const { width, height, data } = photo;
   const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = h as unknown as number[];
-  const out: Lab[] = [];
-  for (let i = 0; i < 225; i++) {
-    const [row, col] = [Math.floor(i / 15), i % 15];
-    counts.fill(0);
-    for (let j = 0; j < COLOUR_SAMPLES; j++) {
-      const v = row + 0.25 + (0.5 * (j + 0.5)) / COLOUR_SAMPLES;
-      // The products with v, the same for the row of samples (the sums keep their order: the same pixels).
-      const [v1, v4, v7] = [h1! * v, h4! * v, h7! * v];
-      for (let m = 0; m < COLOUR_SAMPLES; m++) {
-        const u = col + 0.25 + (0.5 * (m + 0.5)) / COLOUR_SAMPLES;
-        const w = h6! * u + v7 + h8!;
-        const x = Math.min(width - 1, Math.max(0, Math.round((h0! * u + v1 + h2!) / w)));
-        const y = Math.min(height - 1, Math.max(0, Math.round((h3! * u + v4 + h5!) / w)));
-        const p = (y * width + x) * 3;
-        counts[data[p]!]!++;
-        counts[256 + data[p + 1]!]!++;
-        counts[512 + data[p + 2]!]!++;
-      }
+  const [row, col] = [Math.floor(i / 15), i % 15];
+  counts.fill(0);
+  for (let j = 0; j < COLOUR_SAMPLES; j++) {
+    const v = row + v0 + ((v1 - v0) * (j + 0.5)) / COLOUR_SAMPLES;
+    // The products with v, the same for the row of samples (the sums keep their order: the same pixels).
+    const [v1h, v4, v7] = [h1! * v, h4! * v, h7! * v];
+    for (let m = 0; m < COLOUR_SAMPLES; m++) {
+      const u = col + u0 + ((u1 - u0) * (m + 0.5)) / COLOUR_SAMPLES;
+      const w = h6! * u + v7 + h8!;
+      const x = Math.min(width - 1, Math.max(0, Math.round((h0! * u + v1h + h2!) / w)));
+      const y = Math.min(height - 1, Math.max(0, Math.round((h3! * u + v4 + h5!) / w)));
+      const p = (y * width + x) * 3;
+      counts[data[p]!]!++;
+      counts[256 + data[p + 1]!]!++;
+      counts[512 + data[p + 2]!]!++;
     }
-    out.push(toLab(countMedian(counts, 0, n), countMedian(counts, 256, n), countMedian(counts, 512, n)));
   }
-  return out;
+  return toLab(countMedian(counts, 0, n), countMedian(counts, 256, n), countMedian(counts, 512, n));
 }
 
 /** The median of `n` byte values counted in `counts` from `at` (256 counters). */
@@ -306,15 +338,23 @@ export function layoutContrast(
   return seps[seps.length >> 1]!;
 }
 
+/** A tile's face drawn over the square behind it: the tile's cell, the side of the square it comes in from, and how far
+ *  into the square it reaches (a share of the square). */
+export interface FaceOver {
+  readonly front: number;
+  readonly side: 'top' | 'bottom' | 'left' | 'right';
+  readonly reach: number;
+}
+
 /**
  * Seen from the side, a tile's face stands above its square and is drawn over part of the square behind it (away from
  * the camera): a quarter of it or more from about 50° with tiles a fifth of a square high. Per cell (as seen on
- * `corners`), the cells whose tiles' faces (on `faces`, the grid lifted to the tiles' faces) cover at least `cover`
- * of it, along the rows or the columns (a view from a corner: both). The colours taken on the board's plane
- * (`photoColours`, the middle half of each square) then show those faces' colour.
+ * `corners`), the tiles' faces (on `faces`, the grid lifted to the tiles' faces) that cover at least `cover` of it,
+ * along the rows or the columns (a view from a corner: both), with how far they reach into it. The colours taken on
+ * the board's plane (`photoColours`, the middle half of each square) then show those faces' colour.
  */
-export function behindFaces(corners: Corners, faces: Corners, cover = COVERED): number[][] {
-  const out = Array.from({ length: 225 }, () => [] as number[]);
+export function facesOver(corners: Corners, faces: Corners, cover = COVERED): FaceOver[][] {
+  const out = Array.from({ length: 225 }, () => [] as FaceOver[]);
   if (faces === corners) return out;
   const board = gridHomography(corners);
   const lifted = gridHomography(faces);
@@ -325,10 +365,45 @@ export function behindFaces(corners: Corners, faces: Corners, cover = COVERED): 
     const [u, v] = unproject(board, x, y);
     const [du, dv] = [u - c - 0.5, v - r - 0.5];
     const [br, bc] = [r + Math.sign(dv), c + Math.sign(du)];
-    if (Math.abs(dv) >= cover && br >= 0 && br < 15) out[br * 15 + c]!.push(i);
-    if (Math.abs(du) >= cover && bc >= 0 && bc < 15) out[r * 15 + bc]!.push(i);
+    if (Math.abs(dv) >= cover && br >= 0 && br < 15)
+      out[br * 15 + c]!.push({ front: i, side: dv > 0 ? 'top' : 'bottom', reach: Math.min(1, Math.abs(dv)) });
+    if (Math.abs(du) >= cover && bc >= 0 && bc < 15)
+      out[r * 15 + bc]!.push({ front: i, side: du > 0 ? 'left' : 'right', reach: Math.min(1, Math.abs(du)) });
   }
   return out;
+}
+
+/** Per cell, the cells whose tiles' faces cover at least `cover` of it (`facesOver`). */
+export function behindFaces(corners: Corners, faces: Corners, cover = COVERED): number[][] {
+  return facesOver(corners, faces, cover).map((over) => over.map((f) => f.front));
+}
+
+/** How far from a face's reach, and from the square's own edges, a square's colour is taken (shares of the square). */
+const CLEAR_OF = 0.08;
+/** Less of a square left than this between them (a share of the square), and no colour is taken. */
+const MIN_BAND = 0.15;
+
+/**
+ * The part of a square the faces `over` it leave uncovered, CLEAR_OF away from their reach and its own edges (the
+ * middle half along the sides no face comes in from); undefined where less than MIN_BAND is left.
+ */
+export function uncoveredWindow(over: readonly FaceOver[]): Window | undefined {
+  if (over.length === 0) return MIDDLE;
+  const reach = (side: FaceOver['side']) =>
+    Math.max(0, ...over.filter((f) => f.side === side).map((f) => f.reach));
+  const span = (from: number, to: number): [number, number] | undefined => {
+    if (from === 0 && to === 0) return [MIDDLE[0], MIDDLE[1]];
+    const [a, b] = [from + CLEAR_OF, 1 - to - CLEAR_OF];
+    return b - a >= MIN_BAND ? [a, b] : undefined;
+  };
+  const across = span(reach('left'), reach('right'));
+  const down = span(reach('top'), reach('bottom'));
+  return across && down ? [across[0], across[1], down[0], down[1]] : undefined;
+}
+
+/** A cell's colour (CIE Lab) over `window` of its square in the photo, through the grid's homography `h`. */
+export function colourOf(photo: RgbImage, h: Float64Array, i: number, window: Window): Lab {
+  return colourIn(photo, h, i, window, new Uint16Array(3 * 256));
 }
 
 /**
