@@ -8,7 +8,7 @@ leaves the board as it was, an exchange, a pass or a play challenged off, is the
 `npm run bench:live -- --set seat` plays the game through the service (server/bench/live-labels.ts), and racks.json
 (each frame's rack in the camera's foreground, and whose it is). The camera stands at the place of the player given by
 `--player` (0: the GCG's first), their rack in front of the board: the rack they hold while the other moves, and at
-the start of their own turn (the rack their next move in the GCG was played from).
+the start of their own turn (the rack their next play in the GCG was made from).
 
 Only what the renderer needs is read from the GCG: plays, a play challenged off (`--`) taken back (its turn lost), and
 the turns that lay no tile (exchanges and passes), so that the players' turns alternate as they did. Blanks are
@@ -49,11 +49,14 @@ def read_gcg(path):
         if re.match(r"^>[^:]+:\s*\S*\s+--\s", line):
             # The play before, challenged off: its tiles go back.
             if history:
+                # The play taken back is the turn just before, the challenged player's.
+                nick = re.match(r"^>([^:]+):", line).group(1)
+                if not turns or turns[-1][2] is not history[-1][2] or turns[-1][0] != nick:
+                    raise ValueError(f"{path}: {line}: no play of {nick}'s just before to take back")
                 taken = history.pop()
                 for r, c in taken[2]:
                     board[r][c] = "."
-                turn = next(t for t in reversed(turns) if t[2] is taken[2])
-                turn[2], turn[3] = None, None
+                turns[-1][2], turns[-1][3] = None, None
             continue
         m = NO_TILE.match(line)
         if m:
@@ -81,6 +84,10 @@ def read_gcg(path):
         rows = ["".join(row_) for row_ in board]
         history.append((nick, rack, placed, rows))
         turns.append([nick, rack, placed, rows])
+    # Turns after the last play lay no tile and may follow the game's end (a challenge lost after a player went out):
+    # the board is the last play's, and the service has ended the game.
+    while turns and turns[-1][3] is None:
+        turns.pop()
     return nicks, [(nick, rack, rows) for nick, rack, _placed, rows in turns]
 
 
@@ -120,10 +127,10 @@ def main(argv=None):
         if nick == me:
             mine += 1
         # The rack in front of the camera: the one the camera player's next play comes from (the last, when they have
-        # none left); its blanks drawn as blanks.
+        # none left; an exchange of theirs before it is not drawn); its blanks drawn as blanks.
         rack = (racks[mine] if mine < len(racks) else (racks[-1] if racks else ""))
         scene = random.Random(args.seed)
-        tiles = random.Random(args.seed * 7919 + len(sequence))
+        tiles = random.Random(args.seed * 7919 + f_index)
         img, _rows, meta = seat.render_scene(
             scene, fonts, angle=args.angle, style=args.style, size=(w, h),
             board=["".join("?" if ch.islower() else ch for ch in row) for row in rows],

@@ -31,7 +31,6 @@ import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import sharp from 'sharp';
 import { runtimeLine } from '../cli/node-flags.ts';
 import { startServer } from '../http/app.ts';
 import type { FrameResult, GameAnalysis, GameSnapshot } from '../protocol/index.ts';
@@ -195,6 +194,18 @@ interface Reply<T> {
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The JPEG `jpeg` with a comment segment holding `note` after its start marker: the same picture, other bytes. */
+function withComment(jpeg: Uint8Array, note: string): Uint8Array<ArrayBuffer> {
+  const text = Buffer.from(note, 'latin1');
+  const length = text.length + 2;
+  return Buffer.concat([
+    jpeg.subarray(0, 2),
+    Buffer.from([0xff, 0xfe, length >> 8, length & 0xff]),
+    text,
+    jpeg.subarray(2),
+  ]);
+}
+
 /** One game as a client of the service sees it: its id and the scorekeeper's token. */
 class Table {
   private constructor(
@@ -335,8 +346,8 @@ async function play(base: string, game: SheetGame, mode: Mode): Promise<GameResu
   let snap = await table.snapshot();
   /** Squares the service had wrong after the last move with a photo (so a commit is blamed only for its own). */
   let wrongBefore = new Set<number>();
-  /** The photo the last move was seen on. */
-  let lastPhoto: string | undefined;
+  /** The photo the last move was seen on (before the first, the last of the empty board's). */
+  let lastPhoto = game.setup?.at(-1);
 
   const fail = (move: SheetMove, what: string) => result.failures.push(`move ${move.number}: ${what}`);
 
@@ -421,15 +432,13 @@ async function play(base: string, game: SheetGame, mode: Mode): Promise<GameResu
       wrongBefore = new Set(differences(snap.board, move.label!).map(key));
     } else {
       // A turn that laid no tile seen on the photo of the move before it (a rendered seat game's exchange or pass):
-      // the camera's next frame of the still board, the same picture encoded afresh. A camera never sends the same
-      // bytes twice, and the service takes the same bytes ending a turn again for an End turn pressed twice.
+      // the camera's next frame of the still board, the same picture in other bytes (a comment naming the move). A
+      // camera's frames of a still board differ in their bytes, and the service takes the same bytes ending a turn
+      // again for an End turn pressed twice.
       const again = move.kind === 'pass' && move.photo === lastPhoto;
       lastPhoto = move.photo;
-      const photo = new Uint8Array(
-        again
-          ? await sharp(readFileSync(move.photo!)).jpeg({ quality: 90 }).toBuffer()
-          : readFileSync(move.photo!),
-      );
+      const bytes: Uint8Array<ArrayBuffer> = new Uint8Array(readFileSync(move.photo!));
+      const photo = again ? withComment(bytes, `tilecam bench:live move ${move.number}`) : bytes;
       const views = (move.views ?? []).map((v) => new Uint8Array(readFileSync(v)));
       const label = move.label!;
       if (mode === 'button') {

@@ -151,7 +151,7 @@ export class RackWatch {
       })
       .catch((err: unknown) => {
         // A look cut short as the process stops (the rack reader closing: an AbortError) is no fault to report.
-        if ((err as Error).name === 'AbortError') return;
+        if (err instanceof Error && err.name === 'AbortError') return;
         // A frame the board was read from is an image: a failure here is the vision's, not the frame's.
         console.error(`tilecam: the rack could not be looked for: ${(err as Error).message}`);
       })
