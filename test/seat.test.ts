@@ -243,6 +243,20 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
     expect(reading.unsure).toHaveLength(225);
   });
 
+  it("does not read through a grid whose near edge lies on the board's border, seen from a seat at 64°", async () => {
+    // fixtures/seat-border/move-19: Macondo's noah_vs_peter rendered at 64° (models/training/seat_game.py
+    // ../shared/corpus/gcg/macondo/gcgio_testdata_noah_vs_peter.gcg --seed 31 --angle 64 --size 1920x1440). Its grid
+    // was found with its near edge on the board's black border, a row too near, every row stretched: 40 squares
+    // read wrong without a question, the near half too full of tiles for the layout to judge. Its last row shows the
+    // border's one colour, neither tiles' nor squares'.
+    const border = await recognize(
+      readFileSync(new URL('../fixtures/seat-border/move-19.jpg', import.meta.url)),
+      { letters, blanks: 2 },
+    );
+    expect(border.gridDoubt).toMatch(/one of its outer rows shows neither the board's squares nor tiles/);
+    expect(border.unsure).toHaveLength(225);
+  });
+
   it('does not read through a grid a row off seen from a seat at 68°', async () => {
     // The rendered game's move 16 (fixtures/seat-game-68), its grid found a row past the far edge.
     const steep68 = await recognize(

@@ -25,6 +25,7 @@ import {
   facesOver,
   fewerBlanks,
   layoutContrast,
+  oneColourEdge,
   photoColours,
   settleBlanks,
   uncoveredWindow,
@@ -248,13 +249,20 @@ export async function readFrame(
   // last frame's, stays judged by the contrast alone (a hand over most of the board must not lose it).
   const searched = !reuse && !options.corners && !options.hint && !frame?.corners;
   const unjudged = searched && contrast === undefined;
+  // And a grid searched for whose outer row shows one colour, neither the tiles' nor the squares', lies a row over
+  // the board's border (oneColourEdge): seen from a seat, a half-full board's near edge found on its border, its near
+  // half too full of tiles for the layout to judge, and every row stretched (a game rendered at 64°, letters read a
+  // row off without a question).
+  const edge = searched && !unjudged ? oneColourEdge(colours, judged.chars, judged.confidence) : undefined;
   const gridDoubt = unjudged
     ? "a grid was found, but too few of the squares under it read clearly as empty to check it against the board's premium squares: it may lie over part of the board only. Make sure the whole board is in view"
     : contrast !== undefined && contrast < MIN_LAYOUT_CONTRAST
       ? "a grid was found, but the squares under it do not show the board's premium squares: it may lie over a rack or the table, or rows off the board. Make sure the whole board is in view"
       : moved
         ? "a grid was found, but the board's premium squares show more clearly a square beside it: it is likely a row or a column off the board's grid. Make sure the whole board and its border are in view"
-        : undefined;
+        : edge
+          ? "a grid was found, but one of its outer rows shows neither the board's squares nor tiles: it likely runs a row over the board's border. Make sure the whole board and its border are in view"
+          : undefined;
   let colourSettled = settleBlanks(
     colours,
     seen.chars,

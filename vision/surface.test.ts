@@ -8,6 +8,7 @@ import {
   fewerBlanks,
   type Lab,
   layoutContrast,
+  oneColourEdge,
   settleBlanks,
   uncoveredWindow,
 } from './surface.ts';
@@ -186,6 +187,36 @@ describe('settleBlanks', () => {
     expect(settleBlanks(boardColours(image), empty, Array(225).fill(0.9), Array(225).fill(1)).chars).toEqual(
       empty,
     );
+  });
+});
+
+describe('an outer row of one colour, neither tiles nor squares (oneColourEdge)', () => {
+  const colours = boardColours({ width: WARPED, height: WARPED, data: board(GREEN, tiles) });
+  const sure = Array(225).fill(0.95);
+  const black = boardColours({ width: WARPED, height: WARPED, data: board([12, 12, 12], new Map()) })[0]!;
+
+  it('finds none on a board, whose edge rows show its squares', () => {
+    expect(oneColourEdge(colours, read, sure)).toBeUndefined();
+  });
+
+  it("names the side whose row lies on the board's dark border", () => {
+    const bottom = colours.map((c, i) => (i >= 14 * 15 ? black : c));
+    expect(oneColourEdge(bottom, read, sure)).toBe('bottom');
+    const left = colours.map((c, i) => (i % 15 === 0 ? black : c));
+    expect(oneColourEdge(left, read, sure)).toBe('left');
+    // One square of the row a board's colour: not one colour.
+    expect(
+      oneColourEdge(
+        bottom.map((c, i) => (i === 14 * 15 + 7 ? colours[0]! : c)),
+        read,
+        sure,
+      ),
+    ).toBeUndefined();
+  });
+
+  it('says nothing without sure tiles and plain squares to compare with', () => {
+    const bottom = colours.map((c, i) => (i >= 14 * 15 ? black : c));
+    expect(oneColourEdge(bottom, read, Array(225).fill(0.5))).toBeUndefined();
   });
 });
 

@@ -338,6 +338,50 @@ export function layoutContrast(
   return seps[seps.length >> 1]!;
 }
 
+/** An edge row's squares all within this of their median colour (CIE ΔE, lightness halved) show one colour. */
+const ONE_COLOUR = 6;
+
+/**
+ * An outer row or column of the grid (as seen) whose 15 squares all show one colour, which is neither the tiles' (the
+ * median of the squares read surely as letters) nor the plain squares' (of those read surely empty): no row of a
+ * board's looks so (each edge row has three triple-word and two double-letter squares), so the grid runs a row over
+ * the board's border or off it (seen from a seat, its near edge found on the border of a half-full board). The
+ * side, or undefined; undefined too where there are too few sure tiles or plain squares to compare with.
+ */
+export function oneColourEdge(
+  colours: readonly Lab[],
+  chars: readonly string[],
+  confidence: readonly number[],
+): 'top' | 'bottom' | 'left' | 'right' | undefined {
+  const sure = (i: number) => confidence[i]! >= REFERENCE_CONFIDENCE;
+  const tiles: Lab[] = [];
+  const plain: Lab[] = [];
+  for (let i = 0; i < 225; i++) {
+    if (!sure(i)) continue;
+    if (chars[i] === '.' && premiumAt(i) === '.') plain.push(colours[i]!);
+    else if (chars[i] !== '.' && chars[i] !== '?') tiles.push(colours[i]!);
+  }
+  if (tiles.length < 2 || plain.length < 5) return undefined;
+  const [tile, square] = [medianLab(tiles), medianLab(plain)];
+  const far = Math.max(MIN_APART, NEAR * distance(tile, square));
+  const sides = [
+    ['top', (k: number) => k],
+    ['bottom', (k: number) => 14 * 15 + k],
+    ['left', (k: number) => k * 15],
+    ['right', (k: number) => k * 15 + 14],
+  ] as const;
+  for (const [side, cell] of sides) {
+    const row = Array.from({ length: 15 }, (_, k) => colours[cell(k)]!);
+    const middle = medianLab(row);
+    if (
+      row.every((c) => distance(c, middle) <= ONE_COLOUR) &&
+      Math.min(distance(middle, tile), distance(middle, square)) > far
+    )
+      return side;
+  }
+  return undefined;
+}
+
 /** A tile's face drawn over the square behind it: the tile's cell, the side of the square it comes in from, and how far
  *  into the square it reaches (a share of the square). */
 export interface FaceOver {
