@@ -263,15 +263,10 @@ export async function readFrame(
         : edge
           ? "a grid was found, but one of its outer rows shows neither the board's squares nor tiles: it likely runs a row over the board's border. Make sure the whole board and its border are in view"
           : undefined;
-  let colourSettled = settleBlanks(
-    colours,
-    seen.chars,
-    seen.confidence,
-    seen.pair,
-    seen,
-    coveredBy,
-    uncovered,
-  );
+  // The board's colours settle empty or blank, on the reading as it stands.
+  const settle = () =>
+    settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen, coveredBy, uncovered);
+  let colourSettled = settle();
   if (!exact) {
     // Where the colours overrule the model (a square it read empty is a tile: a blank, or a letter it saw too
     // faintly), the reading rests on the smallest shares, where the quick copy and the model differ most: those
@@ -290,15 +285,7 @@ export async function readFrame(
       // emptiesOnTheBoard, is not made again: a square the colours overrule shows a tile's colours.)
       if (steep && cells.seat) await readSqueezed(cells.seat, warped, faces, probs, allowed, overruled);
       seen = readAll();
-      colourSettled = settleBlanks(
-        colours,
-        seen.chars,
-        seen.confidence,
-        seen.pair,
-        seen,
-        coveredBy,
-        uncovered,
-      );
+      colourSettled = settle();
     }
   }
   const settled = options.blanks === undefined ? colourSettled : fewerBlanks(colourSettled, options.blanks);

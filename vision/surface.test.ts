@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { standardLayout } from '../server/engine/index.ts';
 import {
-  behindFaces,
   boardColours,
   clearerMoved,
   facesOver,
@@ -220,7 +219,10 @@ describe('an outer row of one colour, neither tiles nor squares (oneColourEdge)'
   });
 });
 
-describe('the squares behind tiles seen from the side (behindFaces)', () => {
+describe('the squares behind tiles seen from the side (facesOver)', () => {
+  /** Per square, the squares in front whose faces cover it. */
+  const behindFaces = (corners: Corners, faces: Corners) =>
+    facesOver(corners, faces).map((over) => over.map((f) => f.front));
   /** A grid of 20-pixel squares from (100, 100). */
   const grid = (dx: number, dy: number): Corners => [
     [100 + dx, 100 + dy],

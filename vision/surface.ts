@@ -49,7 +49,7 @@ export function settleBlanks(
   letters?: { letter: readonly string[]; letterShare: readonly number[]; blankShare: readonly number[] },
   /**
    * Per cell (as seen), the cells whose tiles' faces, seen from the side, cover part of it in the photo
-   * (`behindFaces`). Where one of them is read as a tile, the colour cannot call this one a tile: it may be that
+   * (`facesOver`). Where one of them is read as a tile, the colour cannot call this one a tile: it may be that
    * tile's face.
    */
   coveredBy?: readonly (readonly number[])[],
@@ -415,11 +415,6 @@ export function facesOver(corners: Corners, faces: Corners, cover = COVERED): Fa
       out[r * 15 + bc]!.push({ front: i, side: du > 0 ? 'left' : 'right', reach: Math.min(1, Math.abs(du)) });
   }
   return out;
-}
-
-/** Per cell, the cells whose tiles' faces cover at least `cover` of it (`facesOver`). */
-export function behindFaces(corners: Corners, faces: Corners, cover = COVERED): number[][] {
-  return facesOver(corners, faces, cover).map((over) => over.map((f) => f.front));
 }
 
 /** How far from a face's reach, and from the square's own edges, a square's colour is taken (shares of the square). */

@@ -88,30 +88,29 @@ describe('RackWatch', () => {
       calls++;
       throw new Error('no model');
     }, 7);
-    const errors: unknown[] = [];
-    const original = console.error;
-    console.error = (m: unknown) => errors.push(m);
-    try {
-      w.offer(frame, corners, 0, 0);
-      await w.settled();
-    } finally {
-      console.error = original;
-    }
+    /** What the watch's look at the frame says on console.error. */
+    const said = async (watching: RackWatch) => {
+      const errors: unknown[] = [];
+      const original = console.error;
+      console.error = (m: unknown) => errors.push(m);
+      try {
+        watching.offer(frame, corners, 0, 0);
+        await watching.settled();
+      } finally {
+        console.error = original;
+      }
+      return errors;
+    };
+    const errors = await said(w);
     expect(calls).toBe(1);
     expect(await w.rackFor(0)).toBeUndefined();
+    expect(errors).toHaveLength(1);
     expect(String(errors[0])).toMatch(/rack could not be looked for: no model/);
     // A look cut short as the process stops (the rack reader closing) is no fault: nothing said.
     const closing = new RackWatch(async () => {
       throw Object.assign(new Error('the rack reader is closing'), { name: 'AbortError' });
     }, 7);
-    console.error = (m: unknown) => errors.push(m);
-    try {
-      closing.offer(frame, corners, 0, 0);
-      await closing.settled();
-    } finally {
-      console.error = original;
-    }
-    expect(errors).toHaveLength(1);
+    expect(await said(closing)).toEqual([]);
     expect(await closing.rackFor(0)).toBeUndefined();
     const { w: none } = watch(undefined);
     none.offer(frame, corners, 0, 0);
