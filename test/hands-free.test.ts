@@ -67,6 +67,20 @@ describe.skipIf(!present)('hands-free scoring on real German photos', () => {
     expect(seen.board.cells).toEqual(label('game01', 8).cells);
   });
 
+  it('reads a Ü by the dots above its letter: game06 move 21 at O5, game02 move 1 at H8', async () => {
+    // The model alone reads both about 0.6 Ü against 0.25 U, and EINLUDEN is a word as EINLÜDEN is: both moves were
+    // held for a click before the dots were counted (vision/umlaut.ts).
+    const { reading, seen } = await readInGame('game06', 21);
+    expect(reading.board[4]![14]).toBe('Ü');
+    expect(reading.unsure).not.toContainEqual({ row: 4, col: 14 });
+    expect(seen.doubts).toEqual([]);
+    expect(seen.board.cells).toEqual(label('game06', 21).cells);
+    const letters = tileSets.de.letters.map(([l]) => l).join('');
+    const first = await recognize(readFileSync(join(games, 'game02', 'image-1.jpg')), { letters });
+    expect(first.board[7]![7]).toBe('Ü');
+    expect(first.unsure).not.toContainEqual({ row: 7, col: 7 });
+  });
+
   it.skipIf(!both)(
     'sees a hand only where one is: the real hand of game07 move 6, none on angled photos with none',
     async () => {

@@ -38,6 +38,7 @@ import {
   scaleCorners,
   VisionError,
 } from './types.ts';
+import { weighUmlauts } from './umlaut.ts';
 import { cellCrops, patchBoard, warpBoard } from './warp.ts';
 
 export interface RecognizeOptions {
@@ -202,6 +203,9 @@ export async function readFrame(
     options.memory && features
       ? { memory: options.memory, features, size: cells.features, ...(unvoted ? { unvoted } : {}) }
       : undefined;
+  // A square in doubt between a letter and its umlaut (U or Ü) is settled by the dots above its letter, where the
+  // square is large enough in the photo to show them (umlaut.ts).
+  settleUmlauts(cells, warped, probs, allowed, faces, reuse?.cells);
   const readAll = () =>
     reuse && !reuse.rethink
       ? readCells(cells, probs, allowed, look, new Set(reuse.cells), reuse.state.seen)
@@ -281,6 +285,7 @@ export async function readFrame(
         probs.set(again.probs.subarray(j * k, (j + 1) * k), cell * k);
       });
       await secondLook(cells, warped, probs, allowed, new Set(overruled), false);
+      settleUmlauts(cells, warped, probs, allowed, faces, overruled);
       // As every square of the frame was: the squeezed ones by the seat reader too. (Their board-plane reading,
       // emptiesOnTheBoard, is not made again: a square the colours overrule shows a tile's colours.)
       if (steep && cells.seat) await readSqueezed(cells.seat, warped, faces, probs, allowed, overruled);
@@ -517,6 +522,33 @@ function resolvedForeign(foreign: readonly string[], corners: Corners): readonly
     if (!letter) return letter;
     return Math.min(sides.tall[i]!, sides.wide[i]!) >= MIN_FOREIGN_PX ? letter : '';
   });
+}
+
+/** Settles the squares (`only`, or all) in doubt between a letter and its umlaut by the dots above the letter, on
+ *  squares at least MIN_FOREIGN_PX tall and wide in the photo (`faces`: the grid `board` was straightened from). */
+function settleUmlauts(
+  model: CellModel,
+  board: RgbImage,
+  probs: Float32Array,
+  allowed: ReadonlySet<string> | undefined,
+  faces: Corners,
+  only: readonly number[] | undefined,
+): void {
+  const { turns } = readCells(model, probs, allowed);
+  let sides: { tall: Float64Array; wide: Float64Array } | undefined;
+  const large = (cell: number) => {
+    sides ??= squareSides(faces);
+    return Math.min(sides.tall[cell]!, sides.wide[cell]!) >= MIN_FOREIGN_PX;
+  };
+  weighUmlauts(
+    model.classes,
+    probs,
+    board,
+    turns,
+    allowed,
+    only ?? Array.from({ length: 225 }, (_, i) => i),
+    large,
+  );
 }
 
 /** Each square's height and width in the photo (cells as seen on `corners`), measured through its middle. */
