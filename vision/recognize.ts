@@ -38,7 +38,7 @@ import {
   scaleCorners,
   VisionError,
 } from './types.ts';
-import { weighUmlauts } from './umlaut.ts';
+import { UMLAUTS, weighUmlauts } from './umlaut.ts';
 import { cellCrops, patchBoard, warpBoard } from './warp.ts';
 
 export interface RecognizeOptions {
@@ -534,6 +534,10 @@ function settleUmlauts(
   faces: Corners,
   only: readonly number[] | undefined,
 ): void {
+  const pairs = Object.entries(UMLAUTS).filter(
+    ([dotted, plain]) => !allowed || (allowed.has(dotted) && allowed.has(plain)),
+  );
+  if (pairs.length === 0) return;
   const { turns } = readCells(model, probs, allowed);
   let sides: { tall: Float64Array; wide: Float64Array } | undefined;
   const large = (cell: number) => {

@@ -195,4 +195,4 @@ export function weighUmlauts(
 }
 
 /** The smaller letter's share of the pair's at which a square is looked at: the model is sure of most. */
-const DOUBT = 0.005;
+const DOUBT = 0.05;
