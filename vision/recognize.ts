@@ -499,13 +499,6 @@ const SHIFTS = [
 ] as const;
 
 /**
- * A second look at the cells the first one doubts: each is read again from a few slightly shifted crops and the
- * readings are averaged, so a tile sitting off its square, or a glyph the crop cut oddly, gets a fairer chance. By
- * the model itself: where the first look may be the quick copy's (`byCopy`), the cell's own crop is read again by the
- * model too, so a cell doubtful by the first look's shares ends as the model alone would have read it. (A cell the
- * copy is sure of where the model alone would doubt it gets no second look.)
- */
-/**
  * An Ä, Ö or Ü shows itself by two dots above the letter, about a tenth of the tile's height. On a square shorter
  * than this in the photo (pixels), they are a pixel or two, and an E's top bar or serifs read as them: seen from a
  * seat, the far rows' E read as Ü in 19 squares of the rendered seat game's 25 frames, on squares 9–20 pixels tall;
@@ -623,6 +616,13 @@ const TILE_ON_FACE = 0.9;
  */
 const EMPTY_ON_BOARD_TILT = 40;
 
+/**
+ * A second look at the cells the first one doubts: each is read again from a few slightly shifted crops and the
+ * readings are averaged, so a tile sitting off its square, or a glyph the crop cut oddly, gets a fairer chance. By
+ * the model itself: where the first look may be the quick copy's (`byCopy`), the cell's own crop is read again by the
+ * model too, so a cell doubtful by the first look's shares ends as the model alone would have read it. (A cell the
+ * copy is sure of where the model alone would doubt it gets no second look.)
+ */
 async function secondLook(
   model: CellModel,
   board: RgbImage,
