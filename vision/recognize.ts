@@ -25,6 +25,8 @@ import {
   facesOver,
   fewerBlanks,
   layoutContrast,
+  linesOffGrid,
+  MAX_LINES_OFF,
   oneColourEdge,
   photoColours,
   settleBlanks,
@@ -258,6 +260,12 @@ export async function readFrame(
   // half too full of tiles for the layout to judge, and every row stretched (a game rendered at 64°, letters read a
   // row off without a question).
   const edge = searched && !unjudged ? oneColourEdge(colours, judged.chars, judged.confidence) : undefined;
+  // And seen from the side, where the board's lines between the squares read surely empty run a quarter of a square
+  // or more off a grid searched for in a third of the board, the grid is turned or stretched off the board's (a
+  // half-full board's near lines hidden by the tiles and the rack: a game rendered at 64°, letters on the right read
+  // a row off without a question). Judged on the board's plane, where the lines are; a steady camera's grid, from its
+  // last frame's, is not judged so.
+  const surelyEmpty = (cell: number) => seen.chars[cell] === '.' && seen.confidence[cell]! > SURELY_EMPTY;
   const gridDoubt = unjudged
     ? "a grid was found, but too few of the squares under it read clearly as empty to check it against the board's premium squares: it may lie over part of the board only. Make sure the whole board is in view"
     : contrast !== undefined && contrast < MIN_LAYOUT_CONTRAST
@@ -266,7 +274,9 @@ export async function readFrame(
         ? "a grid was found, but the board's premium squares show more clearly a square beside it: it is likely a row or a column off the board's grid. Make sure the whole board and its border are in view"
         : edge
           ? "a grid was found, but one of its outer rows shows neither the board's squares nor tiles: it likely runs a row over the board's border. Make sure the whole board and its border are in view"
-          : undefined;
+          : searched && plane && linesOffGrid(plane, surelyEmpty) >= MAX_LINES_OFF
+            ? "a grid was found, but the board's lines run a quarter of a square or more off it in part of the board: it is likely turned off the board's grid. Make sure the whole board and its border are in view"
+            : undefined;
   // The board's colours settle empty or blank, on the reading as it stands.
   const settle = () =>
     settleBlanks(colours, seen.chars, seen.confidence, seen.pair, seen, coveredBy, uncovered);
@@ -604,6 +614,9 @@ function squeezedCells(corners: Corners, below: number): number[] {
     if (Math.min(tall[i]!, wide[i]!) < below * Math.max(tall[i]!, wide[i]!)) out.push(i);
   return out;
 }
+
+/** A square read empty with this confidence or more shows the board's lines around it (`linesOffGrid`). */
+const SURELY_EMPTY = 0.9;
 
 /** A square whose face-plane reading gives tiles this share is a tile, whatever its board-plane reading. */
 const TILE_ON_FACE = 0.9;

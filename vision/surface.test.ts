@@ -7,6 +7,8 @@ import {
   fewerBlanks,
   type Lab,
   layoutContrast,
+  linesOffGrid,
+  MAX_LINES_OFF,
   oneColourEdge,
   settleBlanks,
   uncoveredWindow,
@@ -388,5 +390,68 @@ describe('whether the grid lies on the board (layoutContrast)', () => {
         sure.map(() => 0.5),
       ),
     ).toBeUndefined();
+  });
+});
+
+describe("the board's lines against the grid (linesOffGrid)", () => {
+  /** A board of green squares parted by dark lines two pixels wide, its horizontal lines `down(x)` pixels below the
+   *  grid's (its vertical ones on the grid's). */
+  const lined = (down: (x: number) => number) => {
+    const data = new Uint8Array(WARPED * WARPED * 3);
+    for (let y = 0; y < WARPED; y++)
+      for (let x = 0; x < WARPED; x++) {
+        const across = (((y - MARGIN - down(x)) % CELL) + CELL) % CELL;
+        const along = (((x - MARGIN) % CELL) + CELL) % CELL;
+        data.set(across < 2 || along < 2 ? [10, 30, 15] : GREEN, (y * WARPED + x) * 3);
+      }
+    return { width: WARPED, height: WARPED, data };
+  };
+  const everywhere = () => true;
+  const rightThird = (x: number) => x >= MARGIN + 10 * CELL;
+
+  it('finds the lines on a grid that lies on the board', () => {
+    expect(
+      linesOffGrid(
+        lined(() => 0),
+        everywhere,
+      ),
+    ).toBeLessThan(0.05);
+    // A tenth of a square off everywhere: a grid found a little off, within the margin.
+    expect(
+      linesOffGrid(
+        lined(() => 4),
+        everywhere,
+      ),
+    ).toBeGreaterThan(0.05);
+    expect(
+      linesOffGrid(
+        lined(() => 4),
+        everywhere,
+      ),
+    ).toBeLessThan(MAX_LINES_OFF);
+  });
+
+  it("measures how far a third of the board's lines run off the grid, where the squares are empty", () => {
+    const turned = lined((x) => (rightThird(x) ? 14 : 0));
+    expect(linesOffGrid(turned, everywhere)).toBeCloseTo(14 / CELL, 1);
+    expect(linesOffGrid(turned, everywhere)).toBeGreaterThanOrEqual(MAX_LINES_OFF);
+    // The right third full of tiles: nothing there to judge by.
+    expect(linesOffGrid(turned, (cell) => cell % 15 < 10)).toBeLessThan(0.05);
+    // Fewer than three boundaries between empty squares in a third: not judged.
+    const two = new Set([0 * 15 + 12, 1 * 15 + 12, 2 * 15 + 12]);
+    expect(linesOffGrid(turned, (cell) => cell % 15 < 10 || two.has(cell))).toBeLessThan(0.05);
+    const three = new Set([...two, 3 * 15 + 12]);
+    expect(linesOffGrid(turned, (cell) => cell % 15 < 10 || three.has(cell))).toBeGreaterThanOrEqual(
+      MAX_LINES_OFF,
+    );
+  });
+
+  it('cannot tell a grid a whole row off (the layout checks do)', () => {
+    expect(
+      linesOffGrid(
+        lined(() => CELL),
+        everywhere,
+      ),
+    ).toBeLessThan(0.05);
   });
 });

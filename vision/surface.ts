@@ -382,6 +382,66 @@ export function oneColourEdge(
   return undefined;
 }
 
+/** A third of the board whose lines run this far from the grid's, in squares, or farther, puts the grid in doubt. */
+export const MAX_LINES_OFF = 0.25;
+/** A third is judged on this many boundaries between two empty squares or more, whose edges line up this well. */
+const MIN_BOUNDARIES = 3;
+const MIN_ALIGNED = 0.2;
+
+/**
+ * How far the board's own lines run from the grid, in squares: the largest offset over the board's thirds (five
+ * columns' horizontal lines, five rows' vertical ones) that have enough to judge by. The lines are the edges between
+ * two squares `empty` reads surely empty, on `board` straightened on the board's own plane: each boundary's edge
+ * strength across it (a square's breadth either way, a sixth of a square kept from the ends) is averaged around the
+ * circle of one square's period, whose angle is then the lines' offset from the grid's (within half a square either
+ * way; a grid a whole row off lines up, and is the layout checks' to catch) and whose length says how well the edges
+ * line up. Seen from a seat, a half-full board's grid found turned a little (a game rendered at 64°: its right side
+ * 0.6–0.8 of a square too far, the right third's lines 0.3–0.45 of a square off, letters read a row off) shows it
+ * where the left third does not; grids on the board, real or rendered, keep every third within 0.22.
+ */
+export function linesOffGrid(board: RgbImage, empty: (cell: number) => boolean): number {
+  const { width, data } = board;
+  const grey = (x: number, y: number) => {
+    const o = (y * width + x) * 3;
+    return 0.299 * data[o]! + 0.587 * data[o + 1]! + 0.114 * data[o + 2]!;
+  };
+  const half = CELL >> 1;
+  const end = Math.round(CELL / 6);
+  let worst = 0;
+  for (const across of [false, true])
+    for (let third = 0; third < 3; third++) {
+      let [sx, sy, sum, boundaries] = [0, 0, 0, 0];
+      for (let a = 5 * third; a < 5 * third + 5; a++)
+        for (let b = 1; b < 15; b++) {
+          // Along a column `a`, the line above row `b`; across, along row `a`, the line left of column `b`.
+          const [cell, before] = across ? [a * 15 + b, a * 15 + b - 1] : [b * 15 + a, (b - 1) * 15 + a];
+          if (!empty(cell) || !empty(before)) continue;
+          boundaries++;
+          for (let u = -half; u < half; u++) {
+            const angle = (2 * Math.PI * u) / CELL;
+            const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
+            for (let v = end; v < CELL - end; v++) {
+              const edge = across
+                ? Math.abs(
+                    grey(MARGIN + b * CELL + u + 1, MARGIN + a * CELL + v) -
+                      grey(MARGIN + b * CELL + u - 1, MARGIN + a * CELL + v),
+                  )
+                : Math.abs(
+                    grey(MARGIN + a * CELL + v, MARGIN + b * CELL + u + 1) -
+                      grey(MARGIN + a * CELL + v, MARGIN + b * CELL + u - 1),
+                  );
+              sx += edge * cos;
+              sy += edge * sin;
+              sum += edge;
+            }
+          }
+        }
+      if (boundaries < MIN_BOUNDARIES || sum === 0 || Math.hypot(sx, sy) / sum < MIN_ALIGNED) continue;
+      worst = Math.max(worst, Math.abs(Math.atan2(sy, sx)) / (2 * Math.PI));
+    }
+  return worst;
+}
+
 /** A tile's face drawn over the square behind it: the tile's cell, the side of the square it comes in from, and how far
  *  into the square it reaches (a share of the square). */
 export interface FaceOver {
