@@ -20,6 +20,7 @@ import { gridHomography } from './homography.ts';
 import { locateBoard, orderCorners, WORK } from './locate.ts';
 import { cameraPose, liftedCorners, TILE_HEIGHT } from './pose.ts';
 import {
+  boardLines,
   clearerMoved,
   colourOf,
   facesOver,
@@ -28,6 +29,7 @@ import {
   linesOffGrid,
   MAX_LINES_OFF,
   oneColourEdge,
+  ontoLines,
   photoColours,
   settleBlanks,
   uncoveredWindow,
@@ -144,6 +146,9 @@ export async function readFrame(
    * game's examples (adapt.ts) are compared by the model's own.
    */
   quick = false,
+  /** The grid `frame.corners` was moved onto the board's own lines (`ontoLines`): it is judged as a grid searched
+   *  for, and not moved again. */
+  ontoBoard = false,
 ): Promise<FrameState> {
   const t0 = frame?.since ?? performance.now();
   const model = loadModel(options.model);
@@ -253,7 +258,7 @@ export async function readFrame(
   // read empty twice or more; 20 squares read wrong without a question). Not met on a grid on a board of the real
   // photos or the committed renders (361 grids). Only a grid searched for afresh: a steady camera's grid, from its
   // last frame's, stays judged by the contrast alone (a hand over most of the board must not lose it).
-  const searched = !reuse && !options.corners && !options.hint && !frame?.corners;
+  const searched = ontoBoard || (!reuse && !options.corners && !options.hint && !frame?.corners);
   const unjudged = searched && contrast === undefined;
   // And a grid searched for whose outer row shows one colour, neither the tiles' nor the squares', lies a row over
   // the board's border (oneColourEdge): seen from a seat, a half-full board's near edge found on its border, its near
@@ -266,6 +271,8 @@ export async function readFrame(
   // a row off without a question). Judged on the board's plane, where the lines are; a steady camera's grid, from its
   // last frame's, is not judged so.
   const surelyEmpty = (cell: number) => seen.chars[cell] === '.' && seen.confidence[cell]! > SURELY_EMPTY;
+  const lines = searched && plane ? boardLines(plane, surelyEmpty) : undefined;
+  const turned = lines !== undefined && linesOffGrid(lines) >= (ontoBoard ? MAX_LINES_MOVED : MAX_LINES_OFF);
   const gridDoubt = unjudged
     ? "a grid was found, but too few of the squares under it read clearly as empty to check it against the board's premium squares: it may lie over part of the board only. Make sure the whole board is in view"
     : contrast !== undefined && contrast < MIN_LAYOUT_CONTRAST
@@ -274,8 +281,8 @@ export async function readFrame(
         ? "a grid was found, but the board's premium squares show more clearly a square beside it: it is likely a row or a column off the board's grid. Make sure the whole board and its border are in view"
         : edge
           ? "a grid was found, but one of its outer rows shows neither the board's squares nor tiles: it likely runs a row over the board's border. Make sure the whole board and its border are in view"
-          : searched && plane && linesOffGrid(plane, surelyEmpty) >= MAX_LINES_OFF
-            ? "a grid was found, but the board's lines run a quarter of a square or more off it in part of the board: it is likely turned off the board's grid. Make sure the whole board and its border are in view"
+          : turned
+            ? `a grid was found, but ${LINES_OFF}: it is likely turned off the board's grid. Make sure the whole board and its border are in view`
             : undefined;
   // The board's colours settle empty or blank, on the reading as it stands.
   const settle = () =>
@@ -313,6 +320,22 @@ export async function readFrame(
     classify: ms(t2, t3),
     total: ms(t0, t3),
   });
+  // A grid found turned off the board's own lines is moved onto them and the photo read again through it; that
+  // reading is kept only where every check passes it as a grid searched for would be (the layout, the border, the
+  // lines), else the grid stays in doubt.
+  const onto =
+    turned && !ontoBoard && lines && gridDoubt !== undefined ? ontoLines(corners, lines) : undefined;
+  if (onto && gridDoubt?.includes(LINES_OFF)) {
+    const again = await readFrame(
+      bytes,
+      options,
+      undefined,
+      { photo, since: t0, decoded: t1, corners: onto },
+      quick,
+      true,
+    );
+    if (again.reading.gridDoubt === undefined) return again;
+  }
   return {
     size: { width: photo.width, height: photo.height },
     corners,
@@ -615,8 +638,13 @@ function squeezedCells(corners: Corners, below: number): number[] {
   return out;
 }
 
-/** A square read empty with this confidence or more shows the board's lines around it (`linesOffGrid`). */
+/** A square read empty with this confidence or more shows the board's lines around it (`boardLines`). */
 const SURELY_EMPTY = 0.9;
+/** A grid moved onto the board's lines (`ontoLines`) is kept only where every third's lines then lie this near it,
+ *  in squares (the 64° game's eleven grids moved so: within 0.1). */
+const MAX_LINES_MOVED = 0.12;
+/** Why a grid turned off the board's lines is in doubt (`BoardReading.gridDoubt`). */
+const LINES_OFF = "the board's lines run a quarter of a square or more off it in part of the board";
 
 /** A square whose face-plane reading gives tiles this share is a tile, whatever its board-plane reading. */
 const TILE_ON_FACE = 0.9;

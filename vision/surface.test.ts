@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { standardLayout } from '../server/engine/index.ts';
 import {
   boardColours,
+  boardLines,
   clearerMoved,
   facesOver,
   fewerBlanks,
@@ -10,6 +11,7 @@ import {
   linesOffGrid,
   MAX_LINES_OFF,
   oneColourEdge,
+  ontoLines,
   settleBlanks,
   uncoveredWindow,
 } from './surface.ts';
@@ -393,7 +395,7 @@ describe('whether the grid lies on the board (layoutContrast)', () => {
   });
 });
 
-describe("the board's lines against the grid (linesOffGrid)", () => {
+describe("the board's lines against the grid (boardLines)", () => {
   /** A board of green squares parted by dark lines two pixels wide, its horizontal lines `down(x)` pixels below the
    *  grid's (its vertical ones on the grid's). */
   const lined = (down: (x: number) => number) => {
@@ -408,23 +410,25 @@ describe("the board's lines against the grid (linesOffGrid)", () => {
   };
   const everywhere = () => true;
   const rightThird = (x: number) => x >= MARGIN + 10 * CELL;
+  const off = (image: ReturnType<typeof lined>, empty: (cell: number) => boolean) =>
+    linesOffGrid(boardLines(image, empty));
 
   it('finds the lines on a grid that lies on the board', () => {
     expect(
-      linesOffGrid(
+      off(
         lined(() => 0),
         everywhere,
       ),
     ).toBeLessThan(0.05);
     // A tenth of a square off everywhere: a grid found a little off, within the margin.
     expect(
-      linesOffGrid(
+      off(
         lined(() => 4),
         everywhere,
       ),
     ).toBeGreaterThan(0.05);
     expect(
-      linesOffGrid(
+      off(
         lined(() => 4),
         everywhere,
       ),
@@ -433,22 +437,54 @@ describe("the board's lines against the grid (linesOffGrid)", () => {
 
   it("measures how far a third of the board's lines run off the grid, where the squares are empty", () => {
     const turned = lined((x) => (rightThird(x) ? 14 : 0));
-    expect(linesOffGrid(turned, everywhere)).toBeCloseTo(14 / CELL, 1);
-    expect(linesOffGrid(turned, everywhere)).toBeGreaterThanOrEqual(MAX_LINES_OFF);
+    const lines = boardLines(turned, everywhere);
+    expect(lines.down[0]).toBeCloseTo(0, 1);
+    expect(lines.down[1]).toBeCloseTo(0, 1);
+    expect(lines.down[2]).toBeCloseTo(14 / CELL, 1);
+    for (const right of lines.right) expect(right).toBeCloseTo(0, 1);
+    expect(linesOffGrid(lines)).toBeGreaterThanOrEqual(MAX_LINES_OFF);
     // The right third full of tiles: nothing there to judge by.
-    expect(linesOffGrid(turned, (cell) => cell % 15 < 10)).toBeLessThan(0.05);
+    expect(boardLines(turned, (cell) => cell % 15 < 10).down[2]).toBeUndefined();
+    expect(off(turned, (cell) => cell % 15 < 10)).toBeLessThan(0.05);
     // Fewer than three boundaries between empty squares in a third: not judged.
     const two = new Set([0 * 15 + 12, 1 * 15 + 12, 2 * 15 + 12]);
-    expect(linesOffGrid(turned, (cell) => cell % 15 < 10 || two.has(cell))).toBeLessThan(0.05);
+    expect(off(turned, (cell) => cell % 15 < 10 || two.has(cell))).toBeLessThan(0.05);
     const three = new Set([...two, 3 * 15 + 12]);
-    expect(linesOffGrid(turned, (cell) => cell % 15 < 10 || three.has(cell))).toBeGreaterThanOrEqual(
-      MAX_LINES_OFF,
+    expect(off(turned, (cell) => cell % 15 < 10 || three.has(cell))).toBeGreaterThanOrEqual(MAX_LINES_OFF);
+  });
+
+  it('moves a grid onto the lines where each family lies on a straight line across its thirds', () => {
+    // A grid of 40 pixels a square from the photo's corner; the horizontal lines 0, 0.15 and 0.3 of a square below
+    // it in the left, middle and right thirds: down(u) = 0.03 (u - 2.5), -0.075 at the left edge, 0.375 at the right.
+    const grid: Corners = [
+      [0, 0],
+      [600, 0],
+      [600, 600],
+      [0, 600],
+    ];
+    const moved = ontoLines(grid, { down: [0, 0.15, 0.3], right: [0, 0, 0] });
+    const expected = [
+      [0, -3],
+      [600, 15],
+      [600, 615],
+      [0, 597],
+    ];
+    moved!.forEach(([x, y], k) => {
+      expect(x).toBeCloseTo(expected[k]![0]!, 6);
+      expect(y).toBeCloseTo(expected[k]![1]!, 6);
+    });
+    // A family judged nowhere does not move.
+    expect(ontoLines(grid, { down: [0, 0.15, 0.3], right: [undefined, undefined, undefined] })).toEqual(
+      moved,
     );
+    // Not moved: a third unjudged (the grid may be off by more than the lines show), thirds off a straight line.
+    expect(ontoLines(grid, { down: [0, undefined, 0.3], right: [0, 0, 0] })).toBeUndefined();
+    expect(ontoLines(grid, { down: [0, 0.3, 0.3], right: [0, 0, 0] })).toBeUndefined();
   });
 
   it('cannot tell a grid a whole row off (the layout checks do)', () => {
     expect(
-      linesOffGrid(
+      off(
         lined(() => CELL),
         everywhere,
       ),

@@ -388,18 +388,26 @@ export const MAX_LINES_OFF = 0.25;
 const MIN_BOUNDARIES = 3;
 const MIN_ALIGNED = 0.2;
 
+/** Where the board's own lines run against the grid, in squares, per third of the board (undefined where a third
+ *  has too little to judge by): `down`, how far below the grid's the horizontal lines of each third of the columns
+ *  run (left to right); `right`, how far right of the grid's the vertical lines of each third of the rows (top to
+ *  bottom). Within half a square either way. */
+export interface BoardLines {
+  readonly down: readonly (number | undefined)[];
+  readonly right: readonly (number | undefined)[];
+}
+
 /**
- * How far the board's own lines run from the grid, in squares: the largest offset over the board's thirds (five
- * columns' horizontal lines, five rows' vertical ones) that have enough to judge by. The lines are the edges between
- * two squares `empty` reads surely empty, on `board` straightened on the board's own plane: each boundary's edge
- * strength across it (a square's breadth either way, a sixth of a square kept from the ends) is averaged around the
- * circle of one square's period, whose angle is then the lines' offset from the grid's (within half a square either
- * way; a grid a whole row off lines up, and is the layout checks' to catch) and whose length says how well the edges
- * line up. Seen from a seat, a half-full board's grid found turned a little (a game rendered at 64°: its right side
- * 0.6–0.8 of a square too far, the right third's lines 0.3–0.45 of a square off, letters read a row off) shows it
- * where the left third does not; grids on the board, real or rendered, keep every third within 0.22.
+ * Where the board's own lines run against the grid (`BoardLines`). The lines are the edges between two squares
+ * `empty` reads surely empty, on `board` straightened on the board's own plane: each boundary's edge strength across
+ * it (a square's breadth either way, a sixth of a square kept from the ends) is averaged around the circle of one
+ * square's period, whose angle is then the lines' offset from the grid's (a grid a whole row off lines up, and is the
+ * layout checks' to catch) and whose length says how well the edges line up. Seen from a seat, a half-full board's
+ * grid found turned a little (a game rendered at 64°: its right side 0.6–0.8 of a square too far, the right third's
+ * lines 0.3–0.45 of a square off, letters read a row off) shows it where the left third does not; grids on the
+ * board, real or rendered, keep every third within 0.22.
  */
-export function linesOffGrid(board: RgbImage, empty: (cell: number) => boolean): number {
+export function boardLines(board: RgbImage, empty: (cell: number) => boolean): BoardLines {
   const { width, data } = board;
   const grey = (x: number, y: number) => {
     const o = (y * width + x) * 3;
@@ -407,9 +415,8 @@ export function linesOffGrid(board: RgbImage, empty: (cell: number) => boolean):
   };
   const half = CELL >> 1;
   const end = Math.round(CELL / 6);
-  let worst = 0;
-  for (const across of [false, true])
-    for (let third = 0; third < 3; third++) {
+  const offsets = (across: boolean) =>
+    [0, 1, 2].map((third) => {
       let [sx, sy, sum, boundaries] = [0, 0, 0, 0];
       for (let a = 5 * third; a < 5 * third + 5; a++)
         for (let b = 1; b < 15; b++) {
@@ -421,25 +428,59 @@ export function linesOffGrid(board: RgbImage, empty: (cell: number) => boolean):
             const angle = (2 * Math.PI * u) / CELL;
             const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
             for (let v = end; v < CELL - end; v++) {
+              const [x, y] = across
+                ? [MARGIN + b * CELL + u, MARGIN + a * CELL + v]
+                : [MARGIN + a * CELL + v, MARGIN + b * CELL + u];
               const edge = across
-                ? Math.abs(
-                    grey(MARGIN + b * CELL + u + 1, MARGIN + a * CELL + v) -
-                      grey(MARGIN + b * CELL + u - 1, MARGIN + a * CELL + v),
-                  )
-                : Math.abs(
-                    grey(MARGIN + a * CELL + v, MARGIN + b * CELL + u + 1) -
-                      grey(MARGIN + a * CELL + v, MARGIN + b * CELL + u - 1),
-                  );
+                ? Math.abs(grey(x + 1, y) - grey(x - 1, y))
+                : Math.abs(grey(x, y + 1) - grey(x, y - 1));
               sx += edge * cos;
               sy += edge * sin;
               sum += edge;
             }
           }
         }
-      if (boundaries < MIN_BOUNDARIES || sum === 0 || Math.hypot(sx, sy) / sum < MIN_ALIGNED) continue;
-      worst = Math.max(worst, Math.abs(Math.atan2(sy, sx)) / (2 * Math.PI));
-    }
-  return worst;
+      if (boundaries < MIN_BOUNDARIES || sum === 0 || Math.hypot(sx, sy) / sum < MIN_ALIGNED)
+        return undefined;
+      return Math.atan2(sy, sx) / (2 * Math.PI);
+    });
+  return { down: offsets(false), right: offsets(true) };
+}
+
+/** How far a third's offset may lie from the straight line through the three, in squares, for the grid to be moved. */
+const LINE_RESIDUAL = 0.05;
+
+/**
+ * The grid `corners` moved onto the board's own lines (`boardLines`, on the board's plane): the board's corner
+ * (u, v) lies where the grid has (u + right(v), v + down(u)), each family's offsets fitted as a straight line across
+ * its three thirds. Only where each family is judged in all three thirds or in none, and its thirds lie on the line
+ * (within LINE_RESIDUAL): the lines show where the grid is only within half a square, and a grid off by more in part
+ * (a game rendered at 64°, frame 24: its bottom-right corner two squares off, the middle third unjudged) lines up
+ * with them as well after a move, and was read through with 51 squares wrong without a question. Else undefined.
+ */
+export function ontoLines(corners: Corners, lines: BoardLines): Corners | undefined {
+  const line = (offsets: readonly (number | undefined)[]) => {
+    if (offsets.every((d) => d === undefined)) return (_at: number) => 0;
+    if (offsets.some((d) => d === undefined)) return undefined;
+    const points = offsets.map((d, third) => [5 * third + 2.5, d!] as const);
+    const mx = points.reduce((a, [x]) => a + x, 0) / points.length;
+    const my = points.reduce((a, [, y]) => a + y, 0) / points.length;
+    const sxx = points.reduce((a, [x]) => a + (x - mx) ** 2, 0);
+    const slope = points.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0) / sxx;
+    const at = (u: number) => my + slope * (u - mx);
+    return points.every(([x, y]) => Math.abs(at(x) - y) <= LINE_RESIDUAL) ? at : undefined;
+  };
+  const down = line(lines.down);
+  const right = line(lines.right);
+  if (!down || !right) return undefined;
+  const h = gridHomography(corners);
+  const corner = (u: number, v: number) => project(h, u + right(v), v + down(u));
+  return [corner(0, 0), corner(15, 0), corner(15, 15), corner(0, 15)];
+}
+
+/** How far the board's own lines run from the grid at most, in squares, over the thirds judged (`boardLines`). */
+export function linesOffGrid(lines: BoardLines): number {
+  return Math.max(0, ...[...lines.down, ...lines.right].map((d) => (d === undefined ? 0 : Math.abs(d))));
 }
 
 /** A tile's face drawn over the square behind it: the tile's cell, the side of the square it comes in from, and how far
