@@ -268,8 +268,8 @@ export async function readFrame(
   // And seen from the side, where the board's lines between the squares read surely empty run a quarter of a square
   // or more off a grid searched for in a third of the board, the grid is turned or stretched off the board's (a
   // half-full board's near lines hidden by the tiles and the rack: a game rendered at 64°, letters on the right read
-  // a row off without a question). Judged on the board's plane, where the lines are; a steady camera's grid, from its
-  // last frame's, is not judged so.
+  // a row off without a question); it is moved onto them below. Judged on the board's plane, where the lines are; a
+  // steady camera's grid, from its last frame's, is not judged so.
   const surelyEmpty = (cell: number) => seen.chars[cell] === '.' && seen.confidence[cell]! > SURELY_EMPTY;
   const lines = searched && plane ? boardLines(plane, surelyEmpty) : undefined;
   const turned = lines !== undefined && linesOffGrid(lines) >= (ontoBoard ? MAX_LINES_MOVED : MAX_LINES_OFF);
@@ -320,12 +320,11 @@ export async function readFrame(
     classify: ms(t2, t3),
     total: ms(t0, t3),
   });
-  // A grid found turned off the board's own lines is moved onto them and the photo read again through it; that
-  // reading is kept only where every check passes it as a grid searched for would be (the layout, the border, the
-  // lines), else the grid stays in doubt.
-  const onto =
-    turned && !ontoBoard && lines && gridDoubt !== undefined ? ontoLines(corners, lines) : undefined;
-  if (onto && gridDoubt?.includes(LINES_OFF)) {
+  // A grid in doubt only for running off the board's own lines is moved onto them (where they say clearly how) and
+  // the photo read again through it; that reading is kept only where every check passes it as a grid searched for
+  // would be (the layout, the border, the lines, within MAX_LINES_MOVED), else the grid stays in doubt.
+  const onto = lines && !ontoBoard && gridDoubt?.includes(LINES_OFF) ? ontoLines(corners, lines) : undefined;
+  if (onto) {
     const again = await readFrame(
       bytes,
       options,
@@ -641,7 +640,7 @@ function squeezedCells(corners: Corners, below: number): number[] {
 /** A square read empty with this confidence or more shows the board's lines around it (`boardLines`). */
 const SURELY_EMPTY = 0.9;
 /** A grid moved onto the board's lines (`ontoLines`) is kept only where every third's lines then lie this near it,
- *  in squares (the 64° game's eleven grids moved so: within 0.1). */
+ *  in squares (the 64° game's ten grids moved so: within 0.1). */
 const MAX_LINES_MOVED = 0.12;
 /** Why a grid turned off the board's lines is in doubt (`BoardReading.gridDoubt`). */
 const LINES_OFF = "the board's lines run a quarter of a square or more off it in part of the board";
