@@ -266,6 +266,14 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
     const photo = new URL('../fixtures/seat-turned/move-21.jpg', import.meta.url);
     const turned = await recognize(readFileSync(photo), { letters, blanks: 2 });
     expect(turned.gridDoubt).toBeUndefined();
+    // Read through the grid moved, not the one found: its right corners moved down, 6 and 23 pixels (the photo is
+    // decoded at its own size, 1920 pixels wide), its left ones less than 5.
+    const decoded = await decodeImage(readFileSync(photo));
+    expect(decoded.width).toBe(1920);
+    const found = await locateGrid(decoded);
+    expect(turned.corners[1]![1] - found[1]![1]).toBeGreaterThan(4);
+    expect(turned.corners[2]![1] - found[2]![1]).toBeGreaterThan(15);
+    for (const k of [0, 3]) expect(Math.abs(turned.corners[k]![1] - found[k]![1])).toBeLessThan(5);
     const truth = readFileSync(new URL('../fixtures/seat-turned/move-21.txt', import.meta.url), 'utf8');
     // Its two blanks (labelled as the letters they stand for, in lower case) read as blanks.
     const blanks = truth.replace(/[a-z]/g, '?');

@@ -20,6 +20,7 @@ import { gridHomography } from './homography.ts';
 import { locateBoard, orderCorners, WORK } from './locate.ts';
 import { cameraPose, liftedCorners, TILE_HEIGHT } from './pose.ts';
 import {
+  type BoardLines,
   boardLines,
   clearerMoved,
   colourOf,
@@ -272,7 +273,7 @@ export async function readFrame(
   // steady camera's grid, from its last frame's, is not judged so.
   const surelyEmpty = (cell: number) => seen.chars[cell] === '.' && seen.confidence[cell]! > SURELY_EMPTY;
   const lines = searched && plane ? boardLines(plane, surelyEmpty) : undefined;
-  const turned = lines !== undefined && linesOffGrid(lines) >= (ontoBoard ? MAX_LINES_MOVED : MAX_LINES_OFF);
+  const turned = lines !== undefined && linesOffGrid(lines) >= MAX_LINES_OFF;
   const gridDoubt = unjudged
     ? "a grid was found, but too few of the squares under it read clearly as empty to check it against the board's premium squares: it may lie over part of the board only. Make sure the whole board is in view"
     : contrast !== undefined && contrast < MIN_LAYOUT_CONTRAST
@@ -302,17 +303,16 @@ export async function readFrame(
         probs.set(again.probs.subarray(j * k, (j + 1) * k), cell * k);
       });
       await secondLook(cells, warped, probs, allowed, new Set(overruled), false);
-      settleUmlauts(cells, warped, probs, allowed, faces, overruled);
       // As every square of the frame was: the squeezed ones by the seat reader too. (Their board-plane reading,
       // emptiesOnTheBoard, is not made again: a square the colours overrule shows a tile's colours.)
       if (steep && cells.seat) await readSqueezed(cells.seat, warped, faces, probs, allowed, overruled);
+      settleUmlauts(cells, warped, probs, allowed, faces, overruled);
       seen = readAll();
       colourSettled = settle();
     }
   }
   const settled = options.blanks === undefined ? colourSettled : fewerBlanks(colourSettled, options.blanks);
   const t3 = performance.now();
-  await options.inspect?.(photo, corners, warped);
   const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
   const reading = assemble(seen, settled, corners, photo, options, gridDoubt, {
     decode: ms(t0, t1),
@@ -320,22 +320,7 @@ export async function readFrame(
     classify: ms(t2, t3),
     total: ms(t0, t3),
   });
-  // A grid in doubt only for running off the board's own lines is moved onto them (where they say clearly how) and
-  // the photo read again through it; that reading is kept only where every check passes it as a grid searched for
-  // would be (the layout, the border, the lines, within MAX_LINES_MOVED), else the grid stays in doubt.
-  const onto = lines && !ontoBoard && gridDoubt?.includes(LINES_OFF) ? ontoLines(corners, lines) : undefined;
-  if (onto) {
-    const again = await readFrame(
-      bytes,
-      options,
-      undefined,
-      { photo, since: t0, decoded: t1, corners: onto },
-      quick,
-      true,
-    );
-    if (again.reading.gridDoubt === undefined) return again;
-  }
-  return {
+  const state: FrameState = {
     size: { width: photo.width, height: photo.height },
     corners,
     probs,
@@ -346,6 +331,45 @@ export async function readFrame(
     seen,
     reading,
   };
+  // A grid in doubt only for running off the board's own lines is moved onto them (where they say clearly how) and
+  // the photo read again through it (movedOnto); else, or where the moved grid fails, the grid stays in doubt.
+  const onto = lines && !ontoBoard && gridDoubt?.includes(LINES_OFF) ? ontoLines(corners, lines) : undefined;
+  const chosen = onto && offPicture(onto, photo) <= 1 ? ((await movedOnto(onto, lines!)) ?? state) : state;
+  await options.inspect?.(photo, chosen.corners, chosen.warped);
+  if (chosen === state && !onto) return state;
+  // The second read's time is the frame's too.
+  const t4 = performance.now();
+  const times = { decode: ms(t0, t1), locate: ms(t1, t2), classify: ms(t2, t4), total: ms(t0, t4) };
+  return { ...chosen, reading: { ...chosen.reading, ms: times } };
+
+  /** The frame read again through the grid moved onto the board's lines, kept only where every check passes it as a
+   *  grid searched for (the layout, the border) and every third judged before is judged again with its lines within
+   *  MAX_LINES_MOVED of the grid's; undefined otherwise (a failed read included). */
+  async function movedOnto(moved: Corners, before: BoardLines): Promise<FrameState | undefined> {
+    let again: FrameState;
+    try {
+      again = await readFrame(
+        bytes,
+        { ...options, inspect: undefined },
+        undefined,
+        { photo, since: t0, decoded: t1, corners: moved },
+        quick,
+        true,
+      );
+    } catch {
+      return undefined;
+    }
+    if (again.reading.gridDoubt !== undefined || !again.plane) return undefined;
+    const after = boardLines(
+      again.plane,
+      (cell) => again.seen.chars[cell] === '.' && again.seen.confidence[cell]! > SURELY_EMPTY,
+    );
+    const kept = (b: readonly (number | undefined)[], a: readonly (number | undefined)[]) =>
+      b.every(
+        (d, third) => d === undefined || (a[third] !== undefined && Math.abs(a[third]!) <= MAX_LINES_MOVED),
+      );
+    return kept(before.down, after.down) && kept(before.right, after.right) ? again : undefined;
+  }
 }
 
 /**

@@ -4,8 +4,8 @@
  * can stay unsure of a Ü that any person reads at a glance (the German games' first move: 0.60 Ü, 0.23 U). The dots are there to be
  * counted: the ink of the square's straightened crop, cut at a level between the glyph's ink and the tile's face,
  * falls into connected parts; the letter is the largest part in the middle, and an umlaut's dots are two small
- * parts above it, one either side of its middle. Two such dots say "the umlaut"; nothing at all above the letter
- * says "the plain letter"; anything else (one part, three, a smudge, a letter cut off) says nothing.
+ * parts above it, one either side of its middle. Two such dots say "the umlaut"; nothing above the letter (a pixel
+ * of ink at most) says "the plain letter"; anything else (one part, three, a smudge, a letter cut off) says nothing.
  *
  * Measured on scrabscrap-de's 192 labelled photos read cold (every A, Ä, O, Ö, U and Ü on them): 234 of the 250
  * umlauts show their dots and 1,257 of the 1,378 plain letters nothing above them; no square shows the other
@@ -139,7 +139,7 @@ export function umlautDots(board: RgbImage, cell: number, turns: 0 | 1 | 2 | 3):
       return dots ? 'dots' : undefined;
     }
     if (above.length > 0) return undefined;
-    // Nothing above the letter: not one pixel of ink in the band where the dots would be.
+    // Nothing above the letter: at most one pixel of ink in the band where the dots would be.
     let band = 0;
     for (let y = Math.max(0, Math.round(letter.y - 0.4 * letter.h)); y < letter.y; y++)
       for (let x = letter.x; x < letter.x + letter.w; x++) if (ink.data[y * side + x]) band++;
@@ -149,7 +149,8 @@ export function umlautDots(board: RgbImage, cell: number, turns: 0 | 1 | 2 | 3):
 
 /**
  * Settles the squares the model reads as one letter of a pair (Ä or A, Ö or O, Ü or U), in doubt between the two, by
- * the dots above the letter (`umlautDots`): the other letter's share goes to the one the dots show. `probs` holds the
+ * the dots above the letter (`umlautDots`): the other letter's share goes to the one the dots show (to the plain
+ * letter only where the model leans to it already). `probs` holds the
  * model's shares per square (classes as `classes`, a letter and its quarter turns: `U0`…`U3`), changed in place.
  * Only `cells` that are `large` enough in the photo for a dot to be more than a pixel or two, and only pairs whose
  * both letters are `allowed` (all, when undefined). Returns the squares settled.
@@ -184,11 +185,14 @@ export function weighUmlauts(
         if (j !== dotted && j !== plain) other = Math.max(other, probs[cell * k + j]!);
       if (pd + pp <= other) continue;
       const seen = umlautDots(board, cell, turns);
-      if (seen === undefined) continue;
+      // Two dots are a shape found; nothing above the letter is only ink not found (dots too faint for the ink level,
+      // or joined to the letter, would show so): it confirms the plain letter the model leans to, never overrules it.
+      if (seen === undefined || (seen === 'none' && pd > pp)) continue;
       const [to, from] = seen === 'dots' ? [dotted, plain] : [plain, dotted];
       probs[cell * k + to] = pd + pp;
       probs[cell * k + from] = 0;
       settled.push(cell);
+      break;
     }
   }
   return settled;
