@@ -380,6 +380,32 @@ const UNSURE_BELOW = 0.8;
 /** How many readings of each square are kept. */
 const OPTIONS = 4;
 
+/** Each letter class of the model (a letter and its quarter turns, `U0`…`U3`) by name, with its index. */
+function lettersByTurn(model: CellModel): Map<string, number> {
+  const byTurn = new Map<string, number>();
+  model.classes.forEach((name, index) => {
+    if (name.length === 2 && /\d/.test(name[1]!)) byTurn.set(name, index);
+  });
+  return byTurn;
+}
+
+/** The quarter turns clockwise of the letters as seen: the turn with the most letter probability over the board. */
+export function boardTurns(
+  model: CellModel,
+  probs: Float32Array,
+  byTurn: ReadonlyMap<string, number> = lettersByTurn(model),
+): 0 | 1 | 2 | 3 {
+  const k = model.classes.length;
+  const n = probs.length / k;
+  const turnMass = [0, 0, 0, 0];
+  // The same sums in the same order, without a string or a map in the loop.
+  const turnIndex = Int32Array.from(byTurn.values());
+  const turnOf = Uint8Array.from([...byTurn.keys()].map((name) => Number(name[1])));
+  for (let i = 0; i < n; i++)
+    for (let t = 0; t < turnIndex.length; t++) turnMass[turnOf[t]!]! += probs[i * k + turnIndex[t]!]!;
+  return turnMass.indexOf(Math.max(...turnMass)) as 0 | 1 | 2 | 3;
+}
+
 /**
  * Reads the cells: the orientation with the most letter probability over the board wins, then each cell takes
  * its most likely reading among empty, blank and the allowed letters in that orientation. Its confidence is that
@@ -402,17 +428,8 @@ export function readCells(
 ): CellReading {
   const k = model.classes.length;
   const n = probs.length / k;
-  const turnMass = [0, 0, 0, 0];
-  const byTurn = new Map<string, number>();
-  model.classes.forEach((name, index) => {
-    if (name.length === 2 && /\d/.test(name[1]!)) byTurn.set(name, index);
-  });
-  // The same sums in the same order, without a string or a map in the loop.
-  const turnIndex = Int32Array.from(byTurn.values());
-  const turnOf = Uint8Array.from([...byTurn.keys()].map((name) => Number(name[1])));
-  for (let i = 0; i < n; i++)
-    for (let t = 0; t < turnIndex.length; t++) turnMass[turnOf[t]!]! += probs[i * k + turnIndex[t]!]!;
-  const turns = turnMass.indexOf(Math.max(...turnMass)) as 0 | 1 | 2 | 3;
+  const byTurn = lettersByTurn(model);
+  const turns = boardTurns(model, probs, byTurn);
   const letters = [...new Set([...byTurn.keys()].map((name) => name[0]!))].filter(
     (l) => !allowed || allowed.has(l),
   );

@@ -5,6 +5,7 @@
  */
 import type { TileMemory } from './adapt.ts';
 import {
+  boardTurns,
   type CellModel,
   type CellReading,
   classifyCells,
@@ -43,7 +44,7 @@ import {
   scaleCorners,
   VisionError,
 } from './types.ts';
-import { UMLAUTS, weighUmlauts } from './umlaut.ts';
+import { umlautPairs, weighUmlauts } from './umlaut.ts';
 import { cellCrops, patchBoard, warpBoard } from './warp.ts';
 
 export interface RecognizeOptions {
@@ -583,11 +584,8 @@ function settleUmlauts(
   faces: Corners,
   only: readonly number[] | undefined,
 ): void {
-  const pairs = Object.entries(UMLAUTS).filter(
-    ([dotted, plain]) => !allowed || (allowed.has(dotted) && allowed.has(plain)),
-  );
-  if (pairs.length === 0) return;
-  const { turns } = readCells(model, probs, allowed);
+  if (umlautPairs(allowed).length === 0) return;
+  const turns = boardTurns(model, probs);
   let sides: { tall: Float64Array; wide: Float64Array } | undefined;
   const large = (cell: number) => {
     sides ??= squareSides(faces);

@@ -19,6 +19,13 @@ import { CELL, MARGIN } from './warp.ts';
 /** The letters with dots, and the letter each is without them. */
 export const UMLAUTS: Readonly<Record<string, string>> = { Ä: 'A', Ö: 'O', Ü: 'U' };
 
+/** The pairs (with dots, without) whose both letters are `allowed` (all, when undefined). */
+export function umlautPairs(allowed: ReadonlySet<string> | undefined): (readonly [string, string])[] {
+  return Object.entries(UMLAUTS).filter(
+    ([dotted, plain]) => !allowed || (allowed.has(dotted) && allowed.has(plain)),
+  );
+}
+
 /** What a square shows above its letter: an umlaut's two dots, nothing, or no clear sign either way. */
 export type DotsSeen = 'dots' | 'none' | undefined;
 
@@ -165,8 +172,7 @@ export function weighUmlauts(
   large: (cell: number) => boolean,
 ): number[] {
   const k = classes.length;
-  const pairs = Object.entries(UMLAUTS)
-    .filter(([dotted, plain]) => !allowed || (allowed.has(dotted) && allowed.has(plain)))
+  const pairs = umlautPairs(allowed)
     .map(
       ([dotted, plain]) =>
         [classes.indexOf(`${dotted}${turns}`), classes.indexOf(`${plain}${turns}`)] as const,
