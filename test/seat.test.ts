@@ -280,6 +280,35 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
     expect(compare(turned, blanks.trimEnd().split('\n')).wrong).toEqual([]);
   });
 
+  it("refuses a grid turned off the board's lines where they show no clear way onto them, seen from a seat at 64°", async () => {
+    // fixtures/seat-lines-off/move-24: the game of fixtures/seat-turned three moves on. Its grid is found with a
+    // corner two squares off; the board's lines between the empty squares of its middle third cannot be measured, so
+    // the three thirds' offsets do not give a grid to move it onto. Moved on the other two thirds alone, it lined up
+    // as well and read 51 squares wrong without a question (docs/measurements.md, session 41): it is refused instead.
+    const refused = await recognize(
+      readFileSync(new URL('../fixtures/seat-lines-off/move-24.jpg', import.meta.url)),
+      { letters, blanks: 2 },
+    );
+    expect(refused.gridDoubt).toMatch(/lines run a quarter of a square or more off it/);
+    expect(refused.unsure).toHaveLength(225);
+  });
+
+  it("puts in doubt the border's printed name read as a letter beside the far row, seen from a seat at 58°", async () => {
+    // fixtures/seat-print/move-17: Macondo's noah_vs_mishu rendered at 58° (models/training/seat_game.py
+    // ../shared/corpus/gcg/macondo/gcgio_testdata_noah_vs_mishu.gcg --seed 21 --angle 58 --size 1920x1440). The
+    // board prints CROSSWORD on its border above the far row, as a Mattel board prints its name. Read through the
+    // grid lifted to the tiles' faces, empty H1's crop reaches onto that print: the model read a W there, surely
+    // (0.81). Where its face would be, H1 shows the board's green, not the cream of the frame's tiles.
+    const photo = new URL('../fixtures/seat-print/move-17.jpg', import.meta.url);
+    const reading = await recognize(readFileSync(photo), { letters, blanks: 2 });
+    expect(reading.gridDoubt).toBeUndefined();
+    const truth = readFileSync(new URL('../fixtures/seat-print/move-17.txt', import.meta.url), 'utf8');
+    const result = compare(reading, truth.replace(/[a-z]/g, '?').trimEnd().split('\n'));
+    expect(result.silent).toEqual([]);
+    // H1 is read empty, or asked about.
+    expect(reading.board[0]![7] === '.' || reading.unsure.some((q) => q.row === 0 && q.col === 7)).toBe(true);
+  });
+
   it('does not read through a grid a row off seen from a seat at 68°', async () => {
     // The rendered game's move 16 (fixtures/seat-game-68), its grid found a row past the far edge.
     const steep68 = await recognize(

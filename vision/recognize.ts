@@ -23,6 +23,7 @@ import { cameraPose, liftedCorners, TILE_HEIGHT } from './pose.ts';
 import {
   type BoardLines,
   boardLines,
+  borderColours,
   clearerMoved,
   colourOf,
   facesOver,
@@ -30,6 +31,7 @@ import {
   layoutContrast,
   linesOffGrid,
   MAX_LINES_OFF,
+  offTheFaces,
   oneColourEdge,
   ontoLines,
   photoColours,
@@ -312,7 +314,19 @@ export async function readFrame(
       colourSettled = settle();
     }
   }
-  const settled = options.blanks === undefined ? colourSettled : fewerBlanks(colourSettled, options.blanks);
+  const blanksKept =
+    options.blanks === undefined ? colourSettled : fewerBlanks(colourSettled, options.blanks);
+  // A tile read where its face's colour is the board's, not a tile's, is the board's print read as a letter (the name
+  // on the border beside the far row, seen from a seat): in doubt (surface.ts offTheFaces).
+  const faceColours = faces === corners ? colours : photoColours(photo, gridHomography(faces));
+  const offFaces = offTheFaces(
+    faceColours,
+    colours,
+    blanksKept.chars,
+    blanksKept.confidence,
+    borderColours(photo, onBoard),
+  );
+  const settled = offFaces ? { chars: blanksKept.chars, confidence: offFaces } : blanksKept;
   const t3 = performance.now();
   const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
   const reading = assemble(seen, settled, corners, photo, options, gridDoubt, {

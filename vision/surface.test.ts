@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { standardLayout } from '../server/engine/index.ts';
+import { gridHomography } from './homography.ts';
 import {
   boardColours,
   boardLines,
+  borderColours,
   clearerMoved,
   facesOver,
   fewerBlanks,
@@ -10,9 +12,11 @@ import {
   layoutContrast,
   linesOffGrid,
   MAX_LINES_OFF,
+  offTheFaces,
   oneColourEdge,
   ontoLines,
   settleBlanks,
+  toLab,
   uncoveredWindow,
 } from './surface.ts';
 import type { Corners } from './types.ts';
@@ -220,6 +224,68 @@ describe('an outer row of one colour, neither tiles nor squares (oneColourEdge)'
   it('says nothing without sure tiles and plain squares to compare with', () => {
     const bottom = colours.map((c, i) => (i >= 14 * 15 ? black : c));
     expect(oneColourEdge(bottom, read, Array(225).fill(0.5))).toBeUndefined();
+  });
+});
+
+describe("a tile read where its face shows the board's colour (offTheFaces)", () => {
+  // A green board read surely empty but for seven cream tiles along row 8 (C4–C10) and a W at H1, where a camera at a
+  // seat sees the border's printed name above the far row's empty squares.
+  const lab = (rgb: Rgb) => toLab(...rgb);
+  const H1 = 7;
+  const row8 = [3, 4, 5, 6, 7, 8, 9].map((c) => 7 * 15 + c);
+  const chars = Array.from({ length: 225 }, (_, i) => (i === H1 ? 'W' : row8.includes(i) ? 'C' : '.'));
+  const confidence = Array.from({ length: 225 }, (_, i) => (i === H1 ? 0.83 : 0.97));
+  const onBoard = Array.from({ length: 225 }, (_, i) => lab(row8.includes(i) ? CREAM : GREEN));
+  /** The faces' plane's colours: the board's, with H1's as given. */
+  const faces = (h1: Rgb) => onBoard.map((c, i) => (i === H1 ? lab(h1) : c));
+
+  it("puts in doubt a letter read on the board's colour, and nothing else", () => {
+    // The border's print: green, a little darker than the squares.
+    const out = offTheFaces(faces([34, 100, 52]), onBoard, chars, confidence);
+    expect(out).toBeDefined();
+    expect(out![H1]).toBeLessThan(0.83 / 4);
+    expect(out!.filter((p, i) => i !== H1 && p !== confidence[i])).toEqual([]);
+  });
+
+  it("leaves a tile whose face is far from the others' but near no square's (a darker tile of wood)", () => {
+    expect(offTheFaces(faces([125, 75, 35]), onBoard, chars, confidence)).toBeUndefined();
+  });
+
+  it("leaves a tile whose face shows the tiles' colour", () => {
+    expect(offTheFaces(faces([228, 220, 196]), onBoard, chars, confidence)).toBeUndefined();
+  });
+
+  it("puts in doubt a letter read on the border's colour, where the border is not the squares' colour", () => {
+    const red: Rgb = [150, 30, 35];
+    const border = [lab(red), lab(red), lab(red), lab(red)];
+    expect(offTheFaces(faces([140, 35, 40]), onBoard, chars, confidence)).toBeUndefined();
+    expect(offTheFaces(faces([140, 35, 40]), onBoard, chars, confidence, border)![H1]).toBeLessThan(0.83 / 4);
+  });
+
+  it("takes the border's colour beside each side of the grid", () => {
+    // A green board with a red border a square wide: each side's colour is the border's.
+    const red: Rgb = [150, 30, 35];
+    const data = board(GREEN, tiles);
+    for (let y = 0; y < WARPED; y++)
+      for (let x = 0; x < WARPED; x++)
+        if (Math.min(x, y, WARPED - 1 - x, WARPED - 1 - y) < MARGIN) data.set(red, (y * WARPED + x) * 3);
+    const [a, b] = [MARGIN, MARGIN + 15 * CELL];
+    const h = gridHomography([
+      [a, a],
+      [b, a],
+      [b, b],
+      [a, b],
+    ]);
+    const sides = borderColours({ width: WARPED, height: WARPED, data }, h);
+    expect(sides).toHaveLength(4);
+    for (const c of sides) expect(Math.hypot(...c.map((v, k) => v - lab(red)[k]!))).toBeLessThan(1);
+  });
+
+  it('says nothing without three other tiles read surely to compare with, or squares read surely empty', () => {
+    const few = confidence.map((p, i) => (row8.indexOf(i) >= 2 ? 0.5 : p));
+    expect(offTheFaces(faces(GREEN), onBoard, chars, few)).toBeUndefined();
+    const noEmpty = confidence.map((p, i) => (chars[i] === '.' ? 0.6 : p));
+    expect(offTheFaces(faces(GREEN), onBoard, chars, noEmpty)).toBeUndefined();
   });
 });
 

@@ -213,6 +213,28 @@ export function photoColours(photo: RgbImage, h: Float64Array): Lab[] {
   return Array.from({ length: 225 }, (_, i) => colourIn(photo, h, i, MIDDLE, counts));
 }
 
+/** Where beside the grid its border's colour is taken, in squares out from the grid's edge: near enough to lie on
+ *  the border of a board whose border is a third of a square wide, clear of the grid's outer line. */
+const BORDER_BAND: readonly [number, number] = [0.15, 0.45];
+
+/**
+ * The colour of the board's border along each side of the grid (top, right, bottom, left as seen): the median of the
+ * band BORDER_BAND out from each of the side's 15 squares (`h`: the grid's homography, as for `photoColours`).
+ */
+export function borderColours(photo: RgbImage, h: Float64Array): Lab[] {
+  const counts = new Uint16Array(3 * 256);
+  const [near, far] = BORDER_BAND;
+  const sides: [(k: number) => number, Window][] = [
+    [(k) => k, [0.25, 0.75, -far, -near]],
+    [(k) => k * 15 + 14, [1 + near, 1 + far, 0.25, 0.75]],
+    [(k) => 14 * 15 + k, [0.25, 0.75, 1 + near, 1 + far]],
+    [(k) => k * 15, [-far, -near, 0.25, 0.75]],
+  ];
+  return sides.map(([cell, window]) =>
+    medianLab(Array.from({ length: 15 }, (_, k) => colourIn(photo, h, cell(k), window, counts))),
+  );
+}
+
 /**
  * A cell's colour over `window` of its square: the median of COLOUR_SAMPLES² samples spread over it. `counts`: each
  * channel's counts of its 256 values, reused from cell to cell.
@@ -380,6 +402,69 @@ export function oneColourEdge(
       return side;
   }
   return undefined;
+}
+
+/** A tile read where its face should be, whose colour there lies at least this far from the tiles' (CIE ΔE, lightness
+ *  halved)… */
+const FACE_OFF = 30;
+/** …and within this share of that distance of a colour the board's empty squares show, shows the board, not a tile. */
+const BOARD_NEAR = 0.25;
+/** A kind of square gives the board's colour from this many squares read surely empty. */
+const KIND_SQUARES = 2;
+/** Squares read empty this surely give the board's colours. */
+const SURELY_EMPTY = 0.9;
+
+/**
+ * The tiles read where the faces' plane shows the board's colour, not a tile's: the model read a letter in print
+ * that is the board's (the name printed on its border beside the far row, reached by the lifted crop of an empty
+ * square seen from a seat; a premium square's printed words). Each square read as a tile or a blank is compared,
+ * by its colour where its face would be (`faceColours`: `photoColours` through the grid lifted to the faces' plane),
+ * with the median face of the nearest tiles read surely (as `settleBlanks` takes them) and with the board's colours:
+ * each kind of square's median (`boardColours`, of the squares read surely empty) and the border's beside each side
+ * of the grid; where it lies FACE_OFF or more from the tiles' and within BOARD_NEAR of that from one of the board's,
+ * it is in doubt. Never more: which it is, the game or a person decides. Returns the confidence to report for each
+ * square (lowered by how much nearer the board's colour it is than the tiles': at most a quarter of what it was) or
+ * undefined where nothing is in doubt. Measured on every labelled set (docs/measurements.md, session 42): no right
+ * tile read surely so far off; the squares it doubts, empty squares of the far row read as the letters of the
+ * renders' border.
+ */
+export function offTheFaces(
+  faceColours: readonly Lab[],
+  boardColours: readonly Lab[],
+  chars: readonly string[],
+  confidence: readonly number[],
+  /** The border's colours beside the grid (`borderColours`): the board's too. */
+  border: readonly Lab[] = [],
+): number[] | undefined {
+  const tiles: number[] = [];
+  const kinds = new Map<string, Lab[]>();
+  for (let i = 0; i < 225; i++) {
+    if (chars[i] === '.') {
+      if (confidence[i]! < SURELY_EMPTY) continue;
+      const kind = premiumAt(i);
+      const list = kinds.get(kind);
+      if (list) list.push(boardColours[i]!);
+      else kinds.set(kind, [boardColours[i]!]);
+    } else if (chars[i] !== '?' && confidence[i]! >= REFERENCE_CONFIDENCE) tiles.push(i);
+  }
+  const kindColours = [...kinds.values()].filter((l) => l.length >= KIND_SQUARES).map(medianLab);
+  // Each square's tiles to compare with: at least three others.
+  if (tiles.length < 4 || kindColours.length === 0) return undefined;
+  const squares = [...kindColours, ...border];
+  let out: number[] | undefined;
+  for (let i = 0; i < 225; i++) {
+    if (chars[i] === '.') continue;
+    const toTile = distance(
+      faceColours[i]!,
+      medianLab(nearest(i, tiles, NEIGHBOURS).map((j) => faceColours[j]!)),
+    );
+    if (toTile < FACE_OFF) continue;
+    const toBoard = Math.min(...squares.map((c) => distance(faceColours[i]!, c)));
+    if (toBoard > BOARD_NEAR * toTile) continue;
+    out ??= [...confidence];
+    out[i] = (confidence[i]! * toBoard) / toTile;
+  }
+  return out;
 }
 
 /** A third of the board whose lines run this far from the grid's, in squares, or farther, puts the grid in doubt. */

@@ -387,7 +387,7 @@ async function play(base: string, game: SheetGame, mode: Mode): Promise<GameResu
       );
       const fixed = differences(pending.board, label).map((d) => `${squareName(d)} ${d.tile}`);
       console.error(
-        `held: ${game.name} move ${move.number}: ${pending.reasons.join('; ')}\n  corrected: ${fixed.join(', ') || 'none'}\n  in doubt (label: readings): ${doubt.join(' | ') || 'none'}`,
+        `held: ${game.name} move ${move.number}${move.photo ? ` (${basename(move.photo)})` : ''}: ${pending.reasons.join('; ')}\n  corrected: ${fixed.join(', ') || 'none'}\n  in doubt (label: readings): ${doubt.join(' | ') || 'none'}`,
       );
     }
     for (const d of differences(pending.board, label)) {
