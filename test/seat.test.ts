@@ -9,8 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parseBoard } from '../server/engine/index.ts';
 import { ServiceError } from '../server/service/errors.ts';
 import { readFrame } from '../server/service/game/frames.ts';
+import { handSquares } from '../server/service/game/interpret.ts';
 import { gridHomography, unproject } from '../vision/homography.ts';
 import {
   type BoardReading,
@@ -25,7 +27,13 @@ import { locateGrid } from '../vision/recognize.ts';
 const seat = fileURLToPath(new URL('../fixtures/seat/', import.meta.url));
 const scenes = JSON.parse(readFileSync(join(seat, 'scenes.json'), 'utf8')).scenes as Record<
   string,
-  { size: [number, number]; grid_corners: [number, number][]; rack_letters: string }
+  {
+    size: [number, number];
+    grid_corners: [number, number][];
+    rack_letters: string;
+    hand: boolean;
+    hidden_by_hand: string[];
+  }
 >;
 /** A real photo of the red Hasbro board from its steepest side, whose grid is found over its SCRABBLE panel. */
 const steep = fileURLToPath(
@@ -278,6 +286,28 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
     // Its two blanks (labelled as the letters they stand for, in lower case) read as blanks.
     const blanks = truth.replace(/[a-z]/g, '?');
     expect(compare(turned, blanks.trimEnd().split('\n')).wrong).toEqual([]);
+  });
+
+  it('sees the arm over the board at 49°, and no hand at 72° where there is none', async () => {
+    /** The squares a game would take for a hand's (interpret.ts handSquares), as row * 15 + col. */
+    const hands = async (name: string) => {
+      const reading = await read(name);
+      const board = parseBoard(reading.board);
+      if (!board.ok) throw new Error(board.message);
+      return [...handSquares({ ...reading, board: board.board }, 15)];
+    };
+    // View 00: an arm reaching in from the right over 37 squares (scenes.json's hidden_by_hand, "5I" = row 5, I).
+    const under = new Set(
+      scenes['00_45-55deg_modern']!.hidden_by_hand.map((q) => {
+        const [, row, col] = /^(\d+)([A-O])$/.exec(q)!;
+        return (Number(row) - 1) * 15 + 'ABCDEFGHIJKLMNO'.indexOf(col!);
+      }),
+    );
+    const arm = await hands('00_45-55deg_modern');
+    expect(arm.filter((i) => under.has(i)).length).toBeGreaterThan(25);
+    // View 25: no hand; the model's hand share rose over 56 squares of it, which show their own colours.
+    expect(scenes['25_65-75deg_modern']!.hand).toBe(false);
+    expect(await hands('25_65-75deg_modern')).toEqual([]);
   });
 
   it("refuses a grid turned off the board's lines where they show no clear way onto them, seen from a seat at 64°", async () => {

@@ -35,7 +35,9 @@ import {
   oneColourEdge,
   ontoLines,
   photoColours,
+  SURELY_EMPTY,
   settleBlanks,
+  squaresShown,
   uncoveredWindow,
 } from './surface.ts';
 import {
@@ -327,9 +329,11 @@ export async function readFrame(
     borderColours(photo, onBoard),
   );
   const settled = offFaces ? { chars: blanksKept.chars, confidence: offFaces } : blanksKept;
+  // A square that shows its own colour is covered by no hand, whatever the model's hand share (surface.ts squaresShown).
+  const shown = squaresShown(colours, settled.chars, settled.confidence);
   const t3 = performance.now();
   const ms = (a: number, b: number) => Math.round((b - a) * 10) / 10;
-  const reading = assemble(seen, settled, corners, photo, options, gridDoubt, {
+  const reading = assemble(seen, settled, shown, corners, photo, options, gridDoubt, {
     decode: ms(t0, t1),
     locate: ms(t1, t2),
     classify: ms(t2, t3),
@@ -499,6 +503,8 @@ export async function locateGrid(
 function assemble(
   seen: CellReading,
   settled: { chars: readonly string[]; confidence: readonly number[] },
+  /** Per cell as seen, whether it shows its own square's colour: no hand share is reported for it. */
+  shown: readonly boolean[],
   corners: Corners,
   photo: DecodedImage,
   options: RecognizeOptions,
@@ -508,6 +514,7 @@ function assemble(
   const chars = uprightGrid(settled.chars, seen.turns);
   const conf = uprightGrid(settled.confidence, seen.turns);
   const readings = uprightGrid(seen.options, seen.turns);
+  const bare = uprightGrid(shown, seen.turns);
   const outside = uprightGrid(resolvedForeign(seen.foreign, corners), seen.turns);
   // A reading through a grid off the board is sure of nothing.
   const threshold = gridDoubt ? Number.POSITIVE_INFINITY : (options.threshold ?? DEFAULT_THRESHOLD);
@@ -527,10 +534,12 @@ function assemble(
       unsure.push({ row: r, col: c });
       // The reading reported (the surface check may have settled it) first, then the model's others.
       const reported = { tile: chars[i]!, p: Math.round(conf[i]! * 1000) / 1000 };
-      const others = readings[i]!.filter((o) => o.tile !== reported.tile).map((o) => ({
-        tile: o.tile,
-        p: Math.round(o.p * 1000) / 1000,
-      }));
+      const others = readings[i]!.filter((o) => o.tile !== reported.tile && !(bare[i] && o.tile === '#')).map(
+        (o) => ({
+          tile: o.tile,
+          p: Math.round(o.p * 1000) / 1000,
+        }),
+      );
       alternatives.push({ row: r, col: c, options: [reported, ...others] });
     }
   }
@@ -673,8 +682,6 @@ function squeezedCells(corners: Corners, below: number): number[] {
   return out;
 }
 
-/** A square read empty with this confidence or more shows the board's lines around it (`boardLines`). */
-const SURELY_EMPTY = 0.9;
 /** A grid moved onto the board's lines (`ontoLines`) is kept only where every third's lines then lie this near it,
  *  in squares (the 64° game's ten grids moved so: within 0.1). */
 const MAX_LINES_MOVED = 0.12;

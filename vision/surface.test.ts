@@ -16,6 +16,7 @@ import {
   oneColourEdge,
   ontoLines,
   settleBlanks,
+  squaresShown,
   toLab,
   uncoveredWindow,
 } from './surface.ts';
@@ -262,13 +263,23 @@ describe("a tile read where its face shows the board's colour (offTheFaces)", ()
     expect(offTheFaces(faces([140, 35, 40]), onBoard, chars, confidence, border)![H1]).toBeLessThan(0.83 / 4);
   });
 
-  it("takes the border's colour beside each side of the grid", () => {
-    // A green board with a red border a square wide: each side's colour is the border's.
-    const red: Rgb = [150, 30, 35];
+  it("takes the border's colour beside each side of the grid, top, right, bottom, left", () => {
+    // A green board with a border a square wide, each side its own colour (the corners the left and right sides').
+    const sides: Rgb[] = [
+      [150, 30, 35],
+      [30, 40, 150],
+      [200, 180, 40],
+      [90, 50, 20],
+    ];
     const data = board(GREEN, tiles);
+    const at = (x: number, y: number) => (y * WARPED + x) * 3;
     for (let y = 0; y < WARPED; y++)
-      for (let x = 0; x < WARPED; x++)
-        if (Math.min(x, y, WARPED - 1 - x, WARPED - 1 - y) < MARGIN) data.set(red, (y * WARPED + x) * 3);
+      for (let x = 0; x < WARPED; x++) {
+        if (x < MARGIN) data.set(sides[3]!, at(x, y));
+        else if (x >= MARGIN + 15 * CELL) data.set(sides[1]!, at(x, y));
+        else if (y < MARGIN) data.set(sides[0]!, at(x, y));
+        else if (y >= MARGIN + 15 * CELL) data.set(sides[2]!, at(x, y));
+      }
     const [a, b] = [MARGIN, MARGIN + 15 * CELL];
     const h = gridHomography([
       [a, a],
@@ -276,16 +287,61 @@ describe("a tile read where its face shows the board's colour (offTheFaces)", ()
       [b, b],
       [a, b],
     ]);
-    const sides = borderColours({ width: WARPED, height: WARPED, data }, h);
-    expect(sides).toHaveLength(4);
-    for (const c of sides) expect(Math.hypot(...c.map((v, k) => v - lab(red)[k]!))).toBeLessThan(1);
+    const found = borderColours({ width: WARPED, height: WARPED, data }, h);
+    expect(found).toHaveLength(4);
+    found.forEach((c, k) => {
+      expect(Math.hypot(...c.map((v, j) => v - lab(sides[k]!)[j]!)), `side ${k}`).toBeLessThan(1);
+    });
   });
 
-  it('says nothing without three other tiles read surely to compare with, or squares read surely empty', () => {
-    const few = confidence.map((p, i) => (row8.indexOf(i) >= 2 ? 0.5 : p));
-    expect(offTheFaces(faces(GREEN), onBoard, chars, few)).toBeUndefined();
+  it('judges a square against at least three other tiles read surely, and needs squares read surely empty', () => {
+    // H1 itself is read surely (0.83): with C4–C6 it makes four sure tiles, three others for H1.
+    const three = confidence.map((p, i) => (row8.indexOf(i) >= 3 ? 0.5 : p));
+    expect(offTheFaces(faces(GREEN), onBoard, chars, three)?.[H1]).toBeLessThan(0.83 / 4);
+    const two = confidence.map((p, i) => (row8.indexOf(i) >= 2 ? 0.5 : p));
+    expect(offTheFaces(faces(GREEN), onBoard, chars, two)).toBeUndefined();
     const noEmpty = confidence.map((p, i) => (chars[i] === '.' ? 0.6 : p));
     expect(offTheFaces(faces(GREEN), onBoard, chars, noEmpty)).toBeUndefined();
+  });
+
+  it('puts in doubt the letters of a printed name side by side, though they outnumber the tiles near them', () => {
+    // CROSSWORD read in the far row, E1–M1, surely; the only real tiles C4–C6 and C8 of row 8 lie farther from most.
+    const name = [4, 5, 6, 7, 8, 9, 10, 11, 12];
+    const real = [7 * 15 + 3, 7 * 15 + 4, 7 * 15 + 5, 7 * 15 + 7];
+    const read = Array.from({ length: 225 }, (_, i) =>
+      name.includes(i) ? 'W' : real.includes(i) ? 'C' : '.',
+    );
+    const sure = Array(225).fill(0.95);
+    const squares = Array.from({ length: 225 }, (_, i) => lab(real.includes(i) ? CREAM : GREEN));
+    const onFaces = squares.map((c, i) => (name.includes(i) ? lab([34, 100, 52]) : c));
+    const out = offTheFaces(onFaces, squares, read, sure);
+    expect(out).toBeDefined();
+    for (const i of name) expect(out![i], `square ${i}`).toBeLessThan(0.95 / 4);
+    for (const i of real) expect(out![i]).toBe(0.95);
+  });
+});
+
+describe('the squares that show their own colour (squaresShown)', () => {
+  const image = (hand: readonly number[]) => ({
+    width: WARPED,
+    height: WARPED,
+    data: board(GREEN, tiles, hand),
+  });
+  const sure = Array(225).fill(0.95);
+
+  it('names the empty squares that show their colour, not those under a hand, nor the tiles', () => {
+    // A hand over four empty squares of row 5 and one of CAT's tiles.
+    const hand = [4 * 15 + 5, 4 * 15 + 6, 5 * 15 + 5, 5 * 15 + 6, 7 * 15 + 8];
+    const colours = boardColours(image(hand));
+    const shown = squaresShown(colours, read, sure);
+    for (const i of hand) expect(shown[i], `square ${i}`).toBe(false);
+    for (const i of [7 * 15 + 7, 7 * 15 + 9]) expect(shown[i]).toBe(false);
+    expect(shown.filter(Boolean)).toHaveLength(225 - hand.length - 2 - 1);
+  });
+
+  it('names none where too few squares of a kind read surely empty to know its colour', () => {
+    const colours = boardColours(image([]));
+    expect(squaresShown(colours, read, Array(225).fill(0.9)).some(Boolean)).toBe(false);
   });
 });
 

@@ -213,8 +213,9 @@ export function photoColours(photo: RgbImage, h: Float64Array): Lab[] {
   return Array.from({ length: 225 }, (_, i) => colourIn(photo, h, i, MIDDLE, counts));
 }
 
-/** Where beside the grid its border's colour is taken, in squares out from the grid's edge: near enough to lie on
- *  the border of a board whose border is a third of a square wide, clear of the grid's outer line. */
+/** Where beside the grid its border's colour is taken, in squares out from the grid's edge: clear of the grid's
+ *  outer line, and within the border of a board whose border is half a square wide or more (the renders' 0.77–0.85;
+ *  a narrower one's median still shows it where more than half the band lies on it). */
 const BORDER_BAND: readonly [number, number] = [0.15, 0.45];
 
 /**
@@ -404,15 +405,60 @@ export function oneColourEdge(
   return undefined;
 }
 
+/** Each premium kind's colour: the median of its squares read surely empty, where KIND_SQUARES or more are. */
+function kindColours(
+  colours: readonly Lab[],
+  chars: readonly string[],
+  confidence: readonly number[],
+): Map<string, Lab> {
+  const kinds = new Map<string, Lab[]>();
+  for (let i = 0; i < 225; i++) {
+    if (chars[i] !== '.' || confidence[i]! <= SURELY_EMPTY) continue;
+    const kind = premiumAt(i);
+    const list = kinds.get(kind);
+    if (list) list.push(colours[i]!);
+    else kinds.set(kind, [colours[i]!]);
+  }
+  return new Map(
+    [...kinds].flatMap(([kind, list]) =>
+      list.length >= KIND_SQUARES ? [[kind, medianLab(list)] as const] : [],
+    ),
+  );
+}
+
+/** A square whose colour lies this near its kind's (CIE ΔE, lightness halved) shows that square: nothing covers it. */
+const SHOWS_SQUARE = 6;
+
+/**
+ * The squares that show their own colour, as the squares of their kind read surely empty show it (`colours`, as
+ * `photoColours` takes them, cells as seen): nothing covers them, no hand. The model's hand share (`#`) is its
+ * catch-all for a square it finds odd, and it rises over whole regions of a dim or blurred photo and of a steep view
+ * (jheidel-en 170032: 91 squares, a region with a hand's shape; a rendered 72° view: 56), where the squares still
+ * show their colours; under a real hand they show skin or a sleeve (docs/measurements.md, session 42).
+ */
+export function squaresShown(
+  colours: readonly Lab[],
+  chars: readonly string[],
+  confidence: readonly number[],
+): boolean[] {
+  const kinds = kindColours(colours, chars, confidence);
+  return Array.from({ length: 225 }, (_, i) => {
+    const own = kinds.get(premiumAt(i));
+    return own !== undefined && distance(colours[i]!, own) < SHOWS_SQUARE;
+  });
+}
+
 /** A tile read where its face should be, whose colour there lies at least this far from the tiles' (CIE ΔE, lightness
  *  halved)… */
 const FACE_OFF = 30;
 /** …and within this share of that distance of a colour the board's empty squares show, shows the board, not a tile. */
 const BOARD_NEAR = 0.25;
+/** A tile read surely whose face's colour lies this near one of the board's is no reference for the tiles' colour. */
+const TILE_APART = 10;
 /** A kind of square gives the board's colour from this many squares read surely empty. */
 const KIND_SQUARES = 2;
-/** Squares read empty this surely give the board's colours. */
-const SURELY_EMPTY = 0.9;
+/** A square read empty more surely than this shows the board: its colour (`offTheFaces`), its lines (`boardLines`). */
+export const SURELY_EMPTY = 0.9;
 
 /**
  * The tiles read where the faces' plane shows the board's colour, not a tile's: the model read a letter in print
@@ -420,37 +466,38 @@ const SURELY_EMPTY = 0.9;
  * square seen from a seat; a premium square's printed words). Each square read as a tile or a blank is compared,
  * by its colour where its face would be (`faceColours`: `photoColours` through the grid lifted to the faces' plane),
  * with the median face of the nearest tiles read surely (as `settleBlanks` takes them) and with the board's colours:
- * each kind of square's median (`boardColours`, of the squares read surely empty) and the border's beside each side
+ * each kind of square's median (`squareColours`, of the squares read surely empty) and the border's beside each side
  * of the grid; where it lies FACE_OFF or more from the tiles' and within BOARD_NEAR of that from one of the board's,
- * it is in doubt. Never more: which it is, the game or a person decides. Returns the confidence to report for each
- * square (lowered by how much nearer the board's colour it is than the tiles': at most a quarter of what it was) or
- * undefined where nothing is in doubt. Measured on every labelled set (docs/measurements.md, session 42): no right
- * tile read surely so far off; the squares it doubts, empty squares of the far row read as the letters of the
- * renders' border.
+ * it is in doubt. Never more: which it is, the game or a person decides. A tile read surely whose face is within
+ * TILE_APART of the board's colour is no reference (several letters of a printed name side by side must not make
+ * the print the tiles' colour). Returns the confidence to report for each square (lowered by how much nearer the
+ * board's colour it is than the tiles': at most a quarter of what it was) or undefined where nothing is in doubt.
+ * Measured on every labelled set (docs/measurements.md, session 42): no right tile read surely both so far from the
+ * tiles' colour and so near the board's; the squares it doubts, the renders' printed border and premium words read as
+ * letters.
  */
 export function offTheFaces(
   faceColours: readonly Lab[],
-  boardColours: readonly Lab[],
+  squareColours: readonly Lab[],
   chars: readonly string[],
   confidence: readonly number[],
   /** The border's colours beside the grid (`borderColours`): the board's too. */
   border: readonly Lab[] = [],
 ): number[] | undefined {
-  const tiles: number[] = [];
-  const kinds = new Map<string, Lab[]>();
-  for (let i = 0; i < 225; i++) {
-    if (chars[i] === '.') {
-      if (confidence[i]! < SURELY_EMPTY) continue;
-      const kind = premiumAt(i);
-      const list = kinds.get(kind);
-      if (list) list.push(boardColours[i]!);
-      else kinds.set(kind, [boardColours[i]!]);
-    } else if (chars[i] !== '?' && confidence[i]! >= REFERENCE_CONFIDENCE) tiles.push(i);
-  }
-  const kindColours = [...kinds.values()].filter((l) => l.length >= KIND_SQUARES).map(medianLab);
+  const sure: number[] = [];
+  for (let i = 0; i < 225; i++)
+    if (chars[i] !== '.' && chars[i] !== '?' && confidence[i]! >= REFERENCE_CONFIDENCE) sure.push(i);
+  const kinds = kindColours(squareColours, chars, confidence);
+  if (kinds.size === 0) return undefined;
+  const board = [...kinds.values(), ...border];
+  const toBoard = (i: number) => Math.min(...board.map((c) => distance(faceColours[i]!, c)));
+  // The tiles to compare with: those read surely whose faces are not the board's colour (several letters of a
+  // printed name side by side must not make the print the tiles' colour), where at least four are; else all read
+  // surely (a board whose squares are the tiles' colour: there the colours cannot tell, and nothing is doubted).
+  const apart = sure.filter((i) => toBoard(i) > TILE_APART);
+  const tiles = apart.length >= 4 ? apart : sure;
   // Each square's tiles to compare with: at least three others.
-  if (tiles.length < 4 || kindColours.length === 0) return undefined;
-  const squares = [...kindColours, ...border];
+  if (tiles.length < 4) return undefined;
   let out: number[] | undefined;
   for (let i = 0; i < 225; i++) {
     if (chars[i] === '.') continue;
@@ -459,10 +506,10 @@ export function offTheFaces(
       medianLab(nearest(i, tiles, NEIGHBOURS).map((j) => faceColours[j]!)),
     );
     if (toTile < FACE_OFF) continue;
-    const toBoard = Math.min(...squares.map((c) => distance(faceColours[i]!, c)));
-    if (toBoard > BOARD_NEAR * toTile) continue;
+    const near = toBoard(i);
+    if (near > BOARD_NEAR * toTile) continue;
     out ??= [...confidence];
-    out[i] = (confidence[i]! * toBoard) / toTile;
+    out[i] = (confidence[i]! * near) / toTile;
   }
   return out;
 }
