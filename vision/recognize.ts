@@ -503,7 +503,7 @@ export async function locateGrid(
 function assemble(
   seen: CellReading,
   settled: { chars: readonly string[]; confidence: readonly number[] },
-  /** Per cell as seen, whether it shows its own square's colour: no hand share is reported for it. */
+  /** Per cell as seen, whether it shows its own square's colour: its hand share is reported as its empty share. */
   shown: readonly boolean[],
   corners: Corners,
   photo: DecodedImage,
@@ -533,14 +533,7 @@ function assemble(
       if (conf[i]! >= threshold) continue;
       unsure.push({ row: r, col: c });
       // The reading reported (the surface check may have settled it) first, then the model's others.
-      const reported = { tile: chars[i]!, p: Math.round(conf[i]! * 1000) / 1000 };
-      const others = readings[i]!.filter((o) => o.tile !== reported.tile && !(bare[i] && o.tile === '#')).map(
-        (o) => ({
-          tile: o.tile,
-          p: Math.round(o.p * 1000) / 1000,
-        }),
-      );
-      alternatives.push({ row: r, col: c, options: [reported, ...others] });
+      alternatives.push({ row: r, col: c, options: optionsOf(chars[i]!, conf[i]!, readings[i]!, bare[i]!) });
     }
   }
   const turn = (i: number) => corners[(i + seen.turns) % 4]!;
@@ -568,6 +561,33 @@ function assemble(
     rotation: rotationOf(seen.turns),
     ms,
   };
+}
+
+/**
+ * A square's readings as reported (`BoardReading.alternatives`): the reading reported (`tile`, `p`: the surface checks
+ * may have settled it) first, then the model's others (`readings`), shares to three decimals. Where the square shows
+ * its own colour (`shown`, squaresShown) nothing covers it: what the model took for a hand there (`#`) is the square
+ * itself, an empty one, and its share goes to the empty reading (reported, listed, or added).
+ */
+export function optionsOf(
+  tile: string,
+  p: number,
+  readings: readonly { readonly tile: string; readonly p: number }[],
+  shown: boolean,
+): { tile: string; p: number }[] {
+  let reported = { tile, p };
+  let others = readings.filter((o) => o.tile !== tile);
+  const hand = shown ? others.find((o) => o.tile === '#') : undefined;
+  if (hand) {
+    others = others.filter((o) => o !== hand);
+    const empty = others.find((o) => o.tile === '.');
+    if (tile === '.') reported = { tile, p: Math.min(1, p + hand.p) };
+    else if (empty) others = others.map((o) => (o === empty ? { tile: '.', p: o.p + hand.p } : o));
+    else others = [...others, { tile: '.', p: hand.p }];
+    others.sort((a, b) => b.p - a.p);
+  }
+  const round = (v: number) => Math.round(v * 1000) / 1000;
+  return [reported, ...others].map((o) => ({ tile: o.tile, p: round(o.p) }));
 }
 
 /** Shifts of the second look at a doubtful cell, in cells: tiles are rarely centred on their squares. */

@@ -214,7 +214,7 @@ export function photoColours(photo: RgbImage, h: Float64Array): Lab[] {
 }
 
 /** Where beside the grid its border's colour is taken, in squares out from the grid's edge: clear of the grid's
- *  outer line, and within the border of a board whose border is half a square wide or more (the renders' 0.77–0.85;
+ *  outer line, and within the border of a board whose border is half a square wide or more (the renders draw 0.6–1.2;
  *  a narrower one's median still shows it where more than half the band lies on it). */
 const BORDER_BAND: readonly [number, number] = [0.15, 0.45];
 
@@ -434,7 +434,8 @@ const SHOWS_SQUARE = 6;
  * `photoColours` takes them, cells as seen): nothing covers them, no hand. The model's hand share (`#`) is its
  * catch-all for a square it finds odd, and it rises over whole regions of a dim or blurred photo and of a steep view
  * (jheidel-en 170032: 91 squares, a region with a hand's shape; a rendered 72° view: 56), where the squares still
- * show their colours; under a real hand they show skin or a sleeve (docs/measurements.md, session 42).
+ * show their colours; under a real hand they show skin or a sleeve (docs/measurements.md, session 42). The reading
+ * reports such a square's hand share as its empty share.
  */
 export function squaresShown(
   colours: readonly Lab[],
