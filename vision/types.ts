@@ -32,16 +32,18 @@ export interface BoardReading {
   readonly confidence: readonly (readonly number[])[];
   /** Squares the model is unsure of (confidence under the threshold), 0-based. */
   readonly unsure: readonly { readonly row: number; readonly col: number }[];
-  /**
-   * For each unsure square, its likeliest readings with the model's share for each, the reported one first: what
-   * the game may choose between when the context (the move's legality, the tile counts, the lexicon) decides.
-   */
   /** On request: the model's raw scores per square (row-major, upright) for each reading in `keys`, and a hand's. */
   readonly scores?: {
     readonly keys: readonly string[];
     readonly cells: readonly (readonly number[])[];
     readonly hand: readonly number[];
   };
+  /**
+   * For each unsure square, its likeliest readings with the model's share for each, the reported one first: what
+   * the game may choose between when the context (the move's legality, the tile counts, the lexicon) decides. `#` is
+   * the model's share for a hand over the square; a square that shows its own colour (surface.ts squaresShown) has
+   * none, its share counted as the empty reading's.
+   */
   readonly alternatives: readonly {
     readonly row: number;
     readonly col: number;
