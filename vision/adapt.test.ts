@@ -118,7 +118,8 @@ describe('reading with the game’s examples (readCells)', () => {
   const memory = (voters: string[]) => {
     const m = new TileMemory({ k: 5 });
     m.add('T', near(4, 0.1, 1), 0);
-    m.add('L', near(3, 0.1, 2), 0);
+    // Three L's: a reading is voted on only with as many examples as a majority of the vote.
+    for (const seed of [2, 3, 4]) m.add('L', near(3, 0.1, seed), 0);
     voters.forEach((label, n) => {
       m.add(label, near(2, 0.1, n + 10), 0);
     });
@@ -160,7 +161,7 @@ describe('reading with the game’s examples (readCells)', () => {
       m.add('T', near(4, 0.1, n + 1), 0);
       m.add('.', near(0, 0.1, n + 20), 0);
     }
-    m.add('L', near(3, 0.1, 40), 0);
+    for (const seed of [40, 43, 44]) m.add('L', near(3, 0.1, seed), 0);
     m.add('?', near(1, 0.1, 41), 0);
     m.add('I', near(5, 0.1, 42), 0);
     const unknown = ['.', '?', '#', 'L0', 'T0', 'X0'];
@@ -174,6 +175,36 @@ describe('reading with the game’s examples (readCells)', () => {
     const read = readCells(x, p, undefined, look);
     expect(read.chars[0]).toBe('L');
     expect(read.options[0]).toEqual(readCells(x, p).options[0]);
+  });
+
+  it('neither votes down nor gives the lead to a reading with fewer examples than a majority of the vote', () => {
+    // Early in a game: five C's committed, one G. A G looks more like the C's than like the one G (a set's G and C
+    // differ by a bar): seven nearest examples are the five C's and two others, so G would be voted down to ½ / 7½
+    // and C up to 5½ / 7½, and the model's G read as C (kwwangkw-en from two boards' examples, three such squares).
+    const m = new TileMemory();
+    for (let n = 0; n < 5; n++) {
+      m.add('C', near(2, 0.1, n + 1), 0);
+      m.add('.', near(0, 0.1, n + 20), 0);
+    }
+    m.add('G', near(3, 0.1, 40), 0);
+    m.add('T', near(4, 0.1, 41), 0);
+    const cls = ['.', '?', '#', 'C0', 'G0', 'T0'];
+    const x = { classes: cls, size: 32, margin: 0.2, features: 16 } as unknown as CellModel;
+    const p = new Float32Array(225 * cls.length);
+    for (let i = 0; i < 225; i++) p[i * cls.length] = 0.995;
+    p.set([0.03, 0.01, 0.01, 0.3, 0.65, 0], 0);
+    const look = { memory: m, features: features(2), size: 16 };
+    expect(m.knows('C')).toBe(true);
+    expect(m.knows('G')).toBe(false);
+    const w = m.weigh(look.features.subarray(0, 16), ['C', 'G', 'T'])!;
+    expect(w[0]).toBeCloseTo(5.5 / 7.5);
+    expect(w[1]).toBe(1);
+    expect(w[2]).toBe(1);
+    expect(readCells(x, p, undefined, look).chars[0]).toBe('G');
+    // With four G's (a majority of seven) they are voted on: a square nearest the C's votes its G down.
+    for (const seed of [42, 43, 44]) m.add('G', near(3, 0.1, seed), 0);
+    expect(m.knows('G')).toBe(true);
+    expect(m.weigh(look.features.subarray(0, 16), ['G'])![0]).toBeLessThan(0.5);
   });
 });
 

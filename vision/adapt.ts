@@ -90,14 +90,22 @@ export class TileMemory {
     this.turns = undefined;
   }
 
-  /** Whether the game has examples of the reading `key` (`.` and `?` together): a reading with none is not voted on. */
+  /**
+   * Whether the game has examples enough of the reading `key` (`.` and `?` together) to vote on it: as many as a
+   * majority of the `k` nearest. A reading with fewer is not voted on, neither up nor down (`weigh`).
+   */
   knows(key: string): boolean {
-    return this.examples.has(groupOf(key));
+    return (this.examples.get(groupOf(key))?.length ?? 0) >= this.majority;
+  }
+
+  /** Votes that make a majority of the `k` nearest. */
+  private get majority(): number {
+    return Math.floor(this.k / 2) + 1;
   }
 
   /** Whether a factor from `weigh` is a majority of the nearest examples' votes. */
   backs(factor: number): boolean {
-    return factor >= ((Math.floor(this.k / 2) + 1 + PRIOR) / (this.k + PRIOR)) ** this.strength - 1e-9;
+    return factor >= ((this.majority + PRIOR) / (this.k + PRIOR)) ** this.strength - 1e-9;
   }
 
   /**
@@ -131,10 +139,13 @@ export class TileMemory {
     const votes = new Float64Array(names.length);
     for (let i = 0; i < k; i++) votes[which[i]!]! += 1;
     const byName = new Map(names.map((name, g) => [name, votes[g]!]));
-    // A reading the game has no example of yet is not voted against: the examples cannot say how it looks.
+    // A reading the game has no example of yet is not voted against: the examples cannot say how it looks. Nor is
+    // one with fewer examples than a majority of the vote (`knows`): it could not win the vote however the square
+    // looks, and early in a game its one or two examples lose a square to a letter seen more often (kwwangkw-en's
+    // G read C, F read E, from two boards' examples: docs/measurements.md, "ChessCog's two photos").
     return Float64Array.from(keys, (key) => {
       const v = byName.get(groupOf(key));
-      return v === undefined ? 1 : ((v + PRIOR) / (k + PRIOR)) ** this.strength;
+      return v === undefined || !this.knows(key) ? 1 : ((v + PRIOR) / (k + PRIOR)) ** this.strength;
     });
   }
 

@@ -5,7 +5,8 @@
  * (vision/adapt.ts: the model's penultimate features of each square, a vote of the nearest ones) — and the board
  * left out is read with it. Also on the German set, per game (the game's other photos as its committed tiles), to
  * see that it does no harm. Prints wrong squares and silent ones (wrong and not reported unsure), without and with
- * the game's examples. `--en`: the English set only. `--list`: every square that changed.
+ * the game's examples. `--en`: the English set only. `--list`: every square that changed. `--boards N`: the examples
+ * of the first N other boards only (early in a game; ChessCog adapts to a new set from two photos).
  */
 import { TileMemory } from '../../vision/adapt.ts';
 import { uprightGrid } from '../../vision/classify.ts';
@@ -65,6 +66,12 @@ function count(reading: BoardReading, truth: readonly string[]) {
 }
 
 const list = process.argv.includes('--list');
+const boardsAt = process.argv.indexOf('--boards');
+const maxBoards = boardsAt < 0 ? Number.POSITIVE_INFINITY : Number(process.argv[boardsAt + 1]);
+if (!(Number.isInteger(maxBoards) || maxBoards === Number.POSITIVE_INFINITY) || maxBoards < 1) {
+  console.error('bench:adapt: --boards needs a whole number of boards, 1 or more');
+  process.exit(1);
+}
 /** Other settings of the memory to compare: ADAPT_K, ADAPT_STRENGTH, ADAPT_PER_LETTER, ADAPT_PLAIN. */
 const tuning = Object.fromEntries(
   (
@@ -85,8 +92,10 @@ async function measure(name: string, all: Board[], lang: 'en' | 'de') {
   for (const board of all) {
     // The game's committed tiles: the other boards of its group (leave this one out), in order.
     const memory = new TileMemory(tuning);
+    let taken = 0;
     for (const other of all) {
       if (other === board || other.group !== board.group || !other.plain.features) continue;
+      if (taken++ >= maxBoards) break;
       const labels = seenLabels(other.truth, other.plain.seen.turns);
       const f = other.plain.features.length / 225;
       labels.forEach((label, i) => {
@@ -115,8 +124,9 @@ async function measure(name: string, all: Board[], lang: 'en' | 'de') {
   );
 }
 
+const from = maxBoards === Number.POSITIVE_INFINITY ? '' : `, the examples of ${maxBoards} other board(s)`;
 const en = await boards(shared('kwwangkw-en/warped'), 'en', () => 'kwwangkw');
-await measure('kwwangkw-en/warped, leave one board out', en, 'en');
+await measure(`kwwangkw-en/warped, leave one board out${from}`, en, 'en');
 if (process.argv.includes('--en')) process.exit(0);
 const de = await boards(shared('scrabscrap-de'), 'de', (f) => f.split('/')[0]!);
-await measure('scrabscrap-de, leave one photo out within its game', de, 'de');
+await measure(`scrabscrap-de, leave one photo out within its game${from}`, de, 'de');
