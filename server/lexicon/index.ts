@@ -257,18 +257,46 @@ function readKept(text: string): SortedWords | undefined {
 }
 
 /**
+ * A lexicon that weighs a camera's readings (server/service/game/interpret.ts), with how much a reading that makes a
+ * word it does not know weighs against one that makes a word it knows: the fewer of the words played it misses, the
+ * less such a word weighs.
+ */
+export interface ReadingLexicon extends Lexicon {
+  readonly unknownWeight: number;
+}
+
+/**
+ * The default English list holds every word of 800 of the corpus's 820 plays (97.6%, `npm run bench:movegen`): a
+ * reading that makes a word it does not know weighs a twentieth. `npm run bench:context`, the corpus's plays read
+ * with the seat renders' own doubts: of 1,809 moves read with a square in doubt, 304 held and 30 taken wrong, against
+ * 558 and 23 at 0.2 (docs/measurements.md, "The game's context over the corpus's plays").
+ */
+const ENGLISH_UNKNOWN = 0.05;
+/**
+ * The German list holds 49% of the words on the German games' final boards (Hunspell's forms only): an unknown word
+ * says little, and weighs 0.2. At 0.05 a German Q was committed wrong (docs/measurements.md, session 39).
+ */
+const GERMAN_UNKNOWN = 0.2;
+
+/**
  * The German reading lexicon, loaded when a word is first looked up in it: a process that loads German games
  * without reading their frames (an instance handing them to workers) never pays for it.
  */
-const lazyGerman: Lexicon = {
+const lazyGerman: ReadingLexicon = {
   name: GERMAN_NAME,
   size: 0,
   has: (word) => germanReadingLexicon().has(word),
+  unknownWeight: GERMAN_UNKNOWN,
 };
 
+let englishReading: ReadingLexicon | undefined;
+
 /** The lexicon that breaks ties between a camera's readings in a game of `lang`, if there is one. */
-export function readingLexicon(lang: string): Lexicon | undefined {
-  if (lang === 'en') return defaultEnglishLexicon();
+export function readingLexicon(lang: string): ReadingLexicon | undefined {
+  if (lang === 'en') {
+    englishReading ??= { ...defaultEnglishLexicon(), unknownWeight: ENGLISH_UNKNOWN };
+    return englishReading;
+  }
   if (lang === 'de') return lazyGerman;
   return undefined;
 }

@@ -114,6 +114,47 @@ describe('a frame read in the game’s context', () => {
     expect(alone.doubts).toEqual([{ row: 7, col: 7 }]);
   });
 
+  it('weighs a word the lexicon does not know as the lexicon says: less, the more of the words played it holds', () => {
+    const committed = board({ 7: '........AT' });
+    const read = board({ 7: '.......WAT' });
+    const options: Option[] = [
+      { tile: 'W', p: 0.6 },
+      { tile: 'M', p: 0.3 },
+    ];
+    const take = (unknownWeight?: number) =>
+      interpret(reading(read, [[7, 7, options]]), {
+        ...en,
+        committed,
+        lexicon: unknownWeight === undefined ? lexicon : { ...lexicon, unknownWeight },
+      });
+    // WAT is no word: at 0.2 (UNKNOWN_WORD) M carries 0.3 against 0.12, too close; at 0.05, 0.3 against 0.03.
+    expect(take().doubts).toEqual([{ row: 7, col: 7 }]);
+    expect(take(0.2).doubts).toEqual([{ row: 7, col: 7 }]);
+    expect(take(0.05).doubts).toEqual([]);
+    expect(take(0.05).resolved).toMatchObject([{ row: 7, col: 7, tile: 'M' }]);
+  });
+
+  it('weighs a word with a blank by the letters the blank may be', () => {
+    // A new C or G before AT and a blank after it: CAT? is a word with an S in the blank (CATS), GAT? none.
+    const committed = board({ 7: '........AT' });
+    const read = board({ 7: '.......CAT?' });
+    const options: Option[] = [
+      { tile: 'C', p: 0.55 },
+      { tile: 'G', p: 0.3 },
+    ];
+    const seen = interpret(reading(read, [[7, 7, options]]), { ...en, committed, lexicon });
+    expect(seen.doubts).toEqual([]);
+    expect(seen.resolved).toMatchObject([{ row: 7, col: 7, tile: 'C' }]);
+    expect(rowOf(seen.board, 7)).toBe('.......CAT?....');
+    // A word no letter in the blank makes counts as unknown, whichever reading: the shares alone are too close.
+    const neither = interpret(reading(board({ 7: '.......CAT??' }), [[7, 7, options]]), {
+      ...en,
+      committed,
+      lexicon,
+    });
+    expect(neither.doubts).toEqual([{ row: 7, col: 7 }]);
+  });
+
   it('never lets the lexicon turn a likelier reading into another: the square waits for a person', () => {
     const committed = board({ 7: '........AT' });
     const read = board({ 7: '.......WAT' });
@@ -159,6 +200,30 @@ describe('a frame read in the game’s context', () => {
       },
     );
     expect(seen.resolved).toMatchObject([{ row: 8, col: 7, tile: 'S' }]);
+  });
+
+  it('takes no reading the model all but ruled out, however the others fail: the square waits for a person', () => {
+    const committed = board({ 6: '.......Z', 7: '.......A' });
+    const read = board({ 6: '.......Z', 7: '.......A', 8: '.......Z' });
+    const seen = (s: number) =>
+      interpret(
+        reading(read, [
+          [
+            8,
+            7,
+            [
+              { tile: 'Z', p: 0.9 },
+              { tile: 'S', p: s },
+            ],
+          ],
+        ]),
+        { ...en, committed },
+      );
+    // A second Z is no tile of the set, and S alone is legal: at 0.04 it is a guess, at 0.06 the model's reading.
+    expect(seen(0.04).doubts).toEqual([{ row: 8, col: 7 }]);
+    expect(seen(0.04).resolved).toEqual([]);
+    expect(seen(0.06).doubts).toEqual([]);
+    expect(seen(0.06).resolved).toMatchObject([{ row: 8, col: 7, tile: 'S' }]);
   });
 
   it('only weighs readings that make one legal placement', () => {

@@ -11,9 +11,10 @@
  *    weighed together: a combination must make one legal placement (one line, contiguous, connected, the centre
  *    first) and must not put more tiles of a kind on the board than the set has; the words it forms that the
  *    game's lexicon does not know weigh less (the lexicon breaks ties, it never refuses a confident reading: a
- *    phony is the players' to challenge), and so does a move whose tiles the player's rack, as a camera at their
- *    place saw it this turn, cannot have held. The likeliest combination is taken when it carries at least
- *    `COMMIT_SHARE` of the weight of all legal ones; otherwise the squares where the best two differ stay in doubt.
+ *    phony is the players' to challenge; a word with a blank is known when a letter in the blank makes it one), and
+ *    so does a move whose tiles the player's rack, as a camera at their place saw it this turn, cannot have held.
+ *    The likeliest combination is taken when it carries at least `COMMIT_SHARE` of the weight of all legal ones;
+ *    otherwise the squares where the best two differ stay in doubt.
  * 3. A square mostly covered by a hand is not read at all: the move waits, with the reason "hand in view".
  *
  * Pure: the reading, the committed board and the rules in; the board to decide on out.
@@ -57,8 +58,9 @@ export interface Context {
   readonly tileSet: TileSet;
   /** The last move's tiles: read as gone, they are a challenged play taken back. */
   readonly lastMove?: readonly Placement[] | undefined;
-  /** Breaks ties between readings; absent, the model's shares alone decide. */
-  readonly lexicon?: Lexicon | undefined;
+  /** Breaks ties between readings; absent, the model's shares alone decide. A word it does not know weighs
+   *  `unknownWeight` as much as one it knows (UNKNOWN_WORD when it says not: server/lexicon's ReadingLexicon). */
+  readonly lexicon?: (Lexicon & { readonly unknownWeight?: number }) | undefined;
   /** Other boards whose tiles come out of the same bag (Scrabble Me), for the tile counts. */
   readonly alsoCounted?: readonly Board[] | undefined;
   /** The rack of the player to move, as a camera at their place saw it this turn: the move's tiles come from it. */
@@ -116,7 +118,8 @@ const HAND_SQUARES = 3;
 const HAND_CORE = 0.5;
 /** A square read mostly as a hand, alone, is empty when it reads empty this share of the rest (oddButEmpty). */
 const ODD_EMPTY = 0.8;
-/** A word the lexicon does not know weighs this much as one it knows. */
+/** A word the lexicon does not know weighs this much as one it knows, unless the lexicon says otherwise (the
+ *  default English list: 0.05, server/lexicon). */
 export const UNKNOWN_WORD = 0.2;
 /**
  * A move whose tiles the rack seen this turn cannot have held weighs this much as one it could. The rack is read
@@ -130,6 +133,14 @@ export const UNKNOWN_WORD = 0.2;
 export const OFF_RACK = 0.1;
 /** The likeliest legal combination is taken when it carries this share of all their weight. */
 export const COMMIT_SHARE = 0.75;
+/**
+ * …and when the model gave each of its readings at least this share: the context chooses among the model's readings,
+ * it does not make one up. Where the others make no word or no legal move, a reading the model all but ruled out
+ * could carry the weight alone (a far O read U 0.17, H 0.12, M 0.10, empty 0.09: the O not among them).
+ * `npm run bench:context`, the corpus's plays read with the seat renders' own doubts: 32 moves taken wrong of 1,809
+ * read with a square in doubt, 23 with this floor, for 10 more held (0.1: 15 wrong, 37 more held).
+ */
+export const MIN_TAKEN = 0.05;
 /**
  * More combinations than this are not weighed (each is a move inference, about 9 µs: 1,024 cost ~9 ms of the main
  * thread, 4^7 cost 140 ms): their squares stay in doubt.
@@ -219,6 +230,7 @@ export function interpret(reading: Reading, ctx: Context): Interpretation {
 
   // Every combination of the varying squares' readings, weighed.
   const scored: { choice: number[]; weight: number }[] = [];
+  const words = new Map<string, boolean>();
   const choice = varying.map(() => 0);
   for (;;) {
     const trial = cells.slice();
@@ -228,7 +240,7 @@ export function interpret(reading: Reading, ctx: Context): Interpretation {
       trial[i] = o.tile;
       weight *= o.p;
     });
-    const factor = plausibility({ size, cells: trial }, ctx);
+    const factor = plausibility({ size, cells: trial }, ctx, words);
     if (factor > 0) scored.push({ choice: [...choice], weight: weight * factor });
     // Next combination (odometer).
     let k = 0;
@@ -245,6 +257,9 @@ export function interpret(reading: Reading, ctx: Context): Interpretation {
     const differ = varying.filter((_, k) => !second || second.choice[k] !== best.choice[k]);
     return done(cells, differ.map(at), false, [], disturbed, size);
   }
+  // Nor a reading the model gave next to nothing, however the others fail: a guess from the faint tail.
+  const faint = varying.filter((i, k) => candidates.get(i)![best.choice[k]!]!.p < MIN_TAKEN);
+  if (faint.length > 0) return done(cells, faint.map(at), false, [], disturbed, size);
   const resolved: Resolution[] = varying.map((i, k) => {
     const opts = candidates.get(i)!;
     const tile = opts[best.choice[k]!]!.tile;
@@ -359,9 +374,10 @@ export function newTiles(committed: Board, board: Board, doubts: readonly Square
 
 /**
  * How plausible a whole board is as the committed board plus one move: 0 when it is no legal placement or puts
- * more tiles of a kind out than the set has, otherwise 1 less a share for each word the lexicon does not know.
+ * more tiles of a kind out than the set has, otherwise 1 less a share for each word the lexicon does not know (with
+ * no letter in its blanks: `known`). `words`: the answers so far, for the combinations of one reading.
  */
-function plausibility(board: Board, ctx: Context): number {
+function plausibility(board: Board, ctx: Context, words: Map<string, boolean>): number {
   const inferred = inferMove(ctx.committed, board, {
     layout: ctx.layout,
     ...(ctx.lastMove ? { lastMove: ctx.lastMove } : {}),
@@ -375,9 +391,29 @@ function plausibility(board: Board, ctx: Context): number {
   if (!ctx.lexicon) return factor;
   for (const span of wordsFormed(board, move.placements, move.direction)) {
     const word = span.squares.map((s) => board.cells[s.row * board.size + s.col]).join('');
-    if (!word.includes(BLANK) && !ctx.lexicon.has(word)) factor *= UNKNOWN_WORD;
+    if (!known(word, ctx.lexicon, ctx.tileSet, words)) factor *= ctx.lexicon.unknownWeight ?? UNKNOWN_WORD;
   }
   return factor;
+}
+
+/**
+ * Whether the lexicon knows `word`; one with blanks not yet named (`?`) when some letters of the set make it a word
+ * it knows (CRAA?ED as CRAALED). Answers are kept in `seen` (the same words come back in combination after
+ * combination; a word with two blanks asks up to 676 times).
+ */
+function known(word: string, lexicon: Lexicon, set: TileSet, seen: Map<string, boolean>): boolean {
+  let answer = seen.get(word);
+  if (answer === undefined) {
+    const at = word.indexOf(BLANK);
+    answer =
+      at < 0
+        ? lexicon.has(word)
+        : set.letters.some(([letter]) =>
+            known(word.slice(0, at) + letter + word.slice(at + 1), lexicon, set, seen),
+          );
+    seen.set(word, answer);
+  }
+  return answer;
 }
 
 /**
