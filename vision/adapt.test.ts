@@ -145,8 +145,16 @@ describe('reading with the game’s examples (readCells)', () => {
 
   it('leaves the model’s reading when the examples do not agree among themselves', () => {
     // Near the square: two I's among five examples: I leads only by the L's being voted down, and that is no
-    // majority for I.
-    const look = { memory: memory(['I', 'I', 'T', 'T']), features: features(2), size: 16 };
+    // majority for I. A third I lies opposite the square, never among its nearest: the game has I's enough to vote
+    // on (three, a majority of five), and the vote is what keeps the L.
+    const m = memory(['I', 'I', 'T', 'T']);
+    m.add(
+      'I',
+      Float32Array.from({ length: 16 }, (_, j) => (j === 2 ? -1 : 0)),
+      0,
+    );
+    expect(m.knows('I')).toBe(true);
+    const look = { memory: m, features: features(2), size: 16 };
     const read = readCells(model, probs(), undefined, look);
     expect(read.chars[0]).toBe('L');
     expect(read.options[0]).toEqual(readCells(model, probs()).options[0]);

@@ -110,8 +110,8 @@ export class TileMemory {
 
   /**
    * Per reading of `keys`, a factor for the model's score of that reading on a square whose features are
-   * `feature`, from its `k` nearest examples: (votes + ½) / (k + ½) to the power `strength`, 1 for a reading with no
-   * example yet. Undefined when the memory is not ready.
+   * `feature`, from its `k` nearest examples: (votes + ½) / (k + ½) to the power `strength`, 1 for a reading with
+   * fewer examples than a majority of the vote (`knows`). Undefined when the memory is not ready.
    */
   weigh(feature: Float32Array, keys: readonly string[]): Float64Array | undefined {
     if (!this.ready) return undefined;

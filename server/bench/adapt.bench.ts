@@ -68,7 +68,7 @@ function count(reading: BoardReading, truth: readonly string[]) {
 const list = process.argv.includes('--list');
 const boardsAt = process.argv.indexOf('--boards');
 const maxBoards = boardsAt < 0 ? Number.POSITIVE_INFINITY : Number(process.argv[boardsAt + 1]);
-if (!(Number.isInteger(maxBoards) || maxBoards === Number.POSITIVE_INFINITY) || maxBoards < 1) {
+if (boardsAt >= 0 && !(Number.isInteger(maxBoards) && maxBoards >= 1)) {
   console.error('bench:adapt: --boards needs a whole number of boards, 1 or more');
   process.exit(1);
 }

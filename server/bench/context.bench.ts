@@ -41,12 +41,12 @@ function fail(message: string): never {
 
 const argv = process.argv.slice(2);
 const known = new Set(['--draws', '--list']);
-const unknown = argv.find((a) => a.startsWith('--') && !known.has(a));
+const unknown = argv.find((a, i) => !known.has(a) && argv[i - 1] !== '--draws');
 if (unknown) fail(`unknown option ${unknown}`);
 const drawsAt = argv.indexOf('--draws');
 const draws = drawsAt < 0 ? 3 : Number(argv[drawsAt + 1]);
 if (!(Number.isInteger(draws) && draws >= 1 && draws <= 20)) fail('--draws: a whole number from 1 to 20');
-const list = argv.includes('--list');
+const listing = argv.includes('--list');
 
 const here = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 const frames = [
@@ -104,7 +104,8 @@ for (const dir of frames) {
 }
 const readMs = performance.now() - t0;
 
-/** The plays of the English games: the board before and after, a withdrawn play left out. */
+/** The plays of the English games: the board before and after. A phony is read as played; its taking back (tiles
+ *  leaving the board) is no play, and is left out. */
 const plays: { game: string; before: Board; after: Board }[] = [];
 for (const sub of readdirSync(corpus).sort()) {
   for (const file of readdirSync(join(corpus, sub)).sort()) {
@@ -127,11 +128,13 @@ for (const sub of readdirSync(corpus).sort()) {
 }
 if (plays.length === 0) fail(`no English play in ${corpus}`);
 
-// A linear congruential generator, seeded: the same draws every run.
+// Mulberry32, seeded: the same draws every run (32-bit integer arithmetic, Math.imul: a period of 2^32).
 let state = 20261130;
 const random = () => {
-  state = (state * 1103515245 + 12345) % 2 ** 31;
-  return state / 2 ** 31;
+  state = (state + 0x6d2b79f5) | 0;
+  let t = Math.imul(state ^ (state >>> 15), 1 | state);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
 };
 /** As an English game reads with it. */
 const lexicon = readingLexicon('en')!;
@@ -198,5 +201,5 @@ console.log(
 console.log(
   `${plays.length} English plays of ${corpus.replace(/.*\/shared\//, '../shared/')}, ${draws} draws each: ${tally.doubtful} read with a square in doubt — held ${tally.held} (${pct(tally.held)}), taken right ${tally.right} (${pct(tally.right)}), taken wrong ${tally.wrong} (${pct(tally.wrong)})${tally.missing ? `; ${tally.missing} tiles of letters no frame shows, read surely` : ''} (${((performance.now() - t1) / 1000).toFixed(1)} s)`,
 );
-if (list) for (const line of wrongPlays) console.log(line);
+if (listing) for (const line of wrongPlays) console.log(line);
 console.log(runtimeLine());

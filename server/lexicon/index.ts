@@ -268,8 +268,8 @@ export interface ReadingLexicon extends Lexicon {
 /**
  * The default English list holds every word of 800 of the corpus's 820 plays (97.6%, `npm run bench:movegen`): a
  * reading that makes a word it does not know weighs a twentieth. `npm run bench:context`, the corpus's plays read
- * with the seat renders' own doubts: of 1,809 moves read with a square in doubt, 304 held and 30 taken wrong, against
- * 558 and 23 at 0.2 (docs/measurements.md, "The game's context over the corpus's plays").
+ * with the seat renders' own doubts: of 1,821 moves read with a square in doubt, 312 held and 28 taken wrong, against
+ * 563 and 26 at 0.2 (docs/measurements.md, "The game's context over the corpus's plays").
  */
 const ENGLISH_UNKNOWN = 0.05;
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lexiconFromText, SortedWords, unknownWords } from '../engine/index.ts';
-import { DEFAULT_LEXICON, loadLexicon } from './index.ts';
+import { DEFAULT_LEXICON, defaultEnglishLexicon, loadLexicon, readingLexicon } from './index.ts';
 
 describe('lexicons', () => {
   it('reads a one-word-per-line list, ignoring case, blank lines, comments and CRLF', () => {
@@ -77,5 +77,19 @@ describe('lexicons', () => {
     expect(SortedWords.parse('A\nAB\nB\n')?.has('AB')).toBe(true);
     expect(SortedWords.of([]).has('A')).toBe(false);
     expect(() => SortedWords.of(['A\nB'])).toThrow(/line break/);
+  });
+});
+
+describe('reading lexicons', () => {
+  it('weigh a word they lack by how many of the words played they hold: the English list less than the German', () => {
+    const en = readingLexicon('en')!;
+    // The default list, as the game reads with it: the same words.
+    expect(en.has('CRAALED')).toBe(true);
+    expect(en.has('XQZT')).toBe(false);
+    expect(en.size).toBe(defaultEnglishLexicon().size);
+    expect(readingLexicon('en')).toBe(en);
+    expect(en.unknownWeight).toBeGreaterThan(0);
+    expect(en.unknownWeight).toBeLessThan(readingLexicon('de')!.unknownWeight);
+    expect(readingLexicon('fr')).toBeUndefined();
   });
 });

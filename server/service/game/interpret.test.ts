@@ -146,13 +146,12 @@ describe('a frame read in the game’s context', () => {
     expect(seen.doubts).toEqual([]);
     expect(seen.resolved).toMatchObject([{ row: 7, col: 7, tile: 'C' }]);
     expect(rowOf(seen.board, 7)).toBe('.......CAT?....');
-    // A word no letter in the blank makes counts as unknown, whichever reading: the shares alone are too close.
-    const neither = interpret(reading(board({ 7: '.......CAT??' }), [[7, 7, options]]), {
-      ...en,
-      committed,
-      lexicon,
-    });
-    expect(neither.doubts).toEqual([{ row: 7, col: 7 }]);
+    // And the other way: with GATE the only word of the list, CAT? is no word with any letter, GAT? is one. Weighed
+    // at a twentieth, the G is taken (a word with a blank was not weighed before: the shares alone held it).
+    const gate = { ...lexiconFromWords('test', ['GATE']), unknownWeight: 0.05 };
+    const other = interpret(reading(read, [[7, 7, options]]), { ...en, committed, lexicon: gate });
+    expect(other.doubts).toEqual([]);
+    expect(other.resolved).toMatchObject([{ row: 7, col: 7, tile: 'G' }]);
   });
 
   it('never lets the lexicon turn a likelier reading into another: the square waits for a person', () => {

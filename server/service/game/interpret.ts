@@ -10,11 +10,13 @@
  * 2. The new move is read in context. For each doubtful new square the model's few likeliest readings are
  *    weighed together: a combination must make one legal placement (one line, contiguous, connected, the centre
  *    first) and must not put more tiles of a kind on the board than the set has; the words it forms that the
- *    game's lexicon does not know weigh less (the lexicon breaks ties, it never refuses a confident reading: a
- *    phony is the players' to challenge; a word with a blank is known when a letter in the blank makes it one), and
- *    so does a move whose tiles the player's rack, as a camera at their place saw it this turn, cannot have held.
- *    The likeliest combination is taken when it carries at least `COMMIT_SHARE` of the weight of all legal ones;
- *    otherwise the squares where the best two differ stay in doubt.
+ *    game's lexicon does not know weigh less, by the list's own weight (a fifth; a twentieth for the default
+ *    English list, which holds nearly every word played: server/lexicon); a word with a blank is known when a letter
+ *    in the blank makes it one. It weighs, it never refuses: a phony read surely stands, the players' to challenge.
+ *    So does a move whose tiles the player's rack, as a camera at their place saw it this turn, cannot have held.
+ *    The likeliest combination is taken when it carries at least `COMMIT_SHARE` of the weight of all legal ones and
+ *    the model gave each of its readings at least `MIN_TAKEN`; otherwise the squares where the best two differ (or,
+ *    for a faint reading, every square weighed) stay in doubt.
  * 3. A square mostly covered by a hand is not read at all: the move waits, with the reason "hand in view".
  *
  * Pure: the reading, the committed board and the rules in; the board to decide on out.
@@ -136,9 +138,10 @@ export const COMMIT_SHARE = 0.75;
 /**
  * …and when the model gave each of its readings at least this share: the context chooses among the model's readings,
  * it does not make one up. Where the others make no word or no legal move, a reading the model all but ruled out
- * could carry the weight alone (a far O read U 0.17, H 0.12, M 0.10, empty 0.09: the O not among them).
- * `npm run bench:context`, the corpus's plays read with the seat renders' own doubts: 32 moves taken wrong of 1,809
- * read with a square in doubt, 23 with this floor, for 10 more held (0.1: 15 wrong, 37 more held).
+ * could carry the weight alone (a far T read empty 0.45, hand 0.25, I 0.04: the empty square left a gap in the word,
+ * the T was not among the readings, and the I was taken). `npm run bench:context`, the corpus's plays read with the
+ * seat renders' own doubts: 32 moves taken wrong of 1,821 read with a square in doubt, 26 with this floor, for 13
+ * more held (0.1: 20 wrong, 42 more held).
  */
 export const MIN_TAKEN = 0.05;
 /**
@@ -257,9 +260,10 @@ export function interpret(reading: Reading, ctx: Context): Interpretation {
     const differ = varying.filter((_, k) => !second || second.choice[k] !== best.choice[k]);
     return done(cells, differ.map(at), false, [], disturbed, size);
   }
-  // Nor a reading the model gave next to nothing, however the others fail: a guess from the faint tail.
-  const faint = varying.filter((i, k) => candidates.get(i)![best.choice[k]!]!.p < MIN_TAKEN);
-  if (faint.length > 0) return done(cells, faint.map(at), false, [], disturbed, size);
+  // Nor a reading the model gave next to nothing, however the others fail: a guess from the faint tail. The move
+  // waits, every varying square in doubt (the others' readings were the best combination's, not taken either).
+  if (varying.some((i, k) => candidates.get(i)![best.choice[k]!]!.p < MIN_TAKEN))
+    return done(cells, varying.map(at), false, [], disturbed, size);
   const resolved: Resolution[] = varying.map((i, k) => {
     const opts = candidates.get(i)!;
     const tile = opts[best.choice[k]!]!.tile;
@@ -399,18 +403,23 @@ function plausibility(board: Board, ctx: Context, words: Map<string, boolean>): 
 /**
  * Whether the lexicon knows `word`; one with blanks not yet named (`?`) when some letters of the set make it a word
  * it knows (CRAA?ED as CRAALED). Answers are kept in `seen` (the same words come back in combination after
- * combination; a word with two blanks asks up to 676 times).
+ * combination; a word with two blanks asks up to 676 times). Each word's blanks are filled on their own: a blank in
+ * two words may be known as one letter in one and another in the other (naming the blank, decide.ts, is joint).
  */
 function known(word: string, lexicon: Lexicon, set: TileSet, seen: Map<string, boolean>): boolean {
   let answer = seen.get(word);
   if (answer === undefined) {
     const at = word.indexOf(BLANK);
+    // More blanks than the set has (a board the scorekeeper confirmed so): not weighed, as a word with a blank was
+    // before, rather than asked 26 times per blank more.
     answer =
-      at < 0
-        ? lexicon.has(word)
-        : set.letters.some(([letter]) =>
-            known(word.slice(0, at) + letter + word.slice(at + 1), lexicon, set, seen),
-          );
+      [...word].filter((c) => c === BLANK).length > set.blanks
+        ? true
+        : at < 0
+          ? lexicon.has(word)
+          : set.letters.some(([letter]) =>
+              known(word.slice(0, at) + letter + word.slice(at + 1), lexicon, set, seen),
+            );
     seen.set(word, answer);
   }
   return answer;
