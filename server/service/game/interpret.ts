@@ -13,7 +13,7 @@
  *    game's lexicon does not know weigh less, by the list's own weight (a fifth; a twentieth for the default
  *    English list, which holds nearly every word played: server/lexicon); a word with a blank is known when a letter
  *    in the blank makes it one. It weighs, it never refuses: a phony read surely stands, the players' to challenge.
- *    So does a move whose tiles the player's rack, as a camera at their place saw it this turn, cannot have held.
+ *    A move whose tiles the player's rack, as a camera at their place saw it this turn, cannot have held weighs less.
  *    The likeliest combination is taken when it carries at least `COMMIT_SHARE` of the weight of all legal ones and
  *    the model gave each of its readings at least `MIN_TAKEN`; otherwise the squares where the best two differ (or,
  *    for a faint reading, every square weighed) stay in doubt.
