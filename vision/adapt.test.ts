@@ -115,6 +115,14 @@ describe('reading with the game’s examples (readCells)', () => {
     f.set(near(direction, 0.1, 5), 0);
     return f;
   };
+  /** A model of `names` and its reading of 225 cells: cell 0 read with `shares`, every other cell plainly empty. */
+  const oneSquare = (names: string[], shares: number[]) => {
+    const x = { classes: names, size: 32, margin: 0.2, features: 16 } as unknown as CellModel;
+    const p = new Float32Array(225 * names.length);
+    for (let i = 0; i < 225; i++) p[i * names.length] = 0.995;
+    p.set(shares, 0);
+    return { x, p };
+  };
   const memory = (voters: string[]) => {
     const m = new TileMemory({ k: 5 });
     m.add('T', near(4, 0.1, 1), 0);
@@ -172,12 +180,8 @@ describe('reading with the game’s examples (readCells)', () => {
     for (const seed of [40, 43, 44]) m.add('L', near(3, 0.1, seed), 0);
     m.add('?', near(1, 0.1, 41), 0);
     m.add('I', near(5, 0.1, 42), 0);
-    const unknown = ['.', '?', '#', 'L0', 'T0', 'X0'];
-    const x = { classes: unknown, size: 32, margin: 0.2, features: 16 } as unknown as CellModel;
-    const p = new Float32Array(225 * unknown.length);
-    for (let i = 0; i < 225; i++) p[i * unknown.length] = 0.995;
     // L 0.55, X 0.35: the features lie nearest the T's, so L's factor is ½ / 5½ and X's (no example) 1.
-    p.set([0.05, 0.02, 0.03, 0.55, 0, 0.35], 0);
+    const { x, p } = oneSquare(['.', '?', '#', 'L0', 'T0', 'X0'], [0.05, 0.02, 0.03, 0.55, 0, 0.35]);
     const look = { memory: m, features: features(4), size: 16 };
     expect(m.weigh(look.features.subarray(0, 16), ['L', 'X'])).toEqual(Float64Array.from([0.5 / 5.5, 1]));
     const read = readCells(x, p, undefined, look);
@@ -196,11 +200,7 @@ describe('reading with the game’s examples (readCells)', () => {
     }
     m.add('G', near(3, 0.1, 40), 0);
     m.add('T', near(4, 0.1, 41), 0);
-    const cls = ['.', '?', '#', 'C0', 'G0', 'T0'];
-    const x = { classes: cls, size: 32, margin: 0.2, features: 16 } as unknown as CellModel;
-    const p = new Float32Array(225 * cls.length);
-    for (let i = 0; i < 225; i++) p[i * cls.length] = 0.995;
-    p.set([0.03, 0.01, 0.01, 0.3, 0.65, 0], 0);
+    const { x, p } = oneSquare(['.', '?', '#', 'C0', 'G0', 'T0'], [0.03, 0.01, 0.01, 0.3, 0.65, 0]);
     const look = { memory: m, features: features(2), size: 16 };
     expect(m.knows('C')).toBe(true);
     expect(m.knows('G')).toBe(false);
