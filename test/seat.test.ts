@@ -43,6 +43,13 @@ const steep = fileURLToPath(
 const rowOff = fileURLToPath(
   new URL('../../shared/realdata/jheidel-en/photos/IMG_20151016_170750.jpg', import.meta.url),
 );
+/** A real photo of the vintage board from a corner, its near half over the tablecloth's edge (labelled). */
+const corner = fileURLToPath(
+  new URL('../../shared/realdata/jheidel-en/photos/IMG_20141025_163920.jpg', import.meta.url),
+);
+const cornerLabel = fileURLToPath(
+  new URL('../fixtures/labels/jheidel-en/IMG_20141025_163920.txt', import.meta.url),
+);
 /** A real photo of a board of ceramic tiles set in a table, seen across it (unlabelled). */
 const tiledTable = fileURLToPath(new URL('../../shared/realdata/kwwangkw-en/photos/s2.jpg', import.meta.url));
 const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -180,6 +187,26 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
       expect(compare(reading, label(name)).silent, name).toEqual([]);
     }
   });
+
+  it.skipIf(!existsSync(corner))(
+    'passes over a grid that runs off the picture for the board’s own, in a real photo taken from a corner',
+    async () => {
+      // jheidel-en 163920: the first search's one grid lay over the board's near half and the tablecloth below the
+      // picture, and no board was reported. Now passed over, the second search finds the board's grid, read perfectly.
+      const photo = await decodeImage(readFileSync(corner));
+      const found = await locateGrid(photo);
+      for (const [x, y] of found) {
+        expect(x).toBeGreaterThanOrEqual(0);
+        expect(y).toBeGreaterThanOrEqual(0);
+        expect(x).toBeLessThanOrEqual(photo.width);
+        expect(y).toBeLessThanOrEqual(photo.height);
+      }
+      const reading = await recognize(readFileSync(corner), { letters, blanks: 2 });
+      expect(reading.gridDoubt).toBeUndefined();
+      const truth = readFileSync(cornerLabel, 'utf8').trimEnd().split('\n');
+      expect(compare(reading, truth).wrong).toEqual([]);
+    },
+  );
 
   it.skipIf(!existsSync(tiledTable))(
     'finds the grid of a real tiled-table board seen at a steep angle',

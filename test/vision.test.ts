@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { offPicture } from '../vision/geometry.ts';
 import { decodeImage, recognize, VisionError } from '../vision/index.ts';
-import { offPicture } from '../vision/recognize.ts';
 
 const photos = fileURLToPath(new URL('../fixtures/photos/', import.meta.url));
 const scenarios = readdirSync(photos)

@@ -118,3 +118,12 @@ export function dedupe(quads: Point[][]): Point[][] {
   }
   return out;
 }
+
+/** How far, in squares of the grid, its farthest corner lies outside the picture (0 when all are inside). */
+export function offPicture(corners: readonly Point[], photo: { width: number; height: number }): number {
+  const side = (a: number, b: number) =>
+    Math.hypot(corners[a]![0] - corners[b]![0], corners[a]![1] - corners[b]![1]);
+  const cell = (side(0, 1) + side(1, 2) + side(2, 3) + side(3, 0)) / 4 / 15;
+  const out = Math.max(...corners.map(([x, y]) => Math.max(0, -x, -y, x - photo.width, y - photo.height)));
+  return cell > 0 ? out / cell : 0;
+}

@@ -5,13 +5,14 @@
  * band and a homography is fitted to them. Knows nothing of letters.
  */
 import { type CV, type Mat, opencv, withMats } from './cv.ts';
+import { offPicture } from './geometry.ts';
 import { candidateQuads, gridInQuad, grownQuad } from './grid-search.ts';
 import { squareMisfit } from './pose.ts';
 import { refinePasses, symmetricShift } from './refine.ts';
 import { type Corners, mapCorners, type Point } from './types.ts';
 import { gridByVanishingPoints } from './vanishing.ts';
 
-export { apply, orderCorners } from './geometry.ts';
+export { apply, offPicture, orderCorners } from './geometry.ts';
 
 /** Work size: the photo is scaled so its longer side is this many pixels for refining the grid. */
 export const WORK = 640;
@@ -190,6 +191,15 @@ export function locateBoard(
           if (fitted) skewed ??= grid;
           continue;
         }
+        // A grid running a whole square or more off the picture cannot be read (recognize.ts refuses it): it is
+        // passed over for the next, and the second search made where the first had only such a grid (jheidel-en
+        // 163920, a real photo from a corner: the first search's grid lay over the board's near half and the
+        // tablecloth below it, and no board was reported; the second's is on the board, read perfectly). Where no
+        // other is found, it is the one reported, for recognize.ts to say why.
+        if (offPicture(mapCorners(grid, toPhoto), rgb) > 1) {
+          if (fitted) offside ??= { grid, score: candidate.score, support, fitted };
+          continue;
+        }
         const score = dense
           ? (gridInQuad(
               cv,
@@ -206,6 +216,8 @@ export function locateBoard(
     };
     /** The first fitted grid passed over as no square a camera could see. */
     let skewed: Point[] | undefined;
+    /** The first fitted grid passed over as running off the picture. */
+    let offside: { grid: Point[]; score: number; support: number; fitted: boolean } | undefined;
     let found = search(SEARCH, false);
     const firstSkewed = skewed !== undefined;
     if (!(found?.fitted && found.score >= CLEAR_GRID)) {
@@ -217,6 +229,7 @@ export function locateBoard(
       const floor = found?.fitted ? CLEARER : firstSkewed ? CLEARER_THAN_SKEWED : CLEARER_THAN_NONE;
       if (again?.fitted && again.score >= Math.max(floor, 2 * (found?.score ?? 0))) found = again;
     }
+    found ??= offside;
     if (!found)
       return (
         skewed && { corners: mapCorners(skewed, toPhoto), score: 0, support: 0, fitted: false, skewed: true }

@@ -18,7 +18,7 @@ import {
 import { opencv } from './cv.ts';
 import { type DecodedImage, decodeImage, shrink } from './decode.ts';
 import { gridHomography } from './homography.ts';
-import { locateBoard, orderCorners, WORK } from './locate.ts';
+import { locateBoard, offPicture, orderCorners, WORK } from './locate.ts';
 import { cameraPose, liftedCorners, TILE_HEIGHT } from './pose.ts';
 import {
   type BoardLines,
@@ -754,15 +754,6 @@ async function secondLook(
       probs[cell * k + j] = sum / (SHIFTS.length + 1);
     }
   });
-}
-
-/** How far, in squares of the grid, its farthest corner lies outside the picture (0 when all are inside). */
-export function offPicture(corners: Corners, photo: { width: number; height: number }): number {
-  const side = (a: number, b: number) =>
-    Math.hypot(corners[a]![0] - corners[b]![0], corners[a]![1] - corners[b]![1]);
-  const cell = (side(0, 1) + side(1, 2) + side(2, 3) + side(3, 0)) / 4 / 15;
-  const out = Math.max(...corners.map(([x, y]) => Math.max(0, -x, -y, x - photo.width, y - photo.height)));
-  return cell > 0 ? out / cell : 0;
 }
 
 function validateCorners(corners: Corners, photo: RgbImage): void {

@@ -1,0 +1,11 @@
+import { readFile } from 'node:fs/promises';
+import { decodeImage } from '../vision/decode.ts';
+import { shrink } from '../vision/decode.ts';
+import { locateBoard, WORK } from '../vision/locate.ts';
+import { writeDebugImages } from '../vision/debug.ts';
+const [file, out] = process.argv.slice(2);
+const photo = await decodeImage(await readFile(file!));
+const work = await (shrink as any)(photo, WORK);
+const found = locateBoard(work);
+console.log(JSON.stringify(found));
+if (found) await writeDebugImages(out!, 'grid', work, found.corners);
