@@ -116,8 +116,33 @@ export function locateBoard(
    *  then). Without one, the picture is searched all the same. */
   hintOnly = false,
 ): Located | undefined {
+  return located(rgb, hint, hintOnly).found;
+}
+
+/**
+ * The other grids the whole picture's closer search finds (the second search of `locateBoard`, made whatever the
+ * first found): each refined, its lines fitted, on the picture and a square a camera could see, at least OTHER_CLEAR
+ * clear; the clearest first. For a caller that judged the grid `locateBoard` gave by what lies under it and found it
+ * off the board (recognize.ts: a grid over a board's printed name panel, seen from a seat, whose own grid the second
+ * search finds but was not clearer than the first by enough to replace it).
+ */
+export function otherGrids(rgb: { width: number; height: number; data: Uint8Array }): Located[] {
+  return located(rgb, undefined, false, true).others;
+}
+
+/** A grid `otherGrids` gives must be at least this clear (the clearest of the 170746's wrong ones 0.30; its own 0.73). */
+const OTHER_CLEAR = 0.45;
+
+function located(
+  rgb: { width: number; height: number; data: Uint8Array },
+  hint: Corners | undefined,
+  hintOnly: boolean,
+  /** Only the second search's grids, every one kept (`otherGrids`). */
+  othersOnly = false,
+): { found: Located | undefined; others: Located[] } {
   const { cv } = opencv();
-  return withMats((track) => {
+  const others: Located[] = [];
+  const found = withMats((track): Located | undefined => {
     const { colour, gray, scale, pad } = workImages(cv, rgb, track);
     const toWork = (p: Point): Point => [p[0] * scale + pad, p[1] * scale + pad];
     const toPhoto = (p: Point): Point => [(p[0] - pad) / scale, (p[1] - pad) / scale];
@@ -208,6 +233,8 @@ export function locateBoard(
               track,
             )?.score ?? 0)
           : candidate.score;
+        if (othersOnly && fitted && score >= OTHER_CLEAR)
+          others.push({ corners: mapCorners(grid, toPhoto), score, support, fitted });
         if (!best || (fitted && !best.fitted) || (fitted === best.fitted && score > best.score))
           best = { grid, score, support, fitted };
       }
@@ -218,6 +245,10 @@ export function locateBoard(
     let skewed: Point[] | undefined;
     /** The first fitted grid passed over as running off the picture. */
     let offside: { grid: Point[]; score: number; support: number; fitted: boolean } | undefined;
+    if (othersOnly) {
+      search(1, true);
+      return undefined;
+    }
     let found = search(SEARCH, false);
     const firstSkewed = skewed !== undefined;
     if (!(found?.fitted && found.score >= CLEAR_GRID)) {
@@ -238,4 +269,6 @@ export function locateBoard(
     const { score, fitted } = found;
     return { corners: mapCorners(grid, toPhoto), score, support, fitted };
   });
+  others.sort((a, b) => b.score - a.score);
+  return { found, others };
 }

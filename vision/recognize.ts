@@ -17,8 +17,8 @@ import {
 } from './classify.ts';
 import { opencv } from './cv.ts';
 import { type DecodedImage, decodeImage, shrink } from './decode.ts';
-import { gridHomography } from './homography.ts';
-import { locateBoard, offPicture, orderCorners, WORK } from './locate.ts';
+import { gridHomography, unproject } from './homography.ts';
+import { locateBoard, offPicture, orderCorners, otherGrids, WORK } from './locate.ts';
 import { cameraPose, liftedCorners, TILE_HEIGHT } from './pose.ts';
 import {
   type BoardLines,
@@ -353,9 +353,26 @@ export async function readFrame(
   // A grid in doubt only for running off the board's own lines is moved onto them (where they say clearly how) and
   // the photo read again through it (movedOnto); else, or where the moved grid fails, the grid stays in doubt.
   const onto = lines && !ontoBoard && gridDoubt?.includes(LINES_OFF) ? ontoLines(corners, lines) : undefined;
-  const chosen = onto && offPicture(onto, photo) <= 1 ? ((await movedOnto(onto, lines!)) ?? state) : state;
+  let chosen = onto && offPicture(onto, photo) <= 1 ? ((await movedOnto(onto, lines!)) ?? state) : state;
+  // A grid searched for afresh and still in doubt: the other grids the closer search finds are each read in turn,
+  // and the first that every check passes as a grid searched for is taken (a real photo from a player's seat, its
+  // first grid stretched over the board's printed name panel: jheidel-en 170746), where the reading through it is
+  // sure of at least half the squares (one mostly in doubt says little of the grid: jheidel-en 164048, blurred by
+  // the camera's motion, its squares' colours the tiles', read so with 123 squares unsure and 6 tiles read empty
+  // without a question). Where none is taken, the first grid stays, in doubt.
+  const afresh = !ontoBoard && !reuse && !options.corners && !options.hint && !frame?.corners;
+  let another: Corners | undefined;
+  if (afresh && chosen.reading.gridDoubt !== undefined)
+    for (const other of await otherCorners(photo, corners)) {
+      const again = await readAgain(other);
+      if (again && again.reading.gridDoubt === undefined && again.reading.unsure.length <= OTHER_UNSURE) {
+        chosen = again;
+        another = other;
+        break;
+      }
+    }
   await options.inspect?.(photo, chosen.corners, chosen.warped);
-  if (chosen === state && !onto) return state;
+  if (chosen === state && !onto && !another) return state;
   // The second read's time is the frame's too.
   const t4 = performance.now();
   const times = { decode: ms(t0, t1), locate: ms(t1, t2), classify: ms(t2, t4), total: ms(t0, t4) };
@@ -365,20 +382,8 @@ export async function readFrame(
    *  grid searched for (the layout, the border) and every third judged before is judged again with its lines within
    *  MAX_LINES_MOVED of the grid's; undefined otherwise (a failed read included). */
   async function movedOnto(moved: Corners, before: BoardLines): Promise<FrameState | undefined> {
-    let again: FrameState;
-    try {
-      again = await readFrame(
-        bytes,
-        { ...options, inspect: undefined },
-        undefined,
-        { photo, since: t0, decoded: t1, corners: moved },
-        quick,
-        true,
-      );
-    } catch {
-      return undefined;
-    }
-    if (again.reading.gridDoubt !== undefined || !again.plane) return undefined;
+    const again = await readAgain(moved);
+    if (!again || again.reading.gridDoubt !== undefined || !again.plane) return undefined;
     const after = boardLines(
       again.plane,
       (cell) => again.seen.chars[cell] === '.' && again.seen.confidence[cell]! > SURELY_EMPTY,
@@ -389,6 +394,50 @@ export async function readFrame(
       );
     return kept(before.down, after.down) && kept(before.right, after.right) ? again : undefined;
   }
+
+  /** The photo read again through `grid`, judged as a grid searched for and not moved again; undefined where the
+   *  read fails. */
+  async function readAgain(grid: Corners): Promise<FrameState | undefined> {
+    try {
+      return await readFrame(
+        bytes,
+        { ...options, inspect: undefined },
+        undefined,
+        { photo, since: t0, decoded: t1, corners: grid },
+        quick,
+        true,
+      );
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** How many other grids (`otherGrids`) a grid searched for and in doubt gives way to, at most. */
+const OTHER_GRIDS = 2;
+/** Another grid is taken only where the reading through it leaves at most this many squares unsure (half the
+ *  board): those taken on the renders and the real photos left 40–86. */
+const OTHER_UNSURE = 112;
+
+/**
+ * The other grids of a decoded photo (`otherGrids`), in its pixels, top-left first as `locateGrid` gives them: those
+ * on the picture and not the grid in doubt (a corner at least half a square from it), the clearest OTHER_GRIDS.
+ */
+async function otherCorners(photo: DecodedImage, doubted: Corners): Promise<Corners[]> {
+  const work = await shrink(photo, WORK);
+  const k = photo.width / work.width;
+  const h = gridHomography(doubted);
+  return otherGrids(work)
+    .map((o) => mapCorners(orderCorners([...scaleCorners(o.corners, k)]), (p) => p))
+    .filter(
+      (c) =>
+        offPicture(c, photo) <= 1 &&
+        c.filter(([x, y]) => {
+          const [u, v] = unproject(h, x, y);
+          return Math.min(...[0, 15].flatMap((a) => [0, 15].map((b) => Math.hypot(u - a, v - b)))) >= 0.5;
+        }).length >= 2,
+    )
+    .slice(0, OTHER_GRIDS);
 }
 
 /**

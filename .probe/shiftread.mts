@@ -1,0 +1,21 @@
+import { readFile } from 'node:fs/promises';
+import { decodeImage } from '../vision/decode.ts';
+import { locateGrid } from '../vision/recognize.ts';
+import { liftedCorners, TILE_HEIGHT } from '../vision/pose.ts';
+import { warpBoard, cellCrops } from '../vision/warp.ts';
+import { classifyCells, loadModel } from '../vision/classify.ts';
+const [file, which] = process.argv.slice(2);
+const photo = await decodeImage(await readFile(file!));
+const c = await locateGrid(photo);
+const faces = liftedCorners(c, photo, TILE_HEIGHT);
+const w = warpBoard(photo, faces);
+const m = await loadModel();
+const shifts = [[0, 0], [0, -0.5], [0, 0.5], [-0.5, 0], [0.5, 0]] as const;
+const cells = which!.split(',').map((s) => { const [r, col] = s.split(':').map(Number); return r! * 15 + col!; });
+const crops = cells.flatMap((cell) => shifts.map(([dx, dy]) => ({ cell, dx, dy })));
+const { probs } = await classifyCells(m, cellCrops(w, m.size, m.margin, crops), true);
+const k = m.classes.length;
+cells.forEach((cell, i) => {
+  const out = shifts.map((s, j) => { const p = probs.subarray((i * shifts.length + j) * k, (i * shifts.length + j + 1) * k); let b = 0; for (let t = 1; t < k; t++) if (p[t]! > p[b]!) b = t; return `${m.classes[b]}${p[b]!.toFixed(2)}`; });
+  console.log(Math.floor(cell / 15), cell % 15, out.join(' '));
+});

@@ -1,0 +1,14 @@
+import { readFile } from 'node:fs/promises';
+import sharp from 'sharp';
+import { decodeImage } from '../vision/decode.ts';
+import { locateGrid } from '../vision/recognize.ts';
+import { liftedCorners, TILE_HEIGHT, cameraPose } from '../vision/pose.ts';
+import { warpBoard, WARPED } from '../vision/warp.ts';
+const [file, out] = process.argv.slice(2);
+const photo = await decodeImage(await readFile(file!));
+const c = await locateGrid(photo);
+const pose = cameraPose(c, photo);
+console.log('tilt', pose?.tilt, pose?.solved);
+const faces = (liftedCorners as any)(c, photo, TILE_HEIGHT) ?? c;
+const w = warpBoard(photo, faces);
+await sharp(Buffer.from(w.data), { raw: { width: w.width, height: w.height, channels: 3 } }).png().toFile(out!);
