@@ -278,8 +278,7 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
   it.skipIf(!existsSync(blurred))(
     'does not read through another grid where the reading through it is mostly in doubt',
     async () => {
-      // jheidel-en 164048, blurred by the camera's motion, on a board whose squares are the tiles' colour: its first
-      // grid is in doubt; the closer search's other grid lies on the board, but the reading through it leaves 123
+      // jheidel-en 164048, blurred by the camera's motion: its first grid is in doubt; the closer search's other grid lies on the board, but the reading through it leaves 123
       // squares unsure and 6 tiles read empty without a question. It is not taken: the photo stays in doubt.
       const reading = await recognize(readFileSync(blurred), { letters, blanks: 2 });
       expect(reading.gridDoubt).toBeDefined();

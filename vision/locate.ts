@@ -48,7 +48,8 @@ const CLEAR_GRID = 0.5;
 /**
  * The second search's grid replaces a first one whose lines fitted only when it is twice as clear and at least this
  * clear; where the first search found no grid, or one whose lines never fitted (no board, either way, as it stands),
- * when twice as clear and at least CLEARER_THAN_NONE. Of the 14 real photos searched again, each with a fitted first
+ * when twice as clear and at least CLEARER_THAN_NONE (so too where its one grid ran off the picture: passed over, that
+ * is no grid to read, as none). Of the 14 real photos searched again, each with a fitted first
  * grid, the second search's best was at most 0.82 (docs/measurements.md, "The grid of a board seen from a seat"); a
  * rendered view at 70° whose first grid never fitted got its true grid at 0.84. With 0.6, none of 334 real photos
  * moved its grid (docs/measurements.md, "A board seen at 70°").
@@ -66,6 +67,8 @@ const CLEARER_THAN_SKEWED = 0.45;
 
 export interface Located {
   readonly corners: Corners;
+  /** Where the whole picture's closer (second) search was made: its other grids, as `otherGrids` gives them. */
+  readonly others?: readonly Located[];
   /** How grid-like the best candidate was: the contrast of its lines against the cell middles. */
   readonly score: number;
   /** Share of the grid's line segments (16 lines × 6 bands, both ways) that stand out where the grid puts them. */
@@ -116,7 +119,8 @@ export function locateBoard(
    *  then). Without one, the picture is searched all the same. */
   hintOnly = false,
 ): Located | undefined {
-  return located(rgb, hint, hintOnly).found;
+  const { found, others, searched } = located(rgb, hint, hintOnly);
+  return found && searched ? { ...found, others } : found;
 }
 
 /**
@@ -139,9 +143,11 @@ function located(
   hintOnly: boolean,
   /** Only the second search's grids, every one kept (`otherGrids`). */
   othersOnly = false,
-): { found: Located | undefined; others: Located[] } {
+): { found: Located | undefined; others: Located[]; searched: boolean } {
   const { cv } = opencv();
   const others: Located[] = [];
+  /** Whether the closer search was made (and `others` holds its grids). */
+  let searched = false;
   const found = withMats((track): Located | undefined => {
     const { colour, gray, scale, pad } = workImages(cv, rgb, track);
     const toWork = (p: Point): Point => [p[0] * scale + pad, p[1] * scale + pad];
@@ -220,11 +226,7 @@ function located(
         // passed over for the next, and the second search made where the first had only such a grid (jheidel-en
         // 163920, a real photo from a corner: the first search's grid lay over the board's near half and the
         // tablecloth below it, and no board was reported; the second's is on the board, read perfectly). Where no
-        // other is found, it is the one reported, for recognize.ts to say why.
-        if (offPicture(mapCorners(grid, toPhoto), rgb) > 1) {
-          if (fitted) offside ??= { grid, score: candidate.score, support, fitted };
-          continue;
-        }
+        // other is found, it is the one reported, for recognize.ts to say why (below).
         const score = dense
           ? (gridInQuad(
               cv,
@@ -233,7 +235,12 @@ function located(
               track,
             )?.score ?? 0)
           : candidate.score;
-        if (othersOnly && fitted && score >= OTHER_CLEAR)
+        if (offPicture(mapCorners(grid, toPhoto), rgb) > 1) {
+          if (fitted && dense) farOff ??= { grid, score, support, fitted };
+          else if (fitted) offside ??= { grid, score, support, fitted };
+          continue;
+        }
+        if (dense && fitted && score >= OTHER_CLEAR)
           others.push({ corners: mapCorners(grid, toPhoto), score, support, fitted });
         if (!best || (fitted && !best.fitted) || (fitted === best.fitted && score > best.score))
           best = { grid, score, support, fitted };
@@ -243,32 +250,39 @@ function located(
     };
     /** The first fitted grid passed over as no square a camera could see. */
     let skewed: Point[] | undefined;
-    /** The first fitted grid passed over as running off the picture. */
+    /** The first fitted grid passed over as running off the picture, in the first search and in the second. */
     let offside: { grid: Point[]; score: number; support: number; fitted: boolean } | undefined;
+    let farOff: typeof offside;
+    searched = othersOnly;
     if (othersOnly) {
       search(1, true);
       return undefined;
     }
-    let found = search(SEARCH, false);
+    let chosen = search(SEARCH, false);
     const firstSkewed = skewed !== undefined;
-    if (!(found?.fitted && found.score >= CLEAR_GRID)) {
+    if (!(chosen?.fitted && chosen.score >= CLEAR_GRID)) {
       // Kept only when its lines fit and are far clearer. Measured with the grown outlines: 12 of the 36 seat views,
       // 1.24 and up, each then right; of the 14 real photos searched again, one (kwwangkw s2, 1.57, then right), the
       // others at most 0.82. docs/measurements.md, "The grid of a board seen from a seat" and "A grid that runs past
       // its outline".
       const again = search(1, true);
-      const floor = found?.fitted ? CLEARER : firstSkewed ? CLEARER_THAN_SKEWED : CLEARER_THAN_NONE;
-      if (again?.fitted && again.score >= Math.max(floor, 2 * (found?.score ?? 0))) found = again;
+      searched = true;
+      const floor = chosen?.fitted ? CLEARER : firstSkewed ? CLEARER_THAN_SKEWED : CLEARER_THAN_NONE;
+      const clear = (g: typeof again) => g?.fitted && g.score >= Math.max(floor, 2 * (chosen?.score ?? 0));
+      if (clear(again)) chosen = again;
+      // Where nothing is found, a grid running off the picture is reported as found, for recognize.ts to refuse it
+      // saying why: the first search's, or the second's where it would have been taken (a board partly out of view).
+      else if (!chosen && !offside && clear(farOff)) chosen = farOff;
     }
-    found ??= offside;
-    if (!found)
+    chosen ??= offside;
+    if (!chosen)
       return (
         skewed && { corners: mapCorners(skewed, toPhoto), score: 0, support: 0, fitted: false, skewed: true }
       );
-    ({ grid, support } = found);
-    const { score, fitted } = found;
+    ({ grid, support } = chosen);
+    const { score, fitted } = chosen;
     return { corners: mapCorners(grid, toPhoto), score, support, fitted };
   });
   others.sort((a, b) => b.score - a.score);
-  return { found, others };
+  return { found, others, searched };
 }

@@ -18,7 +18,7 @@ import {
 import { opencv } from './cv.ts';
 import { type DecodedImage, decodeImage, shrink } from './decode.ts';
 import { gridHomography, unproject } from './homography.ts';
-import { locateBoard, offPicture, orderCorners, otherGrids, WORK } from './locate.ts';
+import { type Located, locateBoard, offPicture, orderCorners, otherGrids, WORK } from './locate.ts';
 import { cameraPose, liftedCorners, TILE_HEIGHT } from './pose.ts';
 import {
   type BoardLines,
@@ -358,29 +358,29 @@ export async function readFrame(
   // and the first that every check passes as a grid searched for is taken (a real photo from a player's seat, its
   // first grid stretched over the board's printed name panel: jheidel-en 170746), where the reading through it is
   // sure of at least half the squares (one mostly in doubt says little of the grid: jheidel-en 164048, blurred by
-  // the camera's motion, its squares' colours the tiles', read so with 123 squares unsure and 6 tiles read empty
-  // without a question). Where none is taken, the first grid stays, in doubt.
+  // the camera's motion, read so with 123 squares unsure and 6 tiles read empty without a question). Where none is
+  // taken, the first grid stays, in doubt. The closer search is made once a photo (`searchedOthers`).
   const afresh = !ontoBoard && !reuse && !options.corners && !options.hint && !frame?.corners;
-  let another: Corners | undefined;
-  if (afresh && chosen.reading.gridDoubt !== undefined)
+  const tried = afresh && chosen.reading.gridDoubt !== undefined;
+  if (tried)
     for (const other of await otherCorners(photo, corners)) {
       const again = await readAgain(other);
       if (again && again.reading.gridDoubt === undefined && again.reading.unsure.length <= OTHER_UNSURE) {
         chosen = again;
-        another = other;
         break;
       }
     }
   await options.inspect?.(photo, chosen.corners, chosen.warped);
-  if (chosen === state && !onto && !another) return state;
-  // The second read's time is the frame's too.
+  if (chosen === state && !onto && !tried) return state;
+  // The second read's time is the frame's too (and the other grids' search and reads, taken or not: counted as
+  // classifying, after the first grid's reading).
   const t4 = performance.now();
   const times = { decode: ms(t0, t1), locate: ms(t1, t2), classify: ms(t2, t4), total: ms(t0, t4) };
   return { ...chosen, reading: { ...chosen.reading, ms: times } };
 
   /** The frame read again through the grid moved onto the board's lines, kept only where every check passes it as a
    *  grid searched for (the layout, the border) and every third judged before is judged again with its lines within
-   *  MAX_LINES_MOVED of the grid's; undefined otherwise (a failed read included). */
+   *  MAX_LINES_MOVED of the grid's; undefined otherwise (a read the vision refuses included). */
   async function movedOnto(moved: Corners, before: BoardLines): Promise<FrameState | undefined> {
     const again = await readAgain(moved);
     if (!again || again.reading.gridDoubt !== undefined || !again.plane) return undefined;
@@ -396,7 +396,7 @@ export async function readFrame(
   }
 
   /** The photo read again through `grid`, judged as a grid searched for and not moved again; undefined where the
-   *  read fails. */
+   *  vision refuses it (VisionError). */
   async function readAgain(grid: Corners): Promise<FrameState | undefined> {
     try {
       return await readFrame(
@@ -407,8 +407,9 @@ export async function readFrame(
         quick,
         true,
       );
-    } catch {
-      return undefined;
+    } catch (err) {
+      if (err instanceof VisionError) return undefined;
+      throw err;
     }
   }
 }
@@ -419,15 +420,23 @@ const OTHER_GRIDS = 2;
  *  board): those taken on the renders and the real photos left 40–86. */
 const OTHER_UNSURE = 112;
 
+/** Per decoded photo, the closer search's other grids (`Located.others`) where `locateGrid` made that search, in the
+ *  work image's pixels, and that image. */
+const searchedOthers = new WeakMap<DecodedImage, { work: RgbImage; others: readonly Located[] }>();
+
 /**
- * The other grids of a decoded photo (`otherGrids`), in its pixels, top-left first as `locateGrid` gives them: those
- * on the picture and not the grid in doubt (a corner at least half a square from it), the clearest OTHER_GRIDS.
+ * The other grids of a decoded photo (`otherGrids`, or those `locateGrid` found already), in its pixels, top-left
+ * first as `locateGrid` gives them: those clear enough to be a board's (MIN_GRID_EVIDENCE), on the picture, and not
+ * the grid in doubt (two corners or more at least half a square from its corners), the clearest OTHER_GRIDS.
  */
 async function otherCorners(photo: DecodedImage, doubted: Corners): Promise<Corners[]> {
-  const work = await shrink(photo, WORK);
+  const known = searchedOthers.get(photo);
+  const work = known?.work ?? (await shrink(photo, WORK));
+  const others = known?.others ?? otherGrids(work);
   const k = photo.width / work.width;
   const h = gridHomography(doubted);
-  return otherGrids(work)
+  return others
+    .filter((o) => o.score * o.support >= MIN_GRID_EVIDENCE)
     .map((o) => mapCorners(orderCorners([...scaleCorners(o.corners, k)]), (p) => p))
     .filter(
       (c) =>
@@ -516,6 +525,9 @@ export async function locateGrid(
   const k = photo.width / work.width;
   const hint = hintDecoded && scaleCorners(hintDecoded, 1 / k);
   const found = locateBoard(work, hint, hintOnly && hint !== undefined);
+  // The closer search's other grids, where it was made: a grid in doubt gives way to them (readFrame), without that
+  // search made twice.
+  if (found?.others) searchedOthers.set(photo, { work, others: found.others });
   const located = found && {
     ...found,
     corners: scaleCorners(found.corners, k),
