@@ -222,11 +222,6 @@ function located(
           if (fitted) skewed ??= grid;
           continue;
         }
-        // A grid running a whole square or more off the picture cannot be read (recognize.ts refuses it): it is
-        // passed over for the next, and the second search made where the first had only such a grid (jheidel-en
-        // 163920, a real photo from a corner: the first search's grid lay over the board's near half and the
-        // tablecloth below it, and no board was reported; the second's is on the board, read perfectly). Where no
-        // other is found, it is the one reported, for recognize.ts to say why (below).
         const score = dense
           ? (gridInQuad(
               cv,
@@ -235,6 +230,11 @@ function located(
               track,
             )?.score ?? 0)
           : candidate.score;
+        // A grid running a whole square or more off the picture cannot be read (recognize.ts refuses it): it is
+        // passed over for the next, and the second search made where the first had only such a grid (jheidel-en
+        // 163920, a real photo from a corner: the first search's grid lay over the board's near half and the
+        // tablecloth below it, and no board was reported; the second's is on the board, read perfectly). Where no
+        // other is found, it is the one reported, for recognize.ts to say why (below).
         if (offPicture(mapCorners(grid, toPhoto), rgb) > 1) {
           if (fitted && dense) farOff ??= { grid, score, support, fitted };
           else if (fitted) offside ??= { grid, score, support, fitted };
