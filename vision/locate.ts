@@ -69,6 +69,8 @@ export interface Located {
   readonly corners: Corners;
   /** Where the whole picture's closer (second) search was made: its other grids, as `otherGrids` gives them. */
   readonly others?: readonly Located[];
+  /** The first search's grid ran a whole square off the picture, and was passed over for this one. */
+  readonly ranOff?: boolean;
   /** How grid-like the best candidate was: the contrast of its lines against the cell middles. */
   readonly score: number;
   /** Share of the grid's line segments (16 lines × 6 bands, both ways) that stand out where the grid puts them. */
@@ -119,8 +121,8 @@ export function locateBoard(
    *  then). Without one, the picture is searched all the same. */
   hintOnly = false,
 ): Located | undefined {
-  const { found, others, searched } = located(rgb, hint, hintOnly);
-  return found && searched ? { ...found, others } : found;
+  const { found, others, searched, ranOff } = located(rgb, hint, hintOnly);
+  return found && searched ? { ...found, others, ...(ranOff ? { ranOff } : {}) } : found;
 }
 
 /**
@@ -143,11 +145,13 @@ function located(
   hintOnly: boolean,
   /** Only the second search's grids, every one kept (`otherGrids`). */
   othersOnly = false,
-): { found: Located | undefined; others: Located[]; searched: boolean } {
+): { found: Located | undefined; others: Located[]; searched: boolean; ranOff: boolean } {
   const { cv } = opencv();
   const others: Located[] = [];
-  /** Whether the closer search was made (and `others` holds its grids). */
+  /** Whether the closer search was made (and `others` holds its grids), and whether the first search's grid ran
+   *  off the picture. */
   let searched = false;
+  let ranOff = false;
   const found = withMats((track): Located | undefined => {
     const { colour, gray, scale, pad } = workImages(cv, rgb, track);
     const toWork = (p: Point): Point => [p[0] * scale + pad, p[1] * scale + pad];
@@ -260,6 +264,7 @@ function located(
     }
     let chosen = search(SEARCH, false);
     const firstSkewed = skewed !== undefined;
+    ranOff = offside !== undefined;
     if (!(chosen?.fitted && chosen.score >= CLEAR_GRID)) {
       // Kept only when its lines fit and are far clearer. Measured with the grown outlines: 12 of the 36 seat views,
       // 1.24 and up, each then right; of the 14 real photos searched again, one (kwwangkw s2, 1.57, then right), the
@@ -284,5 +289,5 @@ function located(
     return { corners: mapCorners(grid, toPhoto), score, support, fitted };
   });
   others.sort((a, b) => b.score - a.score);
-  return { found, others, searched };
+  return { found, others, searched, ranOff };
 }

@@ -357,9 +357,8 @@ export async function readFrame(
   // A grid searched for afresh and still in doubt: the other grids the closer search finds are each read in turn,
   // and the first that every check passes as a grid searched for is taken (a real photo from a player's seat, its
   // first grid stretched over the board's printed name panel: jheidel-en 170746), where the reading through it is
-  // sure of at least half the squares (one mostly in doubt says little of the grid: jheidel-en 164048, blurred by
-  // the camera's motion, read so with 123 squares unsure and 6 tiles read empty without a question). Where none is
-  // taken, the first grid stays, in doubt. The closer search is made once a photo (`searchedOthers`).
+  // sure of two thirds of the squares or more (OTHER_UNSURE: one more in doubt says little of the grid). Where none
+  // is taken, the first grid stays, in doubt. The closer search is made once a photo (`searchedOthers`).
   const afresh = !ontoBoard && !reuse && !options.corners && !options.hint && !frame?.corners;
   const tried = afresh && chosen.reading.gridDoubt !== undefined;
   if (tried)
@@ -370,6 +369,10 @@ export async function readFrame(
         break;
       }
     }
+  // Where none is taken and the first grid the search found ran off the picture (passed over for this one), that is
+  // the likelier reason, as it was before the other grids were looked for: the board is not wholly in view.
+  if (tried && chosen === state && searchedOthers.get(photo)?.ranOff)
+    throw new VisionError('no-board', OFF_PICTURE);
   await options.inspect?.(photo, chosen.corners, chosen.warped);
   if (chosen === state && !onto && !tried) return state;
   // The second read's time is the frame's too (and the other grids' search and reads, taken or not: counted as
@@ -414,15 +417,27 @@ export async function readFrame(
   }
 }
 
+/** Why a photo whose grid runs off the picture is not read. */
+const OFF_PICTURE =
+  'the grid found runs off the picture by a whole row or column of squares: make sure the whole board is in view';
+
 /** How many other grids (`otherGrids`) a grid searched for and in doubt gives way to, at most. */
 const OTHER_GRIDS = 2;
-/** Another grid is taken only where the reading through it leaves at most this many squares unsure (half the
- *  board): those taken on the renders and the real photos left 40–86. */
-const OTHER_UNSURE = 112;
+/**
+ * Another grid is taken only where the reading through it leaves at most this many squares unsure (a third of the
+ * board). Of those every check passed: jheidel-en 170746 and the renders seat-border 19 and seat-planks 16 left 64,
+ * 59 and 40 (read right but for squares asked about); the 62° game's moves 15 and 20, 86 and 85, their grids half a
+ * square off the board's at a near corner (2 squares read wrong without a question); jheidel-en 164048, blurred, 123
+ * (6). Not taken, those stay in doubt.
+ */
+const OTHER_UNSURE = 75;
 
 /** Per decoded photo, the closer search's other grids (`Located.others`) where `locateGrid` made that search, in the
  *  work image's pixels, and that image. */
-const searchedOthers = new WeakMap<DecodedImage, { work: RgbImage; others: readonly Located[] }>();
+const searchedOthers = new WeakMap<
+  DecodedImage,
+  { work: RgbImage; others: readonly Located[]; ranOff: boolean }
+>();
 
 /**
  * The other grids of a decoded photo (`otherGrids`, or those `locateGrid` found already), in its pixels, top-left
@@ -527,7 +542,7 @@ export async function locateGrid(
   const found = locateBoard(work, hint, hintOnly && hint !== undefined);
   // The closer search's other grids, where it was made: a grid in doubt gives way to them (readFrame), without that
   // search made twice.
-  if (found?.others) searchedOthers.set(photo, { work, others: found.others });
+  if (found?.others) searchedOthers.set(photo, { work, others: found.others, ranOff: found.ranOff === true });
   const located = found && {
     ...found,
     corners: scaleCorners(found.corners, k),
@@ -552,11 +567,7 @@ export async function locateGrid(
   const corners = mapCorners(orderCorners([...located.corners]), (p) => p);
   // A grid running a whole square or more off the picture cannot be read (and a grid found there is more
   // likely fitted to a patterned cloth than to a board): the camera has to take the whole board in.
-  if (offPicture(corners, photo) > 1)
-    throw new VisionError(
-      'no-board',
-      'the grid found runs off the picture by a whole row or column of squares: make sure the whole board is in view',
-    );
+  if (offPicture(corners, photo) > 1) throw new VisionError('no-board', OFF_PICTURE);
   return corners;
 }
 
