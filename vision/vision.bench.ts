@@ -13,7 +13,8 @@
  * time); and the first frame after moves were taken back (each game's first photo again, after its eighth, through
  * the same steady camera), with the grid's lines asked whether it moved and, in the same loop, with the grid looked for
  * again instead. `REAL_ROUNDS` (default 3) rounds over the game's photos, `ROUNDS` (default 8) over the fixtures and the
- * enlarged photos. Without ../shared/realdata the lines on real photos are skipped with a notice.
+ * enlarged photos. Without ../shared/realdata the lines on real photos are skipped with a notice. Before the real
+ * photos, five rendered seat views whose first grid is in doubt, read cold: the other grids are read too.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -112,6 +113,33 @@ console.log(
     `inference ${median(parts.inference).toFixed(1)} (one thread` +
     (model.quick ? `; the quick copy first: the model alone ${median(parts.alone).toFixed(1)})` : ')'),
 );
+
+// Photos read cold whose first grid is in doubt (rendered seat views): the other grids the closer search found are
+// read too (recognize.ts readFrame), taken or not; what that costs a frame, beside its decode.
+{
+  const inDoubt = [
+    'seat-border/move-19.jpg',
+    'seat-planks/move-16.jpg',
+    'seat-lines-off/move-24.jpg',
+    'seat-game-62/move-21.jpg',
+    'seat/65-75/27_65-75deg_modern.jpg',
+  ].map((f) => ({
+    name: f,
+    bytes: readFileSync(fileURLToPath(new URL(`../fixtures/${f}`, import.meta.url))),
+  }));
+  const parts: string[] = [];
+  for (const { name, bytes } of inDoubt) {
+    const totals: number[] = [];
+    let doubt = false;
+    for (let i = 0; i < Math.min(rounds, 3); i++) {
+      const reading = await recognize(bytes);
+      totals.push(reading.ms.total);
+      doubt = reading.gridDoubt !== undefined;
+    }
+    parts.push(`${name} ${median(totals).toFixed(0)} (${doubt ? 'in doubt' : 'another grid taken'})`);
+  }
+  console.log(`median ms, photos whose first grid is in doubt, read cold: ${parts.join('; ')}`);
+}
 
 // The real photos: a mounted camera over a German game, one photo per move.
 if (!existsSync(realdata))
