@@ -77,11 +77,18 @@ export function cornersMoved(
   from: readonly (readonly [number, number])[],
   to: readonly (readonly [number, number])[],
 ): number {
+  return Math.max(...cornerShifts(from, to));
+}
+
+/** How far each of the corners `to` lies from the grid `from`'s own corner of the same place, in squares of `from`
+ *  (`cornersMoved` is the farthest). */
+export function cornerShifts(
+  from: readonly (readonly [number, number])[],
+  to: readonly (readonly [number, number])[],
+): number[] {
   const h = gridHomography(from);
-  return Math.max(
-    ...to.map(([x, y], i) => {
-      const [u, v] = unproject(h, x, y);
-      return Math.hypot(u - GRID_CORNERS[i]![0], v - GRID_CORNERS[i]![1]);
-    }),
-  );
+  return to.map(([x, y], i) => {
+    const [u, v] = unproject(h, x, y);
+    return Math.hypot(u - GRID_CORNERS[i]![0], v - GRID_CORNERS[i]![1]);
+  });
 }

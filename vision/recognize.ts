@@ -17,7 +17,7 @@ import {
 } from './classify.ts';
 import { opencv } from './cv.ts';
 import { type DecodedImage, decodeImage, shrink } from './decode.ts';
-import { gridHomography, unproject } from './homography.ts';
+import { cornerShifts, gridHomography } from './homography.ts';
 import { type Located, locateBoard, offPicture, orderCorners, otherGrids, WORK } from './locate.ts';
 import { cameraPose, liftedCorners, TILE_HEIGHT } from './pose.ts';
 import {
@@ -442,25 +442,17 @@ const searchedOthers = new WeakMap<
 /**
  * The other grids of a decoded photo (`otherGrids`, or those `locateGrid` found already), in its pixels, top-left
  * first as `locateGrid` gives them: those clear enough to be a board's (MIN_GRID_EVIDENCE), on the picture, and not
- * the grid in doubt (two corners or more at least half a square from its corners), the clearest OTHER_GRIDS.
+ * the grid in doubt (two corners or more at least half a square from its own), the clearest OTHER_GRIDS.
  */
 async function otherCorners(photo: DecodedImage, doubted: Corners): Promise<Corners[]> {
   const known = searchedOthers.get(photo);
   const work = known?.work ?? (await shrink(photo, WORK));
   const others = known?.others ?? otherGrids(work);
   const k = photo.width / work.width;
-  const h = gridHomography(doubted);
   return others
     .filter((o) => o.score * o.support >= MIN_GRID_EVIDENCE)
     .map((o) => mapCorners(orderCorners([...scaleCorners(o.corners, k)]), (p) => p))
-    .filter(
-      (c) =>
-        offPicture(c, photo) <= 1 &&
-        c.filter(([x, y]) => {
-          const [u, v] = unproject(h, x, y);
-          return Math.min(...[0, 15].flatMap((a) => [0, 15].map((b) => Math.hypot(u - a, v - b)))) >= 0.5;
-        }).length >= 2,
-    )
+    .filter((c) => offPicture(c, photo) <= 1 && cornerShifts(doubted, c).filter((d) => d >= 0.5).length >= 2)
     .slice(0, OTHER_GRIDS);
 }
 
