@@ -104,6 +104,35 @@ describe('the camera pose from the board grid', () => {
     ).toBe(Number.POSITIVE_INFINITY);
   });
 
+  it('does not trust a focal length the corners do not pin down', () => {
+    // The grids found on two real phone photos of one game (jheidel-en, 1200×1600, the same phone). 170324's pins
+    // its focal length down (0.72 of the longer side, 34°). 170317's, a view of about 23°, solves to 2.5 of it and
+    // 55°, and swings 1.8× with a corner moved by a twentieth of a square: lifted by that pose, its tiles were read a
+    // third of a square off their faces. It is read on the board's plane, as a view whose focal length cannot be
+    // solved is.
+    const photo = { width: 1200, height: 1600 };
+    const steady: Corners = [
+      [247.3, 599.5],
+      [730.9, 538.3],
+      [926.1, 958.4],
+      [306.7, 1072.7],
+    ];
+    const swinging: Corners = [
+      [232.8, 570.3],
+      [782.6, 499.1],
+      [964.6, 1086.5],
+      [288.1, 1204.3],
+    ];
+    const good = cameraPose(steady, photo)!;
+    expect(good.solved).toBe(true);
+    expect(good.focal / 1600).toBeCloseTo(0.72, 1);
+    expect(liftedCorners(steady, photo)).not.toBe(steady);
+    const bad = cameraPose(swinging, photo)!;
+    expect(bad.solved).toBe(false);
+    expect(bad.tilt).toBeLessThan(30);
+    expect(liftedCorners(swinging, photo)).toBe(swinging);
+  });
+
   it('leaves degenerate corners as they are', () => {
     const flat: Corners = [
       [0, 0],
