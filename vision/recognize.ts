@@ -17,7 +17,7 @@ import {
 } from './classify.ts';
 import { opencv } from './cv.ts';
 import { type DecodedImage, decodeImage, shrink } from './decode.ts';
-import { cornerShifts, gridHomography } from './homography.ts';
+import { cornerShifts, gridHomography, project } from './homography.ts';
 import { type Located, locateBoard, offPicture, orderCorners, otherGrids, WORK } from './locate.ts';
 import { cameraPose, liftedCorners, TILE_HEIGHT } from './pose.ts';
 import {
@@ -44,6 +44,7 @@ import {
   type BoardReading,
   type Corners,
   mapCorners,
+  type Point,
   type RgbImage,
   scaleCorners,
   VisionError,
@@ -354,6 +355,16 @@ export async function readFrame(
   // the photo read again through it (movedOnto); else, or where the moved grid fails, the grid stays in doubt.
   const onto = lines && !ontoBoard && gridDoubt?.includes(LINES_OFF) ? ontoLines(corners, lines) : undefined;
   let chosen = onto && offPicture(onto, photo) <= 1 ? ((await movedOnto(onto, lines!)) ?? state) : state;
+  // A grid in doubt as a square off the board's (the premium layout shows more clearly on the grid moved a square, or
+  // one half of it so: clearerMoved) is moved there and the photo read again through it, taken where every check
+  // passes it as a grid searched for and it leaves at most OTHER_UNSURE squares unsure (a real photo from the red
+  // board's far side, jheidel-en 170750, its grid found a row off; the rendered seat games at 62° and 68°).
+  const shift = moved && !ontoBoard && !unjudged ? movedGrid(corners, moved) : undefined;
+  if (shift && chosen === state && offPicture(shift, photo) <= 1) {
+    const again = await readAgain(shift);
+    if (again && again.reading.gridDoubt === undefined && again.reading.unsure.length <= OTHER_UNSURE)
+      chosen = again;
+  }
   // A grid searched for afresh and still in doubt: the other grids the closer search finds are each read in turn,
   // and the first that every check passes as a grid searched for is taken (a real photo from a player's seat, its
   // first grid stretched over the board's printed name panel: jheidel-en 170746), where the reading through it is
@@ -374,7 +385,7 @@ export async function readFrame(
   if (tried && chosen === state && searchedOthers.get(photo)?.ranOff)
     throw new VisionError('no-board', OFF_PICTURE);
   await options.inspect?.(photo, chosen.corners, chosen.warped);
-  if (chosen === state && !onto && !tried) return state;
+  if (chosen === state && !onto && !shift && !tried) return state;
   // The second read's time is the frame's too (and the other grids' search and reads, taken or not: counted as
   // classifying, after the first grid's reading).
   const t4 = performance.now();
@@ -415,6 +426,26 @@ export async function readFrame(
       throw err;
     }
   }
+}
+
+/**
+ * The grid moved as `clearerMoved` found the premium layout shows more clearly: by whole squares (`rows` down, `cols`
+ * across, in the grid's own perspective), or, where only one half of it showed so, the two corners on that half's edge
+ * (a grid whose one edge lies a row off, the other on the board's).
+ */
+export function movedGrid(
+  corners: Corners,
+  move: { readonly rows: number; readonly cols: number; readonly half?: 'first' | 'second' },
+): Corners {
+  const h = gridHomography(corners);
+  const edge = move.half === 'first' ? 0 : 15;
+  const at = (k: 0 | 1 | 2 | 3): Point => {
+    // The corner's place on the grid: top-left, top-right, bottom-right, bottom-left.
+    const [u, v] = [k === 1 || k === 2 ? 15 : 0, k >= 2 ? 15 : 0];
+    const moves = move.half === undefined || (move.rows !== 0 ? v === edge : u === edge);
+    return moves ? project(h, u + move.cols, v + move.rows) : corners[k];
+  };
+  return [at(0), at(1), at(2), at(3)];
 }
 
 /** Why a photo whose grid runs off the picture is not read. */
