@@ -159,6 +159,40 @@ describe('a game seen from a player’s seat', () => {
     }
   }, 120_000);
 
+  it('follows a phone knocked between two moves onto the board where it now is, never reading through the old grid', async () => {
+    // fixtures/seat-knock: this game's frames 6 and 7 rendered again with the phone knocked before frame 6 (its
+    // centre moved 0.4 and 0.3 of a square, its aim 0.8 of a square across, its roll 1.5°: the grid's corners move
+    // 0.5–1 square in the picture). Frame 5 is this game's own.
+    const knock = new URL('../fixtures/seat-knock/', import.meta.url);
+    const truth = (JSON.parse(readFileSync(new URL('grids.json', knock), 'utf8')) as {
+      frames: Record<string, { grid_corners: [number, number][] }>;
+    }).frames;
+    const knocked = (n: number) => readFileSync(new URL(`move-${String(n).padStart(2, '0')}.jpg`, knock));
+    const knockedLabel = (n: number) =>
+      readFileSync(new URL(`move-${String(n).padStart(2, '0')}.txt`, knock), 'utf8')
+        .trimEnd()
+        .split('\n');
+    const camera = new Camera({ ...options, memory: new TileMemory() });
+    const before = await camera.read(new Uint8Array(frame(5)));
+    expect(offTruth(truth['move-05']!.grid_corners, before.corners)).toBeLessThan(0.25);
+    // The knock: the squares all changed, the grid is looked for from the last one and found where the board now
+    // is, and the frame read whole on it.
+    const after = await camera.read(new Uint8Array(knocked(6)));
+    expect(after.cellsRead).toBe(225);
+    expect(offTruth(truth['move-06']!.grid_corners, after.corners)).toBeLessThan(0.25);
+    expect(cornersMoved(before.corners, after.corners)).toBeGreaterThan(0.5);
+    const read6 = against(after, knockedLabel(6));
+    expect(read6.silent).toBe(0);
+    expect(read6.wrong).toBeLessThanOrEqual(1);
+    // The next move, on the knocked camera's grid: only the squares that changed are read again.
+    const next = await camera.read(new Uint8Array(knocked(7)));
+    expect(next.cellsRead).toBeLessThan(60);
+    expect(cornersMoved(after.corners, next.corners)).toBeLessThan(0.05);
+    const read7 = against(next, knockedLabel(7));
+    expect(read7.silent).toBe(0);
+    expect(read7.wrong).toBeLessThanOrEqual(1);
+  });
+
   it('reads no grid skewed across a half-full board, nor one a row off: the board’s own, or none', async () => {
     // The game rendered from a seat at 62° (fixtures/seat-game-62), frames 12–22. With half the board covered, the
     // tiles' edges gave the search lines for a grid skewed across the board (a corner 2–7 squares off, fitted, and

@@ -765,9 +765,11 @@ def cup_faces(cam, centre, radius, height, z0, colour, light, amb, n=48):
 
 # ---------------------------------------------------------------- the scene
 
-def place_camera(rng, angle, size, outer, tries=14):
+def place_camera(rng, angle, size, outer, tries=14, nudge=None):
     """A phone beyond row 15 at `angle` from vertical to the board centre, the whole board (outer corners) in
-    view. Returns (Camera, facts)."""
+    view. Returns (Camera, facts). `nudge` (seat_game.py): the phone knocked after it was placed, as a dict of
+    `shift` (its centre moved, in squares: across, along the table, up), `turn` (its aim moved across the board, in
+    squares) and `roll` (degrees); it draws nothing from `rng`, so the scene is the same but for the camera."""
     w, h = size
     fov_long = U(rng, 60, 75)
     focal = (max(w, h) / 2) / math.tan(math.radians(fov_long) / 2)
@@ -791,18 +793,25 @@ def place_camera(rng, angle, size, outer, tries=14):
         dist *= 1.08
     facts = {"fov_long_deg": round(fov_long, 2), "focal_px": round(focal, 2),
              "hfov_deg": round(math.degrees(2 * math.atan(w / 2 / focal)), 2)}
+    if nudge:
+        sx, sy, sz = nudge.get("shift", (0.0, 0.0, 0.0))
+        tx, ty = nudge.get("turn", (0.0, 0.0))
+        cam = Camera(cam.C + np.array([sx, sy, sz]), aim + np.array([tx, ty, 0.0]),
+                     roll + math.radians(nudge.get("roll", 0.0)), focal, size)
+        facts["nudge"] = nudge
     return cam, facts
 
 
 def render_scene(rng, fonts, angle=None, style=None, size=(1280, 960), board=None, rack=None, hand=None, cups=None,
-                 training=False, camera=False, rack_letters=None, tile_rng=None):
+                 training=False, camera=False, rack_letters=None, tile_rng=None, nudge=None):
     """One seat view. `rng` a random.Random; `fonts` render.font_paths(); `angle` degrees from vertical to the board
     centre (default 45–75); `style` one of STYLES; `board` 15 strings of board text (default a random game);
     `rack`/`hand`/`cups` force them in or out (default by chance); `rack_letters` the rack's tiles (default drawn from
     the bag). Returns (RGB PIL image, board rows, meta), and the Camera too with `camera=True` (seat_cells.py cuts
     training cells through it). `tile_rng`: a second random.Random for what depends on the tiles (their jitter, their
     faces, the rack's letters): with it, the same `rng` seed gives the same scene (camera, board, table, light) whatever
-    the tiles, so that a game's positions are frames of one steady camera (seat_game.py)."""
+    the tiles, so that a game's positions are frames of one steady camera (seat_game.py); `nudge` knocks that camera
+    (place_camera)."""
     trng = tile_rng or rng
     w, h = size
     style = style or rng.choice(STYLES)
@@ -825,7 +834,7 @@ def render_scene(rng, fonts, angle=None, style=None, size=(1280, 960), board=Non
     b = bs["border"]
     bthick = U(rng, 0.08, 0.2)
     outer = np.array([[-b, -b, 0], [15 + b, -b, 0], [15 + b, 15 + b, 0], [-b, 15 + b, 0]], np.float64)
-    cam, cam_facts = place_camera(rng, angle, size, outer)
+    cam, cam_facts = place_camera(rng, angle, size, outer, nudge=nudge)
     C = cam.C
     W, H = w * SS, h * SS
     # The light: from above, at some side.

@@ -17,6 +17,7 @@ only the tiles change. For measuring only: never train on it.
 """
 import argparse
 import json
+import math
 import os
 import random
 import re
@@ -100,7 +101,23 @@ def main(argv=None):
     ap.add_argument("--style", default="modern", choices=seat.STYLES)
     ap.add_argument("--player", type=int, default=0, help="the player at whose place the camera stands (0, 1, …)")
     ap.add_argument("--size", default="1280x960")
+    ap.add_argument("--nudge", action="append", default=[], metavar="N:SX,SY,SZ,TX,TY,ROLL",
+                    help="from frame move-N on, the camera is knocked: its centre moved SX, SY, SZ squares (across, "
+                         "along the table, up), its aim TX, TY squares across the board, its roll ROLL degrees; "
+                         "repeatable, the knocks add up")
     args = ap.parse_args(argv)
+    nudges = []
+    for spec in args.nudge:
+        m = re.match(r"^(\d+):([^,]+),([^,]+),([^,]+),([^,]+),([^,]+),([^,]+)$", spec)
+        if not m:
+            ap.error(f"--nudge {spec}: want N:SX,SY,SZ,TX,TY,ROLL (numbers)")
+        try:
+            values = [float(v) for v in m.groups()[1:]]
+        except ValueError:
+            ap.error(f"--nudge {spec}: want N:SX,SY,SZ,TX,TY,ROLL (numbers)")
+        if not all(math.isfinite(v) and abs(v) <= 10 for v in values):
+            ap.error(f"--nudge {spec}: each knock at most 10 squares or degrees")
+        nudges.append((int(m.group(1)), values))
     w, h = (int(v) for v in args.size.lower().split("x"))
     nicks, turns = read_gcg(args.gcg)
     plays = [(nick, rack, rows) for nick, rack, rows in turns if rows is not None]
@@ -131,10 +148,12 @@ def main(argv=None):
         rack = (racks[mine] if mine < len(racks) else (racks[-1] if racks else ""))
         scene = random.Random(args.seed)
         tiles = random.Random(args.seed * 7919 + f_index)
+        knock = [sum(v[k] for n, v in nudges if n <= f_index) for k in range(6)]
+        nudge = {"shift": knock[0:3], "turn": knock[3:5], "roll": knock[5]} if any(knock) else None
         img, _rows, meta = seat.render_scene(
             scene, fonts, angle=args.angle, style=args.style, size=(w, h),
             board=["".join("?" if ch.islower() else ch for ch in row) for row in rows],
-            rack=True, hand=False, cups=False, rack_letters=rack, tile_rng=tiles)
+            rack=True, hand=False, cups=False, rack_letters=rack, tile_rng=tiles, nudge=nudge)
         img.save(os.path.join(args.out, name + ".jpg"), quality=meta["jpeg_quality"])
         if name == "move-00":
             sequence.append(f"{name}.jpg empty")
@@ -144,7 +163,8 @@ def main(argv=None):
             sequence.append(f"{name}.jpg")
         sequence.extend([f"{name}.jpg pass"] * passes_after[f_index])
         rack_of[name] = {"player": args.player, "rack": meta["rack_letters"], "grid_corners": meta["grid_corners"]}
-        print(f"{name}: {meta['tiles']} tiles, rack {meta['rack_letters']}", flush=True)
+        print(f"{name}: {meta['tiles']} tiles, rack {meta['rack_letters']}" + (f", camera knocked {nudge}" if nudge else ""),
+              flush=True)
     with open(os.path.join(args.out, "sequence.txt"), "w", encoding="utf-8") as f:
         f.write("\n".join(sequence) + "\n")
     about = {
