@@ -164,9 +164,11 @@ describe('a game seen from a player’s seat', () => {
     // centre moved 0.4 and 0.3 of a square, its aim 0.8 of a square across, its roll 1.5°: the grid's corners move
     // 0.5–1 square in the picture). Frame 5 is this game's own.
     const knock = new URL('../fixtures/seat-knock/', import.meta.url);
-    const truth = (JSON.parse(readFileSync(new URL('grids.json', knock), 'utf8')) as {
-      frames: Record<string, { grid_corners: [number, number][] }>;
-    }).frames;
+    const truth = (
+      JSON.parse(readFileSync(new URL('grids.json', knock), 'utf8')) as {
+        frames: Record<string, { grid_corners: [number, number][] }>;
+      }
+    ).frames;
     const knocked = (n: number) => readFileSync(new URL(`move-${String(n).padStart(2, '0')}.jpg`, knock));
     const knockedLabel = (n: number) =>
       readFileSync(new URL(`move-${String(n).padStart(2, '0')}.txt`, knock), 'utf8')
