@@ -114,8 +114,9 @@ console.log(
     (model.quick ? `; the quick copy first: the model alone ${median(parts.alone).toFixed(1)})` : ')'),
 );
 
-// Photos read cold whose first grid is in doubt (rendered seat views): the other grids the closer search found are
-// read too (recognize.ts readFrame), taken or not; what that costs a frame, beside its decode.
+// Photos read cold whose first grid is in doubt (rendered seat views): the grid moved a square where the layout shows
+// it (view 27, since session 45) or the other grids the closer search found are read too (recognize.ts readFrame),
+// taken or not; what that costs a frame, beside its decode.
 {
   const inDoubt = [
     'seat-border/move-19.jpg',
@@ -136,7 +137,7 @@ console.log(
       totals.push(reading.ms.total);
       doubt = reading.gridDoubt !== undefined;
     }
-    parts.push(`${name} ${median(totals).toFixed(0)} (${doubt ? 'in doubt' : 'another grid taken'})`);
+    parts.push(`${name} ${median(totals).toFixed(0)} (${doubt ? 'in doubt' : 'read through another grid'})`);
   }
   console.log(`median ms, photos whose first grid is in doubt, read cold: ${parts.join('; ')}`);
 }
