@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseBoard } from '../server/engine/index.ts';
 import { readFrame } from '../server/service/game/frames.ts';
 import { handSquares } from '../server/service/game/interpret.ts';
-import { gridHomography, project, unproject } from '../vision/homography.ts';
+import { cornersMoved, gridHomography, project, unproject } from '../vision/homography.ts';
 import {
   type BoardReading,
   type Corners,
@@ -101,6 +101,23 @@ async function throughFirstGrid(bytes: Uint8Array): Promise<BoardReading> {
   );
   return state.reading;
 }
+
+/** The first grid the search finds, as seen (its corners in the order `locateGrid` gives them). */
+async function firstCorners(bytes: Uint8Array): Promise<Corners> {
+  return locateGrid(await decodeImage(bytes));
+}
+
+/** How far two grids' corners lie apart (cornersMoved), whichever corner either starts at: a reading's corners start
+ *  at the upright board's top-left. */
+const apart = (a: Corners, b: Corners) =>
+  Math.min(
+    ...[0, 1, 2, 3].map((t) =>
+      cornersMoved(
+        a,
+        [0, 1, 2, 3].map((i) => b[(i + t) % 4]!),
+      ),
+    ),
+  );
 
 /** The squares read otherwise than the label says, and those of them not reported unsure. */
 function compare(reading: BoardReading, truth: readonly string[]) {
@@ -291,7 +308,7 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
       // jheidel-en 170750 (the red board from its far side): its grid found a row off, on a line of the far tiles'
       // edges. Its empty squares still show the premium layout well enough (0.74, over the 0.6 a grid on the board
       // must show), so 36 squares were read wrong without a question; one half of the grid moved a square across
-      // shows it 7 times as clearly.
+      // (as the photo shows it, its right-hand half a column to the left) shows it more clearly.
       const first = await throughFirstGrid(readFileSync(rowOff));
       expect(first.gridDoubt).toMatch(/show more clearly a square beside it/);
       expect(first.unsure).toHaveLength(225);
@@ -299,6 +316,13 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
       // without a question (7 asked about: the red board's blanks, two tiles at the picture's edge).
       const reading = await recognize(readFileSync(rowOff), { letters, blanks: 2 });
       expect(reading.gridDoubt).toBeUndefined();
+      // Through that grid, not another the closer search found.
+      const moved = movedGrid(await firstCorners(readFileSync(rowOff)), {
+        rows: 0,
+        cols: -1,
+        half: 'second',
+      });
+      expect(apart(moved, reading.corners)).toBeLessThan(0.05);
       const truth = readFileSync(join(jheidelLabels, 'IMG_20151016_170750.txt'), 'utf8')
         .replace(/[a-z]/g, '?')
         .trimEnd()
@@ -314,7 +338,7 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
 
   it('reads a grid a row off at one edge only through the grid whose half is moved a square', async () => {
     // Rendered view 27 (65–75°): its grid lies on the board's lines at one edge and a row off at the other; the
-    // whole grid moved shows the layout less clearly, but the half a row off shows it 1.7 times as clearly moved.
+    // whole grid moved shows the layout less clearly, but the half a row off shows it more clearly moved a row back.
     // 33 squares were read wrong without a question before the grid was put in doubt (session 38), 59 in doubt since.
     const name = '27_65-75deg_modern';
     const first = await throughFirstGrid(readFileSync(file(name, 'jpg')));
@@ -322,6 +346,13 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
     expect(first.unsure).toHaveLength(225);
     const reading = await read(name);
     expect(reading.gridDoubt).toBeUndefined();
+    // Through the grid whose far half is moved a row back (as the photo shows it), not another the search found.
+    const moved = movedGrid(await firstCorners(readFileSync(file(name, 'jpg'))), {
+      rows: -1,
+      cols: 0,
+      half: 'second',
+    });
+    expect(apart(moved, reading.corners)).toBeLessThan(0.05);
     // On the board's grid now, each corner within half a square (0.38 at the far left one; the first grid: a row off
     // at two of them).
     expect(nearest(name, 1280, reading.corners)).toBeLessThan(0.5);
@@ -351,6 +382,17 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
     expect(half[1]).toEqual(grid[1]);
     expect(half[2]).toEqual(grid[2]);
     expect(half[3][0]).toBeCloseTo(project(h, -1, 15)[0], 6);
+    // Its near half only, a row back: the far corners stay.
+    const near = movedGrid(grid, { rows: -1, cols: 0, half: 'second' });
+    expect(near[0]).toEqual(grid[0]);
+    expect(near[1]).toEqual(grid[1]);
+    for (const [k, u] of [
+      [2, 15],
+      [3, 0],
+    ] as const) {
+      expect(near[k][0]).toBeCloseTo(project(h, u, 14)[0], 6);
+      expect(near[k][1]).toBeCloseTo(project(h, u, 14)[1], 6);
+    }
   });
 
   it('does not read through a grid over part of the board only, where too few squares read empty to judge it by', async () => {

@@ -33,6 +33,7 @@ const FOCAL_RANGE = [0.35, 4] as const;
  * moved; every other grid of the real sets swung at most 1.34× (jheidel-en 170755), every rendered seat view 1.01–1.02×.
  * Lifted by such a pose, 170317's tiles were read a third of a square off their faces: the model alone read 22 of
  * its 67 letters wrong, 11 on the board's plane (docs/measurements.md, "A focal length the corners do not pin down").
+ * Such a pose is no pose for anything that needs one: no lift, no steep view's second reading, no rack (rack.ts).
  */
 const FOCAL_NUDGE = 0.05;
 const FOCAL_STEADY = 1.5;

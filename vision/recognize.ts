@@ -358,7 +358,9 @@ export async function readFrame(
   // A grid in doubt as a square off the board's (the premium layout shows more clearly on the grid moved a square, or
   // one half of it so: clearerMoved) is moved there and the photo read again through it, taken where every check
   // passes it as a grid searched for and it leaves at most OTHER_UNSURE squares unsure (a real photo from the red
-  // board's far side, jheidel-en 170750, its grid found a row off; the rendered seat games at 62° and 68°).
+  // board's far side, jheidel-en 170750, its grid found a line off at one side; rendered seat view 27, a row off at
+  // one edge). Only a grid judged so: a steady camera's grid, kept from its last frame, is not (no contrast judged);
+  // a camera's look from a hint is, and the moved grid must pass every check a grid searched for does.
   const shift = moved && !ontoBoard && !unjudged ? movedGrid(corners, moved) : undefined;
   if (shift && chosen === state && offPicture(shift, photo) <= 1) {
     const again = await readAgain(shift);

@@ -767,9 +767,11 @@ def cup_faces(cam, centre, radius, height, z0, colour, light, amb, n=48):
 
 def place_camera(rng, angle, size, outer, tries=14, nudge=None):
     """A phone beyond row 15 at `angle` from vertical to the board centre, the whole board (outer corners) in
-    view. Returns (Camera, facts). `nudge` (seat_game.py): the phone knocked after it was placed, as a dict of
-    `shift` (its centre moved, in squares: across, along the table, up), `turn` (its aim moved across the board, in
-    squares) and `roll` (degrees); it draws nothing from `rng`, so the scene is the same but for the camera."""
+    view. Returns (Camera, facts, the Camera that draws). `nudge` (seat_game.py): the phone knocked after it was
+    placed, as a dict of `shift` (its centre moved, in squares: across, along the table, up), `turn` (its aim moved
+    across the board, in squares) and `roll` (degrees). The scene is laid out from the phone as placed (the rack, the
+    cups, the table's extent) and drawn through the knocked one; the knock draws nothing from `rng`, so the scene is
+    the same but for the camera. Without a nudge the two are one."""
     w, h = size
     fov_long = U(rng, 60, 75)
     focal = (max(w, h) / 2) / math.tan(math.radians(fov_long) / 2)
@@ -793,13 +795,18 @@ def place_camera(rng, angle, size, outer, tries=14, nudge=None):
         dist *= 1.08
     facts = {"fov_long_deg": round(fov_long, 2), "focal_px": round(focal, 2),
              "hfov_deg": round(math.degrees(2 * math.atan(w / 2 / focal)), 2)}
+    drawn = cam
     if nudge:
         sx, sy, sz = nudge.get("shift", (0.0, 0.0, 0.0))
         tx, ty = nudge.get("turn", (0.0, 0.0))
-        cam = Camera(cam.C + np.array([sx, sy, sz]), aim + np.array([tx, ty, 0.0]),
-                     roll + math.radians(nudge.get("roll", 0.0)), focal, size)
+        drawn = Camera(cam.C + np.array([sx, sy, sz]), aim + np.array([tx, ty, 0.0]),
+                       roll + math.radians(nudge.get("roll", 0.0)), focal, size)
+        pts, dep = drawn.project(outer, ss=False)
+        if not ((dep > 0).all() and pts[:, 0].min() > 0 and pts[:, 0].max() < w
+                and pts[:, 1].min() > 0 and pts[:, 1].max() < h):
+            raise ValueError(f"the camera knocked by {nudge} no longer sees the whole board")
         facts["nudge"] = nudge
-    return cam, facts
+    return cam, facts, drawn
 
 
 def render_scene(rng, fonts, angle=None, style=None, size=(1280, 960), board=None, rack=None, hand=None, cups=None,
@@ -834,8 +841,9 @@ def render_scene(rng, fonts, angle=None, style=None, size=(1280, 960), board=Non
     b = bs["border"]
     bthick = U(rng, 0.08, 0.2)
     outer = np.array([[-b, -b, 0], [15 + b, -b, 0], [15 + b, 15 + b, 0], [-b, 15 + b, 0]], np.float64)
-    cam, cam_facts = place_camera(rng, angle, size, outer, nudge=nudge)
-    C = cam.C
+    # `placed` lays the scene out (the rack before the phone, the table's extent); `cam` draws it (knocked, or the same).
+    placed, cam_facts, cam = place_camera(rng, angle, size, outer, nudge=nudge)
+    C = placed.C
     W, H = w * SS, h * SS
     # The light: from above, at some side.
     el, az = math.radians(U(rng, 40, 72)), U(rng, 0, 2 * math.pi)
@@ -882,12 +890,12 @@ def render_scene(rng, fonts, angle=None, style=None, size=(1280, 960), board=Non
         lo_gap = U(rng, 0.6, 2.0)
         if rng.random() < 0.5:
             # In front of the board and high enough in the picture to hide a bit of its near edge.
-            near_v = cam.project([[0, 15, 0], [15, 15, 0]], ss=False)[0][:, 1].max()
+            near_v = placed.project([[0, 15, 0], [15, 15, 0]], ss=False)[0][:, 1].max()
             want = min(want, near_v - U(rng, 0.0, 0.05) * h)
             lo_gap = U(rng, 0.3, 0.8)
 
         def top_v(yb):
-            uv, _dep = cam.project([rx, yb + wd * 0.5, zt + z_top + 0.3], ss=False)
+            uv, _dep = placed.project([rx, yb + wd * 0.5, zt + z_top + 0.3], ss=False)
             return uv[0, 1]
 
         lo, hi = near_edge + lo_gap, C[1] - depth - 1.5
@@ -940,7 +948,7 @@ def render_scene(rng, fonts, angle=None, style=None, size=(1280, 960), board=Non
             side = rng.choice([-1, 1])
             cx = (-b - U(rng, 2.5, 6)) if side < 0 else (15 + b + U(rng, 2.5, 6))
             cy = U(rng, 2, C[1] - 4)
-            uv, dep = cam.project([cx, cy, zt + height], ss=False)
+            uv, dep = placed.project([cx, cy, zt + height], ss=False)
             if dep[0] > 3 and 0 < uv[0, 0] < w and -h * 0.1 < uv[0, 1] < h:
                 break
         col = render.jitter(rng.choice([(240, 240, 235), (200, 60, 50), (50, 90, 150), (240, 200, 60), (40, 40, 40)]), 15, rng)
@@ -973,7 +981,7 @@ def render_scene(rng, fonts, angle=None, style=None, size=(1280, 960), board=Non
     tx0, tx1 = C[0] - U(rng, 28, 45), C[0] + U(rng, 28, 45)
     ty1 = C[1] + 0.3
     # The table's near edge at the phone, or just before the lens where the phone looks steeply across it.
-    while min(cam.depth([tx0, ty1, zt]), cam.depth([tx1, ty1, zt])) < 0.5:
+    while min(placed.depth([tx0, ty1, zt]), placed.depth([tx1, ty1, zt])) < 0.5:
         ty1 -= 0.5
     tppu = 12
     ttex, table_kind = table_texture(rng, int((tx1 - tx0) * tppu), int((ty1 - far) * tppu))
@@ -1087,6 +1095,8 @@ def render_scene(rng, fonts, angle=None, style=None, size=(1280, 960), board=Non
                     out_.append(square_name(r, c))
         return out_
 
+    # The camera that drew the picture (knocked, where it was).
+    C = cam.C
     height = float(C[2])
     centre_dist = math.hypot(C[0] - 7.5, C[1] - 7.5)
     meta = {

@@ -118,6 +118,9 @@ def main(argv=None):
         if not all(math.isfinite(v) and abs(v) <= 10 for v in values):
             ap.error(f"--nudge {spec}: each knock at most 10 squares or degrees")
         nudges.append((int(m.group(1)), values))
+    for k in range(6):
+        if abs(sum(v[k] for _n, v in nudges)) > 10:
+            ap.error("--nudge: the knocks add up to more than 10 squares or degrees")
     w, h = (int(v) for v in args.size.lower().split("x"))
     nicks, turns = read_gcg(args.gcg)
     plays = [(nick, rack, rows) for nick, rack, rows in turns if rows is not None]
@@ -129,6 +132,9 @@ def main(argv=None):
     fonts = render.font_paths()
     empty = ["." * 15] * 15
     frames = [("move-00", empty, None)] + [(f"move-{i + 1:02d}", rows, nick) for i, (nick, _r, rows) in enumerate(plays)]
+    late = [n for n, _v in nudges if n >= len(frames)]
+    if late:
+        ap.error(f"--nudge {late[0]}: the game has frames move-00 to move-{len(frames) - 1:02d}")
     # The turns that lay no tile after each frame (the camera sees that frame's board again on them).
     passes_after = [0] * len(frames)
     played = 0
@@ -150,10 +156,13 @@ def main(argv=None):
         tiles = random.Random(args.seed * 7919 + f_index)
         knock = [sum(v[k] for n, v in nudges if n <= f_index) for k in range(6)]
         nudge = {"shift": knock[0:3], "turn": knock[3:5], "roll": knock[5]} if any(knock) else None
-        img, _rows, meta = seat.render_scene(
-            scene, fonts, angle=args.angle, style=args.style, size=(w, h),
-            board=["".join("?" if ch.islower() else ch for ch in row) for row in rows],
-            rack=True, hand=False, cups=False, rack_letters=rack, tile_rng=tiles, nudge=nudge)
+        try:
+            img, _rows, meta = seat.render_scene(
+                scene, fonts, angle=args.angle, style=args.style, size=(w, h),
+                board=["".join("?" if ch.islower() else ch for ch in row) for row in rows],
+                rack=True, hand=False, cups=False, rack_letters=rack, tile_rng=tiles, nudge=nudge)
+        except ValueError as err:
+            sys.exit(f"{name}: {err}")
         img.save(os.path.join(args.out, name + ".jpg"), quality=meta["jpeg_quality"])
         if name == "move-00":
             sequence.append(f"{name}.jpg empty")
@@ -169,7 +178,8 @@ def main(argv=None):
         f.write("\n".join(sequence) + "\n")
     about = {
         "about": "A recorded game seen from a player's seat, rendered by models/training/seat_game.py: one steady "
-                 "camera, a frame per position. For measuring only; never train on it.",
+                 "camera (knocked from a frame on where the command says --nudge), a frame per position. For "
+                 "measuring only; never train on it.",
         "command": "/usr/bin/python3 models/training/seat_game.py " + " ".join(argv or sys.argv[1:]),
         "angle_deg": args.angle, "style": args.style, "camera_player": args.player,
         "plays": racks,  # the racks the camera player's plays came from, in order
