@@ -129,7 +129,12 @@ export interface FrameState {
   readonly reading: BoardReading;
   /** Cells (as seen) the game's examples neither weigh nor learn from: a steep view's squeezed squares. */
   readonly unvoted?: ReadonlySet<number>;
+  /** Where the grid is in doubt as a square off the board's: the move that shows the premium layout more clearly. */
+  readonly moved?: GridMove;
 }
+
+/** A grid's move by whole squares (`clearerMoved`): all of it, or one half's edge. */
+export type GridMove = { readonly rows: number; readonly cols: number; readonly half?: 'first' | 'second' };
 
 /**
  * Reads a photo, or (`reuse`) only some cells of it: the others keep the probabilities of an earlier frame of the
@@ -254,9 +259,12 @@ export async function readFrame(
     contrast = judgedBy(seen);
   }
   // And where the grid moved a square shows the layout more clearly than the grid does, the grid is a row or a
-  // column off (a grid found on the border's line, or on a line of the far tiles' edges seen from a seat).
+  // column off (a grid found on the border's line, or on a line of the far tiles' edges seen from a seat). Looked for
+  // also where the grid shows the layout too faintly to pass: a grid a column onto a board's side panel shows it
+  // mixed, and its true place clearly (kwwangkw-en s5, a real photo from above). Such a grid is in doubt for its
+  // layout all the same (below); the move is where it is read again.
   const moved =
-    contrast === undefined || contrast < MIN_LAYOUT_CONTRAST
+    contrast === undefined
       ? undefined
       : clearerMoved(colours, judged.chars, judged.confidence, contrast, MIN_LAYOUT_CONTRAST);
   // A grid searched for under which too few squares read surely empty to judge it by (fewer than 5 plain ones, or
@@ -350,22 +358,32 @@ export async function readFrame(
     ...(unvoted ? { unvoted } : {}),
     seen,
     reading,
+    ...(moved && !unjudged ? { moved } : {}),
   };
   // A grid in doubt only for running off the board's own lines is moved onto them (where they say clearly how) and
   // the photo read again through it (movedOnto); else, or where the moved grid fails, the grid stays in doubt.
   const onto = lines && !ontoBoard && gridDoubt?.includes(LINES_OFF) ? ontoLines(corners, lines) : undefined;
   let chosen = onto && offPicture(onto, photo) <= 1 ? ((await movedOnto(onto, lines!)) ?? state) : state;
-  // A grid in doubt as a square off the board's (the premium layout shows more clearly on the grid moved a square, or
-  // one half of it so: clearerMoved) is moved there and the photo read again through it, taken where every check
-  // passes it as a grid searched for and it leaves at most OTHER_UNSURE squares unsure (a real photo from the red
-  // board's far side, jheidel-en 170750, its grid found a line off at one side; rendered seat view 27, a row off at
-  // one edge). Only a grid judged so: a steady camera's grid, kept from its last frame, is not (no contrast judged);
-  // a camera's look from a hint is, and the moved grid must pass every check a grid searched for does.
-  const shift = moved && !ontoBoard && !unjudged ? movedGrid(corners, moved) : undefined;
-  if (shift && chosen === state && offPicture(shift, photo) <= 1) {
-    const again = await readAgain(shift);
-    if (again && again.reading.gridDoubt === undefined && again.reading.unsure.length <= OTHER_UNSURE)
+  // A grid in doubt where the premium layout shows more clearly on the grid moved a square, or one half of it so
+  // (clearerMoved), is moved there and the photo read again through it, taken where every check passes it as a grid
+  // searched for and it leaves at most OTHER_UNSURE squares unsure (a real photo from the red board's far side,
+  // jheidel-en 170750, its grid found a line off at one side; rendered seat view 27, a row off at one edge). Where
+  // the moved grid is in doubt so again, it is moved once more (MAX_MOVES: kwwangkw-en s5, a column onto the board's
+  // side panel, moved a half at a time). Only a grid judged so: a steady camera's grid, kept from its last frame, is
+  // not (no layout judged); a camera's look from a hint is, and the moved grid must pass every check a grid searched
+  // for does.
+  const shift = moved !== undefined && !ontoBoard && chosen === state;
+  let from: FrameState = state;
+  for (let n = 0; shift && n < MAX_MOVES && from.moved; n++) {
+    const grid = movedGrid(from.corners, from.moved);
+    if (offPicture(grid, photo) > 1) break;
+    const again = await readAgain(grid);
+    if (!again) break;
+    if (again.reading.gridDoubt === undefined && again.reading.unsure.length <= OTHER_UNSURE) {
       chosen = again;
+      break;
+    }
+    from = again;
   }
   // A grid searched for afresh and still in doubt: the other grids the closer search finds are each read in turn,
   // and the first that every check passes as a grid searched for is taken (a real photo from a player's seat, its
@@ -435,10 +453,7 @@ export async function readFrame(
  * across, in the grid's own perspective), or, where only one half of it showed so, the two corners on that half's edge
  * (a grid whose one edge lies a row off, the other on the board's).
  */
-export function movedGrid(
-  corners: Corners,
-  move: { readonly rows: number; readonly cols: number; readonly half?: 'first' | 'second' },
-): Corners {
+export function movedGrid(corners: Corners, move: GridMove): Corners {
   const h = gridHomography(corners);
   const edge = move.half === 'first' ? 0 : 15;
   const at = (k: 0 | 1 | 2 | 3): Point => {
@@ -454,6 +469,8 @@ export function movedGrid(
 const OFF_PICTURE =
   'the grid found runs off the picture by a whole row or column of squares: make sure the whole board is in view';
 
+/** How many times a grid in doubt as a square off is moved (`movedGrid`) and read again, at most. */
+const MAX_MOVES = 2;
 /** How many other grids (`otherGrids`) a grid searched for and in doubt gives way to, at most. */
 const OTHER_GRIDS = 2;
 /**
