@@ -689,7 +689,11 @@ export function colourOf(photo: RgbImage, h: Float64Array, i: number, window: Wi
  * them real (docs/measurements.md, "A grid no camera could see, and a grid a row off"): on grids in place, the best
  * move's contrast is at most 0.38 of the grid's own, and a half's at most 0.53 of the half's own; on the two grids a
  * row off that passed the layout check (jheidel-en 170750, the 68° game's move 16), 8.1 and 6.7 times; on the
- * rendered seat view 27, whose grid is a row off at one edge only, its half 1.9 times.
+ * rendered seat view 27, whose grid is a row off at one edge only, its half 1.9 times. A grid under `floor` by itself
+ * is also moved a square diagonally (session 45): kwwangkw-en s11, s14, s21 and s22, real photos from above whose
+ * grids lay a row and a column off (over the border's printed name and a column in), show the layout clearly there.
+ * A grid at or over `floor` is not: kwwangkw-en s18, on its squares, showed its worn board's layout more clearly a
+ * square diagonally (docs/measurements.md, session 45).
  */
 export function clearerMoved(
   colours: readonly Lab[],
@@ -732,6 +736,10 @@ export function clearerMoved(
     [0, 1],
   ] as const;
   for (const [rows, cols] of steps) consider(rows, cols, own);
+  // And, for a grid that does not show the layout clearly enough by itself (under `floor`), a square diagonally: a
+  // grid a row and a column off (real photos from above, their grids found over the border's printed name and a
+  // column in). Not for one that does: a grid in place on a worn board (kwwangkw-en s18) showed it more clearly so.
+  if (own < floor) for (const rows of [-1, 1]) for (const cols of [-1, 1]) consider(rows, cols, own);
   // Each half on its own, where it shows the layout by itself.
   for (const half of ['first', 'second'] as const) {
     // The half's own contrast, once for its rows and once for its columns (each serves the two moves across it).
