@@ -391,14 +391,11 @@ describe('the camera at a player’s seat (rendered seat views)', () => {
       const corners = await firstCorners(photo);
       const diagonal = [-1, 1].flatMap((rows) => [-1, 1].map((cols) => movedGrid(corners, { rows, cols })));
       expect(Math.min(...diagonal.map((d) => apart(d, reading.corners)))).toBeLessThan(0.05);
-      // This set labels a blank tile as an empty square (w19's 15O, a plain tile below the W): read as a blank.
-      const truth = kwLabel('w19');
-      const at = (board: readonly string[] | readonly (readonly string[])[], i: number) =>
-        board[Math.floor(i / 15)]![i % 15];
-      const wrong = compare(reading, truth).wrong.filter(
-        (i) => !(at(reading.board, i) === '?' && at(truth, i) === '.'),
-      );
-      expect(wrong).toEqual([]);
+      // But 15O, below the W: the errata leave it as labelled, empty (a tile or a worn empty square, they could not
+      // tell; this set labels a blank empty too), and this photo shows a plain tile there, read as a blank.
+      const wrong = compare(reading, kwLabel('w19')).wrong;
+      expect(wrong.filter((i) => i !== 224)).toEqual([]);
+      expect(wrong.length === 0 || reading.board[14]![14] === '?').toBe(true);
     },
   );
 

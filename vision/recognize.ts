@@ -17,7 +17,7 @@ import {
 } from './classify.ts';
 import { opencv } from './cv.ts';
 import { type DecodedImage, decodeImage, shrink } from './decode.ts';
-import { cornerShifts, gridHomography, project } from './homography.ts';
+import { cornerShifts, cornersMoved, gridHomography, project } from './homography.ts';
 import { type Located, locateBoard, offPicture, orderCorners, otherGrids, WORK } from './locate.ts';
 import { cameraPose, liftedCorners, TILE_HEIGHT } from './pose.ts';
 import {
@@ -129,7 +129,8 @@ export interface FrameState {
   readonly reading: BoardReading;
   /** Cells (as seen) the game's examples neither weigh nor learn from: a steep view's squeezed squares. */
   readonly unvoted?: ReadonlySet<number>;
-  /** Where the grid is in doubt as a square off the board's: the move that shows the premium layout more clearly. */
+  /** Where the premium layout shows more clearly on the grid moved a square (or one half of it so, or, for a grid that
+   *  shows it too faintly, diagonally: clearerMoved), that move; the grid is in doubt then. */
   readonly moved?: GridMove;
 }
 
@@ -358,7 +359,7 @@ export async function readFrame(
     ...(unvoted ? { unvoted } : {}),
     seen,
     reading,
-    ...(moved && !unjudged ? { moved } : {}),
+    ...(moved ? { moved } : {}),
   };
   // A grid in doubt only for running off the board's own lines is moved onto them (where they say clearly how) and
   // the photo read again through it (movedOnto); else, or where the moved grid fails, the grid stays in doubt.
@@ -376,7 +377,8 @@ export async function readFrame(
   let from: FrameState = state;
   for (let n = 0; shift && n < MAX_MOVES && from.moved; n++) {
     const grid = movedGrid(from.corners, from.moved);
-    if (offPicture(grid, photo) > 1) break;
+    // A move back onto the grid first read (a faint grid's false move, undone) is no new grid: not read again.
+    if (offPicture(grid, photo) > 1 || cornersMoved(grid, corners) < 0.5) break;
     const again = await readAgain(grid);
     if (!again) break;
     if (again.reading.gridDoubt === undefined && again.reading.unsure.length <= OTHER_UNSURE) {
