@@ -205,8 +205,9 @@ export function liftedCorners(
   corners: Corners,
   size: { width: number; height: number },
   lift = TILE_HEIGHT,
+  /** The grid's pose, where the caller has it already (`cameraPose` of the same corners and size). */
+  pose: Pose | undefined = cameraPose(corners, size),
 ): Corners {
-  const pose = cameraPose(corners, size);
   // A view too near straight above to solve the focal length: the faces' shift is a small spread outward from the
   // picture's middle, of an unknown size (the camera's distance is unknown with it), so none is made. Nor under
   // MIN_TILT, where the pose rests on a hair of perspective (a grid's corners a pixel off tilt it by degrees).

@@ -173,7 +173,9 @@ export async function readFrame(
   const exact = !(quick && cells.quick && !options.memory);
   // A frame where some squares changed: only they are drawn again on the last frame's straightened board.
   // Tiles are read through the plane of their faces (pose.ts); the grid found is the board's.
-  const faces = liftedCorners(corners, photo, options.tileHeight ?? TILE_HEIGHT);
+  // The camera's pose, once a frame (its focal length is solved 17 times to know whether to trust it).
+  const posed = cameraPose(corners, photo);
+  const faces = liftedCorners(corners, photo, options.tileHeight ?? TILE_HEIGHT, posed);
   const warped = reuse
     ? patchBoard(reuse.state.warped, photo, faces, reuse.cells, 0.35)
     : warpBoard(photo, faces);
@@ -202,7 +204,7 @@ export async function readFrame(
   // Seen from the side, tiles are read on the plane of their faces, and empty squares on the board's own.
   let plane: RgbImage | undefined;
   // Whether a grid searched for lies on the board is judged from the squares as the faces' plane reads them (below).
-  const pose = faces !== corners ? cameraPose(corners, photo) : undefined;
+  const pose = faces !== corners ? posed : undefined;
   const steep = pose?.solved === true && pose.tilt >= EMPTY_ON_BOARD_TILT;
   const onFaces = steep && !reuse && !options.corners ? probs.slice() : undefined;
   // The squares a steep view squeezes are read by the seat reader too (after the grid's check's copy above: whether
