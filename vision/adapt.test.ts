@@ -76,6 +76,43 @@ describe('TileMemory', () => {
     }
     expect(memory.size).toBe(3 + 4);
   });
+
+  it('keeps a steep view’s squeezed squares apart, where a reading needs every nearest vote to take the lead', () => {
+    const memory = new TileMemory({ k: 5 });
+    const part = memory.squeezed!;
+    expect(part).toBeDefined();
+    expect(part.squeezed).toBeUndefined();
+    expect(new TileMemory({ squeezed: false }).squeezed).toBeUndefined();
+    for (let n = 0; n < 10; n++) {
+      for (const m of [memory, part]) {
+        m.add('I', near(2, 0.2, n + 1), 0);
+        m.add('L', near(3, 0.2, n + 100), 0);
+        m.add('T', near(4, 0.2, n + 200), 0);
+      }
+    }
+    part.add('I', near(2, 0.2, 500), 0);
+    // Apart: the part's examples are not the memory's.
+    expect(memory.size).toBe(30);
+    expect(part.size).toBe(31);
+    // Between I's and L's: three of the five nearest vote I, two L.
+    const between = Float32Array.from({ length: 16 }, (_, j) => (j === 2 ? 1 : j === 3 ? 0.95 : 0));
+    const votes = (m: TileMemory) => {
+      const w = m.weigh(between, keys)!;
+      return { i: w[2]!, l: w[3]! };
+    };
+    for (const m of [memory, part]) {
+      const { i, l } = votes(m);
+      expect(i).toBeGreaterThan(l);
+    }
+    // A majority is enough for the memory; the squeezed part needs all five.
+    expect(part.backs(3.5 / 5.5)).toBe(false);
+    expect(part.backs(4.5 / 5.5)).toBe(false);
+    expect(part.backs(1)).toBe(true);
+    expect(memory.backs(3.5 / 5.5)).toBe(true);
+    // Cleared together.
+    memory.clear();
+    expect(part.size).toBe(0);
+  });
 });
 
 describe('uprightGrid', () => {

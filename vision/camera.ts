@@ -307,8 +307,9 @@ export class Camera {
 
   /**
    * The game committed `board` (upright board text: 15 rows, `.` empty, a lowercase letter a blank) from this
-   * camera's last frame: its squares become examples of this set's look in the camera's memory (options.memory),
-   * except those the frame did not show (see LEARN_FLOOR). Returns how many were learnt. With `frame`, the bytes of
+   * camera's last frame: its squares become examples of this set's look in the camera's memory (options.memory; a
+   * steep view's squeezed squares in its squeezed part, or none), except those the frame did not show (see
+   * LEARN_FLOOR). Returns how many were learnt. With `frame`, the bytes of
    * the frame the board was read from: when it is this camera's last frame, the squares committed empty are kept
    * empty while they show the same pixels (`keepEmpty`); when it is not (a reading held and confirmed later, the
    * game gone on meanwhile), the squares kept so before are no longer. `teach: false` keeps the empty squares only,
@@ -345,12 +346,13 @@ export class Camera {
       const cell = (k * LEARN_STEP) % 225;
       const row = seen.scores.cells[cell];
       const j = keys.indexOf(label[cell]!);
-      if (!row || row.length === 0 || j < 0 || state.unvoted?.has(cell)) continue;
+      const into = state.squeezed?.has(cell) ? memory.squeezed : memory;
+      if (!into || !row || row.length === 0 || j < 0) continue;
       const hand = seen.scores.hand[cell] ?? 0;
       let total = hand;
       for (const v of row) total += v;
       if (total <= 0 || row[j]! / total < LEARN_FLOOR || hand / total >= HAND_SHARE) continue;
-      memory.add(label[cell]!, features.subarray(cell * size, (cell + 1) * size), seen.turns);
+      into.add(label[cell]!, features.subarray(cell * size, (cell + 1) * size), seen.turns);
       learnt++;
     }
     return learnt;

@@ -135,13 +135,15 @@ async function openSeat(path: string, bytes: Uint8Array, meta: Metadata): Promis
   const logits = session.outputMetadata.find((o) => o.name === 'logits');
   if (!(logits?.isTensor && Number(logits.shape[1]) === meta.classes.length))
     throw new VisionError('no-model', `${seatPath} gives no logits for ${path}'s classes: ${remedy}`);
+  const out = session.outputMetadata.find((o) => o.name === 'features');
+  const width = out?.isTensor ? Number(out.shape[1]) : 0;
   return {
     model: {
       session,
       classes: seatMeta.classes,
       size: seatMeta.input.shape[2],
       margin: seatMeta.input.cropMargin,
-      features: 0,
+      features: Number.isInteger(width) && width > 0 ? width : 0,
     },
     weight,
     belowAspect,
@@ -323,8 +325,9 @@ export interface MemoryLook {
   /** 225 × `size` features, row-major cells as seen. */
   readonly features: Float32Array;
   readonly size: number;
-  /** Cells (as seen) the examples do not weigh. */
-  readonly unvoted?: ReadonlySet<number>;
+  /** Cells (as seen) that a steep view squeezes: weighed by the memory's squeezed part instead, or not at all where
+   *  it has none. */
+  readonly squeezed?: ReadonlySet<number>;
 }
 
 /** A square read empty with at least this share is not compared with the game's examples (most squares are). */
@@ -487,9 +490,10 @@ export function readCells(
     raw[1] = p(blank);
     for (let j = 0; j < letterIndex.length; j++) raw[j + 2] = p(letterIndex[j]!);
     scoreRows.push(raw);
+    const memory = look && (look.squeezed?.has(i) ? look.memory.squeezed : look.memory);
     const weights =
-      look && look.memory.turns === turns && raw[0]! < PLAINLY_EMPTY && !look.unvoted?.has(i)
-        ? look.memory.weigh(look.features.subarray(i * look.size, (i + 1) * look.size), keys)
+      look && memory && memory.turns === turns && raw[0]! < PLAINLY_EMPTY
+        ? memory.weigh(look.features.subarray(i * look.size, (i + 1) * look.size), keys)
         : undefined;
     const weighed = weights && raw.map((v, j) => v * weights[j]!);
     // The game's examples count only where they change which reading leads: where they agree with the model, the
@@ -502,8 +506,8 @@ export function readCells(
     const flipped =
       weighed !== undefined &&
       leader(weighed) !== leader(raw) &&
-      look!.memory.knows(keys[leader(weighed)]!) &&
-      look!.memory.backs(weights![leader(weighed)]!);
+      memory!.knows(keys[leader(weighed)]!) &&
+      memory!.backs(weights![leader(weighed)]!);
     const scores = flipped ? weighed : raw;
     let best = 0;
     let bestLetter = -1;

@@ -63,15 +63,19 @@ const cross = (a: readonly number[], b: readonly number[]): V3 => [
   a[0]! * b[1]! - a[1]! * b[0]!,
 ];
 
+/** The homography's three columns with the principal point (the picture's middle) moved to the origin. */
+function centredColumns(h: Float64Array, size: { width: number; height: number }): [V3, V3, V3] {
+  const cx = size.width / 2;
+  const cy = size.height / 2;
+  const col = (j: number): V3 => [h[j]! - cx * h[6 + j]!, h[3 + j]! - cy * h[6 + j]!, h[6 + j]!];
+  return [col(0), col(1), col(2)];
+}
+
 /** The camera's pose over the board whose grid (15×15 squares) has these corners in a picture of this size. */
 export function cameraPose(corners: Corners, size: { width: number; height: number }): Pose | undefined {
   const h = gridHomography(corners);
   if (!h.every(Number.isFinite)) return undefined;
-  const cx = size.width / 2;
-  const cy = size.height / 2;
-  // Columns of the homography with the principal point moved to the origin.
-  const col = (j: number): V3 => [h[j]! - cx * h[6 + j]!, h[3 + j]! - cy * h[6 + j]!, h[6 + j]!];
-  const [h1, h2, h3] = [col(0), col(1), col(2)];
+  const [h1, h2, h3] = centredColumns(h, size);
   const long = Math.max(size.width, size.height);
   const f0 = solvedFocal(h, size);
   const solved = inFocalRange(f0, long) && steadyFocal(corners, size, f0);
@@ -101,10 +105,7 @@ export function cameraPose(corners: Corners, size: { width: number; height: numb
  */
 function solvedFocal(h: Float64Array, size: { width: number; height: number }): number {
   if (!h.every(Number.isFinite)) return Number.NaN;
-  const cx = size.width / 2;
-  const cy = size.height / 2;
-  const col = (j: number): V3 => [h[j]! - cx * h[6 + j]!, h[3 + j]! - cy * h[6 + j]!, h[6 + j]!];
-  const [h1, h2] = [col(0), col(1)];
+  const [h1, h2] = centredColumns(h, size);
   const rows: [number, number][] = [
     [h1[0] * h2[0] + h1[1] * h2[1], h1[2] * h2[2]],
     [h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2, h1[2] ** 2 - h2[2] ** 2],
@@ -175,10 +176,7 @@ const SQUARE_SIDES = 0.2;
 export function squareMisfit(corners: Corners, size: { width: number; height: number }): number {
   const h = gridHomography(corners);
   if (!h.every(Number.isFinite)) return Number.POSITIVE_INFINITY;
-  const cx = size.width / 2;
-  const cy = size.height / 2;
-  const col = (j: number): V3 => [h[j]! - cx * h[6 + j]!, h[3 + j]! - cy * h[6 + j]!, h[6 + j]!];
-  const [h1, h2] = [col(0), col(1)];
+  const [h1, h2] = centredColumns(h, size);
   const long = Math.max(size.width, size.height);
   let least = Number.POSITIVE_INFINITY;
   // Steps of 1% over the focal range: the misfit changes smoothly with the focal length.

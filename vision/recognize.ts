@@ -127,8 +127,9 @@ export interface FrameState {
   /** The cells as read (before the colour check). */
   readonly seen: CellReading;
   readonly reading: BoardReading;
-  /** Cells (as seen) the game's examples neither weigh nor learn from: a steep view's squeezed squares. */
-  readonly unvoted?: ReadonlySet<number>;
+  /** A steep view's squeezed squares (as seen; read by the seat reader too): the game's examples of them are kept
+   *  apart (TileMemory.squeezed). */
+  readonly squeezed?: ReadonlySet<number>;
   /** Where the premium layout shows more clearly on the grid moved a square (or one half of it so, or, for a grid that
    *  shows it too faintly, diagonally: clearerMoved), that move; the grid is in doubt then. */
   readonly moved?: GridMove;
@@ -209,21 +210,23 @@ export async function readFrame(
   const onFaces = steep && !reuse && !options.corners ? probs.slice() : undefined;
   // The squares a steep view squeezes are read by the seat reader too (after the grid's check's copy above: whether
   // a grid lies on the board is judged by the model alone, as before).
-  if (steep && cells.seat) await readSqueezed(cells.seat, warped, faces, probs, allowed, reuse?.cells);
+  if (steep && cells.seat)
+    await readSqueezed(cells.seat, warped, faces, probs, features, allowed, reuse?.cells);
   if (steep) {
     plane = reuse?.state.plane
       ? patchBoard(reuse.state.plane, photo, corners, reuse.cells, 0.35)
       : warpBoard(photo, corners);
     await emptiesOnTheBoard(cells, plane, probs, features, reuse ? reuse.cells : undefined, exact);
   }
-  // The squares the seat reader reads too are neither weighed by the game's examples nor taught to them: the model's
-  // features of a squeezed glyph are not those of the same letter nearer the camera, and the seat reader's shares
-  // are half the square's reading. In the rendered seat game the near rows' examples read a far T as I
-  // (docs/measurements.md, "The game's examples and a seat view").
-  const unvoted = steep && cells.seat ? new Set(squeezedCells(faces, cells.seat.belowAspect)) : undefined;
+  // The squares the seat reader reads too are weighed by the game's examples of such squares only, and taught to
+  // them only (TileMemory.squeezed): the model's features of a squeezed glyph are not those of the same letter nearer
+  // the camera (in the rendered seat game the near rows' examples read a far T as I: docs/measurements.md, "The
+  // game's examples and a seat view"). They are compared by the seat reader's features (readSqueezed), or the
+  // model's on the board's plane where that reads them empty.
+  const squeezed = steep && cells.seat ? new Set(squeezedCells(faces, cells.seat.belowAspect)) : undefined;
   const look =
     options.memory && features
-      ? { memory: options.memory, features, size: cells.features, ...(unvoted ? { unvoted } : {}) }
+      ? { memory: options.memory, features, size: cells.features, ...(squeezed ? { squeezed } : {}) }
       : undefined;
   // A square in doubt between a letter and its umlaut (U or Ü) is settled by the dots above its letter, where the
   // square is large enough in the photo to show them (umlaut.ts).
@@ -322,7 +325,8 @@ export async function readFrame(
       await secondLook(cells, warped, probs, allowed, new Set(overruled), false);
       // As every square of the frame was: the squeezed ones by the seat reader too. (Their board-plane reading,
       // emptiesOnTheBoard, is not made again: a square the colours overrule shows a tile's colours.)
-      if (steep && cells.seat) await readSqueezed(cells.seat, warped, faces, probs, allowed, overruled);
+      if (steep && cells.seat)
+        await readSqueezed(cells.seat, warped, faces, probs, features, allowed, overruled);
       settleUmlauts(cells, warped, probs, allowed, faces, overruled);
       seen = readAll();
       colourSettled = settle();
@@ -358,7 +362,7 @@ export async function readFrame(
     features,
     warped,
     ...(plane ? { plane } : {}),
-    ...(unvoted ? { unvoted } : {}),
+    ...(squeezed ? { squeezed } : {}),
     seen,
     reading,
     ...(moved ? { moved } : {}),
@@ -785,13 +789,16 @@ function squareSides(corners: Corners): { tall: Float64Array; wide: Float64Array
  * The squares of a steep view whose height in the photo is under the seat reader's `belowAspect` of their width (or
  * the other way round), read by the seat reader as well (its crops, then its second look at those it doubts), and
  * each square's shares made the two readings' weighted mean. A square where the two disagree ends unsure, whoever is
- * right: the seat reader alone was sure of real tiles it misread (SeatReader). `only`: just these cells.
+ * right: the seat reader alone was sure of real tiles it misread (SeatReader). `only`: just these cells. Their
+ * `features` become the seat reader's (where it gives features as wide as the model's): the game's examples of
+ * squeezed squares tell the same letter squeezed alike better by them (docs/measurements.md, session 46).
  */
 async function readSqueezed(
   seat: SeatReader,
   warped: RgbImage,
   faces: Corners,
   probs: Float32Array,
+  features: Float32Array | undefined,
   allowed: ReadonlySet<string> | undefined,
   only: readonly number[] | undefined,
 ): Promise<void> {
@@ -803,8 +810,11 @@ async function readSqueezed(
   const own = probs.slice();
   const crops = squeezed.map((cell) => ({ cell, dx: 0, dy: 0 }));
   const read = await classifyCells(model, cellCrops(warped, model.size, model.margin, crops), true);
+  const f = model.features;
   squeezed.forEach((cell, j) => {
     probs.set(read.probs.subarray(j * k, (j + 1) * k), cell * k);
+    if (features && read.features && f === features.length / 225)
+      features.set(read.features.subarray(j * f, (j + 1) * f), cell * f);
   });
   await secondLook(model, warped, probs, allowed, new Set(squeezed), false);
   for (const cell of squeezed)
