@@ -27,6 +27,9 @@ type Rgb = readonly [number, number, number];
 const SKIN: Rgb = [205, 150, 120];
 const GREEN: Rgb = [40, 110, 60];
 const CREAM: Rgb = [235, 225, 200];
+/** Squares a little greyer than the cream tiles: 6.4 apart (CIE ΔE, lightness halved), as jheidel-en's red board's
+ *  grey-beige squares are 6.5 from its pale wooden tiles. */
+const PALE: Rgb = [224, 216, 203];
 const INK: Rgb = [20, 20, 20];
 
 /** A straightened board: every square `square`, tiles (cream, a dark bar for a letter unless blank) where asked,
@@ -176,6 +179,26 @@ describe('settleBlanks', () => {
     const settled = settleBlanks(boardColours(image), read, Array(225).fill(0.95), Array(225).fill(0.97));
     expect(settled.chars).toEqual(read);
     expect(settled.confidence).toEqual(Array(225).fill(0.95));
+  });
+
+  it('takes a tile-coloured cell read empty for a blank where the squares are only a little greyer than the tiles', () => {
+    const [tile, square] = [toLab(...CREAM), toLab(...PALE)];
+    const apart = Math.hypot(0.5 * (tile[0] - square[0]), tile[1] - square[1], tile[2] - square[2]);
+    expect(apart).toBeGreaterThan(5);
+    expect(apart).toBeLessThan(8);
+    const image = { width: WARPED, height: WARPED, data: board(PALE, tiles) };
+    // A square read as a blank that shows the squares' colour is empty; the blank read empty is a blank.
+    const seen = read.map((ch, i) => (i === 3 * 15 + 3 ? '?' : ch));
+    const settled = settleBlanks(boardColours(image), seen, Array(225).fill(0.95), Array(225).fill(0.97));
+    expect(settled.chars).toEqual(read.map((ch, i) => (i === 7 * 15 + 10 ? '?' : ch)));
+    // Where the squares are the tiles' colour, nothing is settled (above); nearer still than these, neither.
+    const near: Rgb = [230, 221, 201];
+    const [n] = [toLab(...near)];
+    expect(Math.hypot(0.5 * (tile[0] - n[0]), tile[1] - n[1], tile[2] - n[2])).toBeLessThan(5);
+    const alike = { width: WARPED, height: WARPED, data: board(near, tiles) };
+    expect(
+      settleBlanks(boardColours(alike), seen, Array(225).fill(0.95), Array(225).fill(0.97)).chars,
+    ).toEqual(seen);
   });
 
   it('does not take a hand, nearer the tiles than the board but far from both, for a blank', () => {
