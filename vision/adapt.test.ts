@@ -83,32 +83,26 @@ describe('TileMemory', () => {
     expect(part).toBeDefined();
     expect(part.squeezed).toBeUndefined();
     expect(new TileMemory({ squeezed: false }).squeezed).toBeUndefined();
-    for (let n = 0; n < 10; n++) {
-      for (const m of [memory, part]) {
-        m.add('I', near(2, 0.2, n + 1), 0);
-        m.add('L', near(3, 0.2, n + 100), 0);
-        m.add('T', near(4, 0.2, n + 200), 0);
-      }
-    }
-    part.add('I', near(2, 0.2, 500), 0);
-    // Apart: the part's examples are not the memory's.
-    expect(memory.size).toBe(30);
-    expect(part.size).toBe(31);
-    // Between I's and L's: three of the five nearest vote I, two L.
-    const between = Float32Array.from({ length: 16 }, (_, j) => (j === 2 ? 1 : j === 3 ? 0.95 : 0));
-    const votes = (m: TileMemory) => {
-      const w = m.weigh(between, keys)!;
-      return { i: w[2]!, l: w[3]! };
-    };
+    // Three I's, ten L's and three T's in each; a fourth I in the part.
     for (const m of [memory, part]) {
-      const { i, l } = votes(m);
-      expect(i).toBeGreaterThan(l);
+      for (let n = 0; n < 3; n++) m.add('I', near(2, 0.02, n + 1), 0);
+      for (let n = 0; n < 10; n++) m.add('L', near(3, 0.02, n + 100), 0);
+      for (let n = 0; n < 3; n++) m.add('T', near(4, 0.02, n + 200), 0);
     }
+    part.add('I', near(2, 0.02, 500), 0);
+    // Apart: the part's examples are not the memory's.
+    expect(memory.size).toBe(16);
+    expect(part.size).toBe(17);
+    // A square nearer the I's than the L's: of its five nearest, the memory's three I's and two L's, the part's four
+    // I's and an L.
+    const between = Float32Array.from({ length: 16 }, (_, j) => (j === 2 ? 1 : j === 3 ? 0.5 : 0));
+    const forI = (m: TileMemory) => m.weigh(between, keys)![2]!;
+    expect(forI(memory)).toBeCloseTo(3.5 / 5.5, 6);
+    expect(forI(part)).toBeCloseTo(4.5 / 5.5, 6);
     // A majority is enough for the memory; the squeezed part needs all five.
-    expect(part.backs(3.5 / 5.5)).toBe(false);
-    expect(part.backs(4.5 / 5.5)).toBe(false);
+    expect(memory.backs(forI(memory))).toBe(true);
+    expect(part.backs(forI(part))).toBe(false);
     expect(part.backs(1)).toBe(true);
-    expect(memory.backs(3.5 / 5.5)).toBe(true);
     // Cleared together.
     memory.clear();
     expect(part.size).toBe(0);
@@ -186,6 +180,43 @@ describe('reading with the game’s examples (readCells)', () => {
     // Plainly empty squares are left alone.
     expect(taught.chars[1]).toBe('.');
     expect(taught.confidence[1]).toBe(alone.confidence[1]);
+  });
+
+  it('weighs a squeezed square by the squeezed part’s examples only, and only where every nearest one agrees', () => {
+    const squeezed = new Set([0]);
+    const read = (m: TileMemory) =>
+      readCells(model, probs(), undefined, { memory: m, features: features(2), size: 16, squeezed }).chars[0];
+    // The memory full of I's near the square, its squeezed part empty: the square is not weighed.
+    expect(read(memory(['I', 'I', 'I', 'I', 'I']))).toBe('L');
+    // The squeezed part: four I's of the five nearest lead elsewhere, not here; all five do.
+    const part = (voters: string[]) => {
+      const m = new TileMemory({ k: 5 });
+      const into = m.squeezed!;
+      into.add('T', near(4, 0.1, 1), 0);
+      for (const seed of [2, 3, 4]) into.add('L', near(3, 0.1, seed), 0);
+      voters.forEach((label, n) => {
+        into.add(label, near(2, 0.1, n + 10), 0);
+      });
+      return m;
+    };
+    expect(read(part(['I', 'I', 'I', 'I', 'T']))).toBe('L');
+    expect(
+      readCells(model, probs(), undefined, {
+        memory: part(['I', 'I', 'I', 'I', 'T']).squeezed!,
+        features: features(2),
+        size: 16,
+      }).chars[0],
+    ).toBe('L');
+    expect(read(part(['I', 'I', 'I', 'I', 'I']))).toBe('I');
+    // Without a squeezed part, as before: not weighed.
+    const none = new TileMemory({ k: 5, squeezed: false });
+    for (const seed of [2, 3, 4]) none.add('L', near(3, 0.1, seed), 0);
+    none.add('T', near(4, 0.1, 1), 0);
+    for (let n = 0; n < 5; n++) none.add('I', near(2, 0.1, n + 10), 0);
+    expect(read(none)).toBe('L');
+    expect(
+      readCells(model, probs(), undefined, { memory: none, features: features(2), size: 16 }).chars[0],
+    ).toBe('I');
   });
 
   it('leaves the model’s reading when the examples do not agree among themselves', () => {

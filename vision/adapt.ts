@@ -1,7 +1,8 @@
 /**
  * Learning the tile set being played, from the game's own tiles: every square the game has committed is a labelled
  * example of how this set's tiles (and this board's empty squares) look to the model. The examples are kept as the
- * model's penultimate features (the 128 numbers its last layer turns into scores), and a square read later is
+ * model's penultimate features (the 128 numbers its last layer turns into scores; for the squeezed squares, below, the
+ * seat reader's where it read them, the model's where the board's plane reads them empty), and a square read later is
  * compared with its nearest examples: their vote weighs the model's scores for each reading. A font the model never
  * saw, whose I the model reads as half L, has its I's read by the I's this game has already committed. The model is
  * the same file for everyone; only the examples are the game's. Pure.
@@ -24,7 +25,8 @@ export interface MemoryOptions {
   readonly plain?: number;
   /** How much a vote counts against the model's own scores (a power on the vote's share; default 1). */
   readonly strength?: number;
-  /** Votes of the `k` nearest a reading needs to take the lead from the model's (default a majority). */
+  /** Votes of the `k` nearest a reading needs to take the lead from the model's (default a majority; the squeezed
+   *  part always needs all `k`). */
   readonly needs?: number;
   /**
    * Whether the squares a steep view squeezes are learnt and weighed, by examples of their own (`squeezed`; default
@@ -65,7 +67,7 @@ export class TileMemory {
     this.perLetter = perLetter;
     this.plain = plain;
     this.strength = strength;
-    this.needs = Math.min(k, Math.max(1, needs));
+    this.needs = Number.isFinite(needs) ? Math.min(k, Math.max(1, needs)) : Math.floor(k / 2) + 1;
     // In the squeezed part a reading takes the lead only where all the `k` nearest vote for it. Played through the
     // rendered seat games at 62° and 68° (docs/measurements.md, session 46), a majority also flipped far O's to D's
     // and L's to I's, and the scorekeeper had more to correct at 68° than with no such examples.
@@ -89,7 +91,8 @@ export class TileMemory {
 
   /**
    * Keeps `feature` (copied, normalised) as an example of `label` (`.` empty, `?` blank, or a letter), letters seen
-   * facing `turns` quarter turns. Examples seen facing another way replace all kept ones.
+   * facing `turns` quarter turns. Examples seen facing another way replace all kept ones (of this memory; its
+   * squeezed part keeps its own `turns`).
    */
   add(label: string, feature: Float32Array, turns: 0 | 1 | 2 | 3): void {
     this.cache = undefined;

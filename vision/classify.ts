@@ -498,7 +498,8 @@ export function readCells(
     const weighed = weights && raw.map((v, j) => v * weights[j]!);
     // The game's examples count only where they change which reading leads: where they agree with the model, the
     // model's own shares stand (the examples are seen through the same model: agreeing, they add no certainty).
-    // And they may only lead to a reading most of the nearest examples vote for: a reading with no example yet, or
+    // And they may only lead to a reading enough of the nearest examples vote for (TileMemory.backs: most of them, all
+    // of them for a steep view's squeezed squares): a reading with no example yet, or
     // fewer than a majority of the vote (its factor neutral: TileMemory.knows), never takes the lead by the others
     // being voted down.
     // (Such a reading's factor is 1, a majority's by its size: seen from a seat, a far row's E, voted down by the

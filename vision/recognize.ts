@@ -157,7 +157,7 @@ export async function readFrame(
   /**
    * Read by the model's quick copy first where it has one (`classifyCells`), unless the game's examples weigh the
    * reading. Only for a reading whose features no one keeps: the copy's features are not the model's, and the
-   * game's examples (adapt.ts) are compared by the model's own.
+   * game's examples (adapt.ts) are compared by the model's own (a steep view's squeezed squares by the seat reader's).
    */
   quick = false,
   /** The grid `frame.corners` was moved onto the board's own lines (`ontoLines`): it is judged as a grid searched
@@ -209,7 +209,8 @@ export async function readFrame(
   const steep = pose?.solved === true && pose.tilt >= EMPTY_ON_BOARD_TILT;
   const onFaces = steep && !reuse && !options.corners ? probs.slice() : undefined;
   // The squares a steep view squeezes are read by the seat reader too (after the grid's check's copy above: whether
-  // a grid lies on the board is judged by the model alone, as before).
+  // a grid lies on the board is judged by the model's reading alone, as before, weighed by the game's examples as
+  // every reading is).
   if (steep && cells.seat)
     await readSqueezed(cells.seat, warped, faces, probs, features, allowed, reuse?.cells);
   if (steep) {

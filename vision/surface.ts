@@ -21,9 +21,11 @@ const DECISIVE = 0.6;
 /** How close (a share of the distance between tile face and square) a colour must be to one of them to decide. */
 const NEAR = 0.5;
 /**
- * Tile face and squares closer than this (CIE ΔE, lightness halved) cannot be told apart by colour. 8 before session
- * 46: jheidel-en's red board's grey-beige squares are 6.5 from its pale wooden tiles, and a blank there, which the
- * model reads empty, read empty without a question in 16 photos (docs/measurements.md, session 46).
+ * Tile face and squares closer than this (CIE ΔE, lightness halved) cannot be told apart by colour (`settleBlanks`);
+ * and a board's edge row is of another colour only if it lies at least this far from both (`oneColourEdge`). 8
+ * before session 46: jheidel-en's red board's grey-beige squares are 6.5 from its pale wooden tiles, and a blank
+ * there, which the model reads empty, read empty without a question in 16 photos (docs/measurements.md, session 46;
+ * at 5 the edge check changed no grid of any labelled set).
  */
 const MIN_APART = 5;
 /** How many nearby cells make a reference colour. */
